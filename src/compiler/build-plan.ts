@@ -1,0 +1,193 @@
+/**
+ * GraphQL selection and arguments → query plan. Arguments are validated and class names, media
+ * and ids resolved here, so the later stages only see well-formed plans.
+ */
+import { getArgumentValues, getNamedType, isObjectType, type FieldNode } from 'graphql';
+import { AppError, badUserInput } from '../errors/app-error.ts';
+import type { Ontology } from '../ontology/ontology.ts';
+import { siteGraph } from '../rdf/vocabulary.ts';
+import { collectFields, type RequestDocument } from './collect-fields.ts';
+import type {
+  Attribute,
+  ClassFilter,
+  Constraint,
+  EntityKind,
+  EntityRef,
+  FieldPlan,
+  NameFilter,
+  RelationArgs,
+  RelationName,
+  RootPlan,
+  RootQueryName,
+  ScalarField,
+  Selection,
+  UnionSelection,
+} from './plan.ts';
+import { relations } from './relations.ts';
+
+const SCALARS = new Set<ScalarField>(['uri', 'id', 'name', 'type', 'typeHierarchy', 'ifcId', 'unit', 'timeseriesId', 'writable', 'valueType', 'equipmentId']);
+const ATTRIBUTE_OF: Partial<Record<ScalarField, Attribute>> = {
+  ifcId: 'ifc',
+  unit: 'unit',
+  timeseriesId: 'timeseries',
+  writable: 'literals',
+  valueType: 'literals',
+  equipmentId: 'owner',
+};
+
+/** The field of the request being planned: its nodes (one per occurrence) and the request around it. */
+export interface PlannedField {
+  readonly request: RequestDocument;
+  readonly responseKey: string;
+  readonly fieldNodes: readonly FieldNode[];
+}
+
+type Args = Record<string, unknown>;
+
+const str = (args: Args, name: string): string | undefined => (typeof args[name] === 'string' ? (args[name] as string) : undefined);
+
+function nameFilter(args: Args, nameArg = 'name'): NameFilter | undefined {
+  const value = str(args, nameArg);
+  if (value === undefined) return undefined;
+  return { value, match: args.nameMatch === 'EXACT' ? 'EXACT' : 'CONTAINS' };
+}
+
+/** Resolves a class argument, or fails with UNKNOWN_CLASS naming the argument and close names. */
+export function classFilter(ontology: Ontology, argument: string, name: string | undefined): ClassFilter | undefined {
+  if (name === undefined) return undefined;
+  const iri = ontology.resolveClass(name);
+  if (!iri) {
+    const suggestions = ontology.suggest(name);
+    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
+    throw new AppError('UNKNOWN_CLASS', `Unknown class "${name}" in argument "${argument}".${hint}`, { argument, suggestions });
+  }
+  return { iri, closure: [...ontology.closure(iri)].sort() };
+}
+
+function relationArgs(ontology: Ontology, args: Args): RelationArgs {
+  let maxDepth: number | undefined;
+  if (args.maxDepth !== undefined && args.maxDepth !== null) {
+    maxDepth = args.maxDepth as number;
+    if (maxDepth < 1) throw badUserInput(`maxDepth must be at least 1, got ${maxDepth}.`, { argument: 'maxDepth' });
+  }
+  let medium: string | undefined;
+  const mediumArg = str(args, 'medium');
+  if (mediumArg !== undefined) {
+    medium = ontology.resolveMedium(mediumArg);
+    if (!medium) {
+      throw new AppError('UNKNOWN_MEDIUM', `Unknown medium "${mediumArg}". Use one of ${ontology.mediumValues.join(', ')}.`, {
+        argument: 'medium',
+        allowed: ontology.mediumValues,
+      });
+    }
+  }
+  return {
+    name: nameFilter(args),
+    classes: classFilter(ontology, 'is', str(args, 'is')),
+    recursive: args.recursive === true,
+    maxDepth,
+    medium,
+  };
+}
+
+/** Plans the selection of an object type (one of the entity kinds). */
+function planSelection(field: PlannedField, typeName: string, ontology: Ontology): Selection {
+  const { request } = field;
+  const type = request.schema.getType(typeName);
+  if (!isObjectType(type)) throw new Error(`${typeName} is not an object type`);
+  const kind = typeName as EntityKind;
+  const attributes = new Set<Attribute>();
+  const fields: FieldPlan[] = [];
+  const selected = collectFields(request, typeName, field.fieldNodes.map((n) => n.selectionSet));
+  for (const [key, nodes] of selected) {
+    const node = nodes[0]!;
+    const name = node.name.value;
+    if (name === '__typename') continue;
+    const definition = type.getFields()[name];
+    if (!definition) continue;
+    if (SCALARS.has(name as ScalarField)) {
+      fields.push({ key, type: 'scalar', field: name as ScalarField });
+      const attribute = ATTRIBUTE_OF[name as ScalarField];
+      if (attribute) attributes.add(attribute);
+    } else if (name === 'properties') {
+      fields.push({ key, type: 'properties' });
+    } else if (name === 'currentValue') {
+      fields.push({ key, type: 'currentValue' });
+      attributes.add('timeseries');
+    } else {
+      const relation = `${typeName}.${name}` as RelationName;
+      if (!(relation in relations)) throw new Error(`No relation ${relation}`);
+      const args = getArgumentValues(definition, node, request.variableValues as Record<string, unknown>);
+      const childType = getNamedType(definition.type).name;
+      const child: PlannedField = { request, responseKey: key, fieldNodes: nodes };
+      fields.push({ key, type: 'relation', relation, args: relationArgs(ontology, args), selection: planSelection(child, childType, ontology) });
+    }
+  }
+  return { kind, attributes, fields };
+}
+
+function planUnion(field: PlannedField, ontology: Ontology): UnionSelection {
+  const union = new Map<EntityKind, Selection>();
+  for (const kind of ['Building', 'Equipment', 'Location', 'Zone', 'System'] as const) union.set(kind, planSelection(field, kind, ontology));
+  return { union };
+}
+
+const idRef = (id: string | undefined): EntityRef | undefined => (id === undefined ? undefined : { id });
+
+/** The constraints a root query's arguments impose, resolved against the ontology. */
+function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, args: Args, ontology: Ontology): Constraint[] {
+  const constraints: Constraint[] = [];
+  const classesOf = (k: EntityKind) => [...ontology.kindClasses(k)].sort();
+  if (kind) constraints.push({ type: 'kind', kind, classes: classesOf(kind) });
+  const id = str(args, query === 'location' ? 'locationId' : 'id');
+  if (id !== undefined) constraints.push({ type: 'id', id });
+  const name = nameFilter(args);
+  if (name) constraints.push({ type: 'name', name });
+  const is = classFilter(ontology, 'is', str(args, 'is'));
+  if (is) constraints.push({ type: 'class', classes: is });
+  if (query !== 'location') {
+    const location = idRef(str(args, 'locationId')) ?? (str(args, 'locationName') !== undefined ? { name: nameFilter(args, 'locationName')! } : undefined);
+    if (location) constraints.push({ type: 'inLocation', location, locationClasses: classesOf('Location') });
+  }
+  const equipment = idRef(str(args, 'equipmentId'));
+  if (equipment) constraints.push({ type: 'ofEquipment', equipment, equipmentClasses: classesOf('Equipment') });
+  const equipmentIs = classFilter(ontology, 'equipmentIs', str(args, 'equipmentIs'));
+  if (equipmentIs) constraints.push({ type: 'equipmentClass', classes: equipmentIs });
+  const zone = idRef(str(args, 'zoneId'));
+  if (zone) constraints.push({ type: 'ofZone', zone, zoneClasses: classesOf('Zone') });
+  const system = idRef(str(args, 'systemId'));
+  if (system) constraints.push({ type: 'inSystem', system, systemClasses: classesOf('System') });
+  const hasProperty = str(args, 'hasProperty');
+  const propertyValue = str(args, 'propertyValue');
+  if (hasProperty !== undefined || propertyValue !== undefined) constraints.push({ type: 'property', name: hasProperty, value: propertyValue });
+  const ifcId = str(args, 'ifcId');
+  if (ifcId !== undefined) constraints.push({ type: 'ifcId', ifcId });
+  return constraints;
+}
+
+const ROOT_KIND: Record<RootQueryName, EntityKind | undefined> = {
+  building: 'Building',
+  equipment: 'Equipment',
+  point: 'Point',
+  zone: 'Zone',
+  system: 'System',
+  location: 'Location',
+  entityByIfcId: undefined,
+};
+
+/** Plans a root query field. */
+export function buildPlan(query: RootQueryName, siteId: string, args: Args, field: PlannedField, ontology: Ontology): RootPlan {
+  const kind = ROOT_KIND[query];
+  const selection = kind ? planSelection(field, kind, ontology) : planUnion(field, ontology);
+  return {
+    key: field.responseKey,
+    query,
+    siteId,
+    graph: siteGraph(siteId),
+    kind,
+    single: query === 'location' || query === 'entityByIfcId',
+    constraints: rootConstraints(query, kind, args, ontology),
+    selection,
+  };
+}
+

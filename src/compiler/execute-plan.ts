@@ -1,0 +1,192 @@
+/**
+ * Runs a plan: the root query, then each relation field as one query for all its parents,
+ * level by level (siblings in parallel). A request's round trips are therefore fixed by the
+ * shape of its selection, never by the number of results.
+ */
+import type { Ontology } from '../ontology/ontology.ts';
+import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
+import { localName } from '../rdf/vocabulary.ts';
+import { readEntityRows, type EntityRecord } from './entity-records.ts';
+import { byName, kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
+import type { Attribute, EntityKind, FieldPlan, RootPlan, Selection, UnionSelection } from './plan.ts';
+import { isTraversal, relations, type TraversalRelation } from './relations.ts';
+import { propertiesQuery, relationQuery, rootQuery } from './sparql-builder.ts';
+import { traverse } from './traverse.ts';
+
+export interface ExecutionContext {
+  readonly store: GraphStore;
+  readonly ontology: Ontology;
+}
+
+// Which member a KgEntity becomes when its classes put it in several kinds.
+const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 'System', 'Equipment', 'Point'];
+
+/** Runs a root plan and returns the shaped result: a list, or one entity or null. */
+export async function executePlan(plan: RootPlan, ctx: ExecutionContext): Promise<EntityObject[] | EntityObject | null> {
+  const union = 'union' in plan.selection ? plan.selection : undefined;
+  const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
+  const query = rootQuery(plan, attributes);
+  if (!query) return plan.single ? null : [];
+  const { records } = readEntityRows(await ctx.store.select(query.text));
+
+  const chosen: Array<{ record: EntityRecord; selection: Selection }> = [];
+  for (const record of records.values()) {
+    const kinds = kindsOf(record, ctx.ontology);
+    if (union) {
+      const kind = unionPreference.find((k) => kinds.has(k) && union.union.has(k));
+      if (kind) chosen.push({ record, selection: union.union.get(kind)! });
+    } else if (kinds.has(plan.kind!)) {
+      chosen.push({ record, selection: plan.selection as Selection });
+    }
+  }
+  const objects = chosen.map(({ record, selection }) => ({ object: shapeEntity(record, selection, ctx.ontology), selection }));
+  objects.sort((a, b) => byName(a.object, b.object));
+  const kept = plan.single ? objects.slice(0, 1) : objects;
+  // Union results of different kinds carry different selections: fill each group on its own.
+  const groups = new Map<Selection, EntityObject[]>();
+  for (const { object, selection } of kept) groups.set(selection, [...(groups.get(selection) ?? []), object]);
+  await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx)));
+  const results = kept.map(({ object }) => object);
+  return plan.single ? (results[0] ?? null) : results;
+}
+
+function unionAttributes(union: UnionSelection): Set<Attribute> {
+  const all = new Set<Attribute>();
+  for (const selection of union.union.values()) for (const a of selection.attributes) all.add(a);
+  return all;
+}
+
+/** Fills the relation and properties fields of a level of entities, then of the levels below. */
+async function fillRelations(graph: string, selection: Selection, entities: readonly EntityObject[], ctx: ExecutionContext): Promise<void> {
+  if (entities.length === 0) return;
+  const parents = [...new Set(entities.map((e) => e.__iri))];
+  await Promise.all(
+    selection.fields.map(async (field) => {
+      if (field.type === 'properties') return fillProperties(graph, field.key, parents, entities, ctx);
+      if (field.type !== 'relation') return;
+      const children = await fetchRelation(graph, field, parents, ctx);
+      const shaped = new Map<string, EntityObject>();
+      const objectOf = (record: EntityRecord) => {
+        let object = shaped.get(record.iri);
+        if (!object) shaped.set(record.iri, (object = shapeEntity(record, field.selection, ctx.ontology)));
+        return object;
+      };
+      const single = relations[field.relation].single;
+      for (const entity of entities) {
+        const list = (children.get(entity.__iri) ?? []).map(({ record, order }) => ({ object: objectOf(record), order }));
+        list.sort((a, b) => a.order - b.order || byName(a.object, b.object));
+        (entity as Record<string, unknown>)[field.key] = single ? (list[0]?.object ?? null) : list.map((c) => c.object);
+      }
+      await fillRelations(graph, field.selection, [...shaped.values()], ctx);
+    }),
+  );
+}
+
+type Child = { record: EntityRecord; order: number };
+
+/** The children of every parent for one relation field, in one query; `order` sorts before names. */
+async function fetchRelation(
+  graph: string,
+  field: Extract<FieldPlan, { type: 'relation' }>,
+  parents: readonly string[],
+  ctx: ExecutionContext,
+): Promise<Map<string, Child[]>> {
+  const spec = relations[field.relation];
+  const query = relationQuery(graph, field.relation, field.args, parents, field.selection.attributes);
+  const rows = await ctx.store.select(query.text);
+  if (isTraversal(spec)) return walk(spec, field, rows, ctx);
+  const { records, links } = readEntityRows(rows);
+  const result = new Map<string, Child[]>();
+  for (const [parent, children] of links) {
+    const kept: Child[] = [];
+    for (const [iri, rank] of children) {
+      const record = records.get(iri)!;
+      const kinds = kindsOf(record, ctx.ontology);
+      if (spec.kinds.some((k) => kinds.has(k))) kept.push({ record, order: rank });
+    }
+    if (spec.single && kept.length > 0) {
+      // The best-ranked alternative wins (an own location before a whole's).
+      const best = Math.min(...kept.map((c) => c.order));
+      result.set(parent, kept.filter((c) => c.order === best));
+    } else {
+      result.set(parent, kept.map((c) => ({ ...c, order: 0 })));
+    }
+  }
+  return result;
+}
+
+/** Upstream/downstream: the breadth-first walk on the fetched subgraph, ordered by hop count. */
+function walk(
+  spec: TraversalRelation,
+  field: Extract<FieldPlan, { type: 'relation' }>,
+  rows: readonly SparqlRow[],
+  ctx: ExecutionContext,
+): Map<string, Child[]> {
+  const starts = new Map<string, Set<string>>();
+  const edges = new Map<string, Array<[string, string]>>();
+  for (const row of rows) {
+    const parent = row.parent?.value;
+    if (parent === undefined) continue;
+    if (row.start) {
+      const set = starts.get(parent) ?? new Set<string>();
+      set.add(row.start.value);
+      starts.set(parent, set);
+    } else if (row.x && row.y) {
+      const list = edges.get(parent) ?? [];
+      list.push([row.x.value, row.y.value]);
+      edges.set(parent, list);
+    }
+  }
+  const { records } = readEntityRows(rows.filter((row) => row.e !== undefined));
+  const { medium, maxDepth, classes } = field.args;
+  const ontology = ctx.ontology;
+  const carriesMedium = (feeder: string): boolean => {
+    const record = records.get(feeder);
+    if (!record || medium === undefined) return medium === undefined;
+    const outputs = record.outputs.size > 0 ? [...record.outputs] : [ontology.defaultOutputSubstance(record.types)];
+    return outputs.some((s) => s !== undefined && ontology.substanceMatches(s, medium));
+  };
+  const closure = classes ? new Set(classes.closure) : undefined;
+  const result = new Map<string, Child[]>();
+  for (const [parent, startSet] of starts) {
+    const reached = traverse({
+      edges: edges.get(parent) ?? [],
+      starts: startSet,
+      direction: spec.direction,
+      maxDepth,
+      follows: carriesMedium,
+    });
+    const children: Child[] = [];
+    for (const [iri, depth] of reached) {
+      const record = records.get(iri);
+      if (!record || !kindsOf(record, ontology).has('Equipment')) continue;
+      if (closure && ![...record.types].some((t) => closure.has(t))) continue;
+      children.push({ record, order: depth });
+    }
+    result.set(parent, children);
+  }
+  return result;
+}
+
+async function fillProperties(
+  graph: string,
+  key: string,
+  parents: readonly string[],
+  entities: readonly EntityObject[],
+  ctx: ExecutionContext,
+): Promise<void> {
+  const rows = await ctx.store.select(propertiesQuery(graph, parents).text);
+  const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null }>>();
+  for (const row of rows) {
+    if (!row.parent || !row.p || !row.v) continue;
+    const property = { name: localName(row.p.value), value: row.v.value, unit: row.u ? localName(row.u.value) : null };
+    const properties = byParent.get(row.parent.value) ?? new Map();
+    properties.set(`${property.name}\u0000${property.value}\u0000${property.unit}`, property);
+    byParent.set(row.parent.value, properties);
+  }
+  for (const entity of entities) {
+    const properties = [...(byParent.get(entity.__iri)?.values() ?? [])];
+    properties.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    (entity as Record<string, unknown>)[key] = properties;
+  }
+}

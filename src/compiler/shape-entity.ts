@@ -1,0 +1,130 @@
+/**
+ * Entity records → the objects GraphQL returns: kind checks, names, types and the other scalar
+ * fields, exactly as MAPPING.md defines them.
+ */
+import type { Ontology } from '../ontology/ontology.ts';
+import { BRICK, localName } from '../rdf/vocabulary.ts';
+import type { EntityRecord } from './entity-records.ts';
+import type { EntityKind, ScalarField, Selection } from './plan.ts';
+
+/** An entity as the resolvers see it: its IRI and kind, and a value per response key. */
+export interface EntityObject {
+  readonly __iri: string;
+  readonly __kind: EntityKind;
+  readonly __name: string;
+  [responseKey: string]: unknown;
+}
+
+/** The kinds of an entity: by its classes, else by the fallback facts of MAPPING.md. */
+export function kindsOf(record: EntityRecord, ontology: Ontology): Set<EntityKind> {
+  const kinds = ontology.kindsOfTypes(record.types);
+  if (kinds.size > 0) return kinds;
+  if (record.tag === 'le') return new Set(['Location']);
+  if (record.tag === 'hp') return new Set(['Equipment']);
+  if (record.tag === 'pt') return new Set(['Point']);
+  return kinds;
+}
+
+const first = (values: Iterable<string>): string | undefined => [...values].sort()[0];
+
+/** The name: rdfs:label, else skos:prefLabel, else brick:label, else the id. */
+export function nameOf(record: EntityRecord): string {
+  for (const labels of record.labels) {
+    const label = first(labels);
+    if (label !== undefined) return label;
+  }
+  return localName(record.iri);
+}
+
+/** The most specific asserted class within the kind, else any asserted class, as an IRI. */
+function typeIriOf(record: EntityRecord, kind: EntityKind, ontology: Ontology): string | undefined {
+  const kindClasses = ontology.kindClasses(kind);
+  const inKind = [...record.types].filter((t) => kindClasses.has(t));
+  return ontology.mostSpecific(inKind.length > 0 ? inKind : record.types);
+}
+
+const writableByClass: ReadonlyArray<readonly [string, string]> = [
+  [`${BRICK}Command`, 'true'],
+  [`${BRICK}Setpoint`, 'true'],
+  [`${BRICK}Parameter`, 'true'],
+  [`${BRICK}Sensor`, 'false'],
+  [`${BRICK}Status`, 'false'],
+  [`${BRICK}Alarm`, 'false'],
+];
+
+function literalNamed(record: EntityRecord, name: string): string | undefined {
+  for (const [predicate, values] of record.literals) if (localName(predicate) === name) return first(values);
+  return undefined;
+}
+
+function writableOf(record: EntityRecord, ontology: Ontology): string | null {
+  const stated = literalNamed(record, 'writable');
+  if (stated !== undefined) return stated;
+  for (const [cls, value] of writableByClass) {
+    const closure = ontology.closure(cls);
+    for (const t of record.types) if (closure.has(t)) return value;
+  }
+  return null;
+}
+
+/** The equipment a point belongs to: an owner that is not a location, zone or system; "" if none. */
+function equipmentIdOf(record: EntityRecord, ontology: Ontology): string {
+  const owners = [...record.owners]
+    .filter(([, types]) => {
+      const kinds = ontology.kindsOfTypes(types);
+      return kinds.size === 0 || kinds.has('Equipment');
+    })
+    .map(([iri]) => iri)
+    .sort();
+  return owners[0] === undefined ? '' : localName(owners[0]);
+}
+
+function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, ontology: Ontology): unknown {
+  switch (field) {
+    case 'uri':
+      return record.iri;
+    case 'id':
+      return localName(record.iri);
+    case 'name':
+      return nameOf(record);
+    case 'type': {
+      const type = typeIriOf(record, kind, ontology);
+      return type === undefined ? kind : localName(type);
+    }
+    case 'typeHierarchy': {
+      const type = typeIriOf(record, kind, ontology);
+      if (type === undefined) return [kind];
+      if (!ontology.isKnownClass(type)) return [localName(type), kind];
+      return ontology.typeHierarchy(type, kind);
+    }
+    case 'ifcId':
+      return first(record.ifcIds) ?? null;
+    case 'unit': {
+      const unit = first(record.units);
+      return unit === undefined ? null : localName(unit);
+    }
+    case 'timeseriesId':
+      return first(record.timeseriesIds) ?? null;
+    case 'writable':
+      return writableOf(record, ontology);
+    case 'valueType':
+      return literalNamed(record, 'valueType') ?? null;
+    case 'equipmentId':
+      return equipmentIdOf(record, ontology);
+  }
+}
+
+/** Builds the object of one entity with the selection's scalar fields. */
+export function shapeEntity(record: EntityRecord, selection: Selection, ontology: Ontology): EntityObject {
+  const object: EntityObject = { __iri: record.iri, __kind: selection.kind, __name: nameOf(record) };
+  for (const field of selection.fields) {
+    if (field.type === 'scalar') object[field.key] = scalar(field.field, record, selection.kind, ontology);
+    else if (field.type === 'currentValue') object[field.key] = null;
+  }
+  return object;
+}
+
+/** Orders entities by name, then IRI, so every list is stable. */
+export function byName(a: EntityObject, b: EntityObject): number {
+  return a.__name < b.__name ? -1 : a.__name > b.__name ? 1 : a.__iri < b.__iri ? -1 : a.__iri > b.__iri ? 1 : 0;
+}

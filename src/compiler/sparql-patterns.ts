@@ -1,0 +1,109 @@
+/**
+ * The graph patterns the planner composes: relationship paths read in both directions, and the
+ * tests on names, ids, classes and properties. Every user value enters through `literal()` or
+ * `iri()`; nothing here concatenates strings into SPARQL.
+ */
+import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
+import type { NameFilter } from './plan.ts';
+
+/** `a hasPart b`, whichever direction the data states it, in Brick or REC terms. */
+export const PART = trusted('(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf)');
+/** `a hasPart b` or `b hasPart a`: zones and locations are linked either way. */
+export const PART_EITHER = trusted(
+  '(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf|^brick:hasPart|^rec:hasPart|brick:isPartOf|rec:isPartOf)',
+);
+/** `a hasPoint b`. */
+export const POINT = trusted('(brick:hasPoint|rec:hasPoint|^brick:isPointOf|^rec:isPointOf)');
+/** `a feeds b`. */
+export const FEEDS = trusted('(brick:feeds|rec:feeds|^brick:isFedBy|^rec:isFedBy)');
+/** `a feeds b`, read from b to a. */
+export const FED_BY = trusted('(^brick:feeds|^rec:feeds|brick:isFedBy|rec:isFedBy)');
+/** `a hasLocation b`: a is located in b. */
+export const LOCATED = trusted('(brick:hasLocation|rec:locatedIn|^brick:isLocationOf|^rec:isLocationOf)');
+
+const LABELS = trusted('rdfs:label, skos:prefLabel, brick:label');
+
+/**
+ * The fallback kind facts of a candidate, for entities typed with no class of any kind
+ * (MAPPING.md): the location end of a location link (`le`), something with points (`hp`), or a
+ * point of something (`pt`). Evaluated only on bound candidates, so each test is an index probe.
+ */
+export function tagOf(e: Sparql): Sparql {
+  return sparql`BIND(IF(EXISTS { ?tag_x ${LOCATED} ${e} }, "le", IF(EXISTS { ${e} ${POINT} ?tag_y }, "hp", IF(EXISTS { ?tag_z ${POINT} ${e} }, "pt", ""))) AS ?tag)`;
+}
+
+/** The name of an entity as MAPPING.md defines it: rdfs:label, else skos:prefLabel, else brick:label, else its id. */
+export function nameOf(e: Sparql, name: Sparql): Sparql {
+  const [l0, l1, l2] = [0, 1, 2].map((i) => trusted(`${name.text}_${i}`));
+  return sparql`OPTIONAL { ${e} rdfs:label ${l0!} } OPTIONAL { ${e} skos:prefLabel ${l1!} } OPTIONAL { ${e} brick:label ${l2!} }
+    BIND(COALESCE(STR(${l0!}), STR(${l1!}), STR(${l2!}), REPLACE(STR(${e}), "^.*[#/]", "")) AS ${name})`;
+}
+
+/** A filter on a computed name: CONTAINS is case-insensitive, EXACT is exact. */
+export function nameTest(name: Sparql, filter: NameFilter): Sparql {
+  return filter.match === 'EXACT'
+    ? sparql`FILTER(${name} = ${literal(filter.value)})`
+    : sparql`FILTER(CONTAINS(LCASE(${name}), LCASE(${literal(filter.value)})))`;
+}
+
+/** Binds `e`'s name and keeps it only if it matches. */
+export function nameFilter(e: Sparql, filter: NameFilter, name: Sparql): Sparql {
+  return sparql`${nameOf(e, name)} ${nameTest(name, filter)}`;
+}
+
+/**
+ * Selects the entity an id names: a full IRI, or a local name (after the last `#` or `/`).
+ * A value that can be neither matches nothing, which the caller learns as `undefined`.
+ */
+export function idTest(e: Sparql, id: string): Sparql | undefined {
+  const localNameMatches = !/[#/]/.test(id) && id.length > 0;
+  const asIri = isAbsoluteIri(id);
+  if (!localNameMatches && !asIri) return undefined;
+  const tests: Sparql[] = [];
+  if (asIri) tests.push(sparql`${e} = ${iri(id)}`);
+  if (localNameMatches) {
+    tests.push(sparql`STRENDS(STR(${e}), ${literal(`#${id}`)})`, sparql`STRENDS(STR(${e}), ${literal(`/${id}`)})`);
+  }
+  return sparql`FILTER(${join(tests, ' || ')})`;
+}
+
+/** True when an id names an IRI that cannot also be a local name, so it can be bound directly. */
+export function isDirectIri(id: string): boolean {
+  return isAbsoluteIri(id) && /[#/]/.test(id);
+}
+
+/** `e` has a type among `classes` (checked on a bound `e`). */
+export function classTest(e: Sparql, classes: readonly string[], k: Sparql): Sparql {
+  if (classes.length === 0) return trusted('FILTER(false)');
+  return sparql`${e} a ${k} FILTER(${k} IN (${join(classes.map(iri), ', ')}))`;
+}
+
+/** Binds `e` to every instance of `classes`, class list first so the store starts from it. */
+export function classGenerator(e: Sparql, classes: readonly string[], k: Sparql): Sparql {
+  if (classes.length === 0) return trusted('FILTER(false)');
+  return sparql`VALUES ${k} { ${classes.map(iri)} } ${e} a ${k} .`;
+}
+
+/**
+ * The entity properties of MAPPING.md: literal-valued triples other than labels, and Brick entity
+ * properties (`brick:area [ brick:value 100 ; brick:hasUnit unit:M2 ]`).
+ */
+export function propertyPattern(e: Sparql, p: Sparql, v: Sparql, unit?: Sparql): Sparql {
+  const node = trusted(`${p.text}_node`);
+  const unitPart = unit ? sparql`OPTIONAL { ${node} (brick:hasUnit|brick:hasUnits) ${unit} }` : trusted('');
+  return sparql`{ ${e} ${p} ${v} FILTER(isLiteral(${v}) && ${p} NOT IN (${LABELS})) }
+    UNION { ${e} ${p} ${node} . ${node} brick:value ${v} . ${unitPart} }`;
+}
+
+/** `e` has a property with this name (predicate local name) and/or value. */
+export function propertyTest(e: Sparql, name: string | undefined, value: string | undefined): Sparql {
+  const p = trusted('?prop_p');
+  const v = trusted('?prop_v');
+  const tests: Sparql[] = [];
+  if (name !== undefined) {
+    // STRENDS first: a cheap test before the regular expression that makes the match exact.
+    tests.push(sparql`STRENDS(STR(${p}), ${literal(name)})`, sparql`REPLACE(STR(${p}), "^.*[#/]", "") = ${literal(name)}`);
+  }
+  if (value !== undefined) tests.push(sparql`STR(${v}) = ${literal(value)}`);
+  return sparql`FILTER EXISTS { ${propertyPattern(e, p, v)} FILTER(${join(tests, ' && ')}) }`;
+}

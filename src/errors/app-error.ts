@@ -1,0 +1,50 @@
+/** Machine-readable error codes, shared by REST bodies and GraphQL `extensions.code`. */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNKNOWN_CLASS'
+  | 'UNKNOWN_MEDIUM'
+  | 'NOT_FOUND'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'QUERY_TOO_COMPLEX'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_SERVER_ERROR';
+
+const statusOf: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 400,
+  UNKNOWN_CLASS: 400,
+  UNKNOWN_MEDIUM: 400,
+  NOT_FOUND: 404,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  QUERY_TOO_COMPLEX: 400,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_SERVER_ERROR: 500,
+};
+
+/**
+ * The one application error type: a code, the HTTP status derived from it, a message safe to show
+ * to the caller, and optional structured details (field errors, suggestions).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = statusOf[code];
+    this.details = details;
+  }
+}
+
+/** An argument the caller sent is invalid. */
+export const badUserInput = (message: string, details?: Record<string, unknown>) =>
+  new AppError('BAD_USER_INPUT', message, details);
+
+/** A resource the caller named does not exist, or is not theirs to see. */
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+
+/** An engine (triplestore, database) failed or is unreachable. */
+export const serviceUnavailable = (message: string, cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', message, undefined, { cause });

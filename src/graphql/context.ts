@@ -1,0 +1,10 @@
+import type { Ontology } from '../ontology/ontology.ts';
+import type { SiteDirectory } from '../sites/site-directory.ts';
+import type { GraphStore } from '../store/graph-store.ts';
+
+/** What every resolver may use. */
+export interface GraphQLContext {
+  readonly store: GraphStore;
+  readonly ontology: Ontology;
+  readonly sites: SiteDirectory;
+}

@@ -1,0 +1,37 @@
+import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { buildPlan } from '../compiler/build-plan.ts';
+import { executePlan } from '../compiler/execute-plan.ts';
+import type { RootQueryName } from '../compiler/plan.ts';
+import type { EntityObject } from '../compiler/shape-entity.ts';
+import { requireSite } from '../sites/site-directory.ts';
+import type { GraphQLContext } from './context.ts';
+
+const ROOT_QUERIES: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system', 'location', 'entityByIfcId'];
+const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'System'];
+
+/** A root field: the whole selection below it is planned and run here, at once. */
+function rootResolver(query: RootQueryName) {
+  return async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => {
+    const siteId = args.siteId as string;
+    await requireSite(context.sites, siteId);
+    const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology);
+    return executePlan(plan, context);
+  };
+}
+
+/** Entity objects hold their values by response key (aliases included), filled by the plan. */
+const byResponseKey = (source: EntityObject, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => source[info.path.key as string];
+
+/** The resolver map: root queries compile the selection; entity fields read what the plan filled. */
+export function createResolvers(schema: GraphQLSchema) {
+  const resolvers: Record<string, Record<string, unknown>> = {
+    Query: Object.fromEntries(ROOT_QUERIES.map((q) => [q, rootResolver(q)])),
+    KgEntity: { __resolveType: (source: EntityObject) => source.__kind },
+  };
+  for (const typeName of ENTITY_TYPES) {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) continue;
+    resolvers[typeName] = Object.fromEntries(Object.keys(type.getFields()).map((field) => [field, byResponseKey]));
+  }
+  return resolvers;
+}

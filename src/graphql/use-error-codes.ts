@@ -1,0 +1,41 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { AppError } from '../errors/app-error.ts';
+
+/** Errors raised by the query-limit rules, so they get their own code. */
+export const limitErrors = new WeakSet<GraphQLError>();
+
+/** Gives every validation error an `extensions.code`: QUERY_TOO_COMPLEX for limits, else GRAPHQL_VALIDATION_FAILED. */
+export function useErrorCodes(): Plugin {
+  return {
+    onValidate() {
+      return ({ result, setResult }) => {
+        if (result.length === 0) return;
+        setResult(
+          result.map((error) => {
+            if (error.extensions.code) return error;
+            const code = limitErrors.has(error) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED';
+            return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code } });
+          }),
+        );
+      };
+    },
+  };
+}
+
+/**
+ * The one mapping from application errors to GraphQL errors: AppErrors keep their message and
+ * code; anything unexpected is masked outside development.
+ */
+export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof AppError) {
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    const nodes = error instanceof GraphQLError ? error.nodes : undefined;
+    return new GraphQLError(original.message, { path, nodes, extensions: { code: original.code, ...(original.details ?? {}) } });
+  }
+  if (error instanceof GraphQLError && !error.originalError) return error;
+  if (isDev) return error instanceof Error ? error : new Error(String(error));
+  const path = error instanceof GraphQLError ? error.path : undefined;
+  return new GraphQLError(message, { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}

@@ -1,0 +1,19 @@
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import type { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config/config.ts';
+import { limitErrors } from './use-error-codes.ts';
+
+/** Depth, alias, cost and token limits (graphql-armor), each configurable. */
+export function useQueryLimits(limits: Config['graphqlLimits']): Plugin[] {
+  const onReject = [(_context: unknown, error: GraphQLError) => void limitErrors.add(error)];
+  return [
+    maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true, onReject }),
+    maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true, onReject }),
+    costLimitPlugin({ maxCost: limits.maxCost, exposeLimits: true, onReject }),
+    maxTokensPlugin({ n: limits.maxTokens, exposeLimits: true, onReject }),
+  ] as Plugin[];
+}

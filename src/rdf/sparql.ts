@@ -1,0 +1,100 @@
+/**
+ * The one place SPARQL text is made from values. Pieces stay `Sparql` fragments until the final
+ * `.text`; a template interpolation only accepts fragments, so a bare string can never reach a
+ * query unescaped. User values enter as `literal()` or `iri()`, which escape or validate them.
+ */
+export class Sparql {
+  /** Use the builders below; the constructor is for this module. */
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+type Piece = Sparql | readonly Sparql[];
+
+/** Tagged template: `sparql\`?s ${iri(x)} ?o\``. Arrays are joined with spaces. */
+export function sparql(strings: TemplateStringsArray, ...pieces: Piece[]): Sparql {
+  let text = strings[0] ?? '';
+  pieces.forEach((piece, i) => {
+    text += pieceText(piece) + (strings[i + 1] ?? '');
+  });
+  return new Sparql(text);
+}
+
+function pieceText(piece: Piece): string {
+  if (piece instanceof Sparql) return piece.text;
+  if (Array.isArray(piece)) return piece.map(pieceText).join(' ');
+  // A string here is a programming error: it would bypass escaping.
+  throw new TypeError(`Only Sparql fragments may be interpolated into SPARQL, got ${typeof piece}`);
+}
+
+/** Joins fragments with a separator (a constant of this codebase, never user input). */
+export function join(pieces: readonly Sparql[], separator: ' ' | '\n' | ' . ' | ' UNION ' | ', ' | ' || ' | ' && '): Sparql {
+  return new Sparql(pieces.map((p) => p.text).join(separator));
+}
+
+/** SPARQL text written in this codebase (vocabulary, fixed patterns). Never call with user input. */
+export function trusted(text: string): Sparql {
+  return new Sparql(text);
+}
+
+const ECHAR: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/** A string literal, escaped as SPARQL's ECHAR rules require. */
+export function literal(value: string, lang?: string): Sparql {
+  const escaped = value.replace(/[\\"\n\r\t\b\f]/g, (c) => ECHAR[c]!);
+  if (lang !== undefined) {
+    if (!/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new TypeError(`Invalid language tag ${lang}`);
+    return new Sparql(`"${escaped}"@${lang}`);
+  }
+  return new Sparql(`"${escaped}"`);
+}
+
+/** An integer literal, for LIMIT and depth bounds. */
+export function integer(value: number): Sparql {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`Not an integer: ${value}`);
+  return new Sparql(String(value));
+}
+
+/** A variable; names are chosen by this codebase and checked anyway. */
+export function variable(name: string): Sparql {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`Invalid variable name ${name}`);
+  return new Sparql(`?${name}`);
+}
+
+// IRIREF forbids these characters outright (escapes are not allowed in IRIs).
+const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/;
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** True when the string can be written as an absolute IRI in SPARQL. */
+export function isAbsoluteIri(value: string): boolean {
+  return ABSOLUTE_IRI.test(value) && !IRI_FORBIDDEN.test(value);
+}
+
+const PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['brick', 'https://brickschema.org/schema/Brick#'],
+  ['rec', 'https://w3id.org/rec#'],
+  ['ref', 'https://brickschema.org/schema/Brick/ref#'],
+  ['rdf', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#'],
+  ['rdfs', 'http://www.w3.org/2000/01/rdf-schema#'],
+  ['owl', 'http://www.w3.org/2002/07/owl#'],
+  ['skos', 'http://www.w3.org/2004/02/skos/core#'],
+  ['bkg', 'urn:bkg:vocab#'],
+];
+const SAFE_LOCAL = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** The PREFIX lines every query starts with, so `iri()` can write short names. */
+export const prologue = new Sparql(PREFIXES.map(([p, ns]) => `PREFIX ${p}: <${ns}>`).join('\n'));
+
+/** An IRI term; throws on a string that is not a valid absolute IRI. Known namespaces are shortened. */
+export function iri(value: string): Sparql {
+  if (!isAbsoluteIri(value)) throw new TypeError(`Not a valid absolute IRI: ${JSON.stringify(value).slice(0, 200)}`);
+  for (const [prefix, ns] of PREFIXES) {
+    if (value.startsWith(ns)) {
+      const local = value.slice(ns.length);
+      if (SAFE_LOCAL.test(local)) return new Sparql(`${prefix}:${local}`);
+    }
+  }
+  return new Sparql(`<${value}>`);
+}

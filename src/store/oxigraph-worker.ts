@@ -1,0 +1,106 @@
+/**
+ * The embedded Oxigraph store, run in a worker thread: Oxigraph's calls are synchronous, and a
+ * long query or load here must not stall the HTTP event loop. Messages are answered in order.
+ * Each site graph is persisted as an N-Quads file in the data directory after every change.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import oxigraph from 'oxigraph';
+import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
+import { iri, prologue, sparql } from '../rdf/sparql.ts';
+
+const dropGraph = (graph: string) => sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text;
+
+const { persistDir } = workerData as { persistDir: string | undefined };
+const store = new oxigraph.Store();
+
+const fileOf = (graph: string) => join(persistDir!, `${createHash('sha256').update(graph).digest('hex').slice(0, 32)}.nq`);
+
+function restorePersisted(): number {
+  if (!persistDir) return 0;
+  mkdirSync(persistDir, { recursive: true });
+  let graphs = 0;
+  for (const name of readdirSync(persistDir)) {
+    if (!name.endsWith('.nq')) continue;
+    store.load(readFileSync(join(persistDir, name)), { format: 'application/n-quads' });
+    graphs++;
+  }
+  return graphs;
+}
+
+function persist(graph: string, persistent: boolean): void {
+  if (!persistDir || !persistent) return;
+  const file = fileOf(graph);
+  const node = oxigraph.namedNode(graph);
+  if (store.match(null, null, null, node).length === 0) {
+    rmSync(file, { force: true });
+    return;
+  }
+  // Write then rename, so a crash mid-write never leaves a truncated graph behind.
+  writeFileSync(`${file}.tmp`, store.dump({ format: 'application/n-quads', from_graph_name: node }));
+  renameSync(`${file}.tmp`, file);
+}
+
+function restoreGraph(graph: string): void {
+  const node = oxigraph.namedNode(graph);
+  store.update(dropGraph(graph));
+  if (!persistDir) return;
+  try {
+    store.load(readFileSync(fileOf(graph)), { format: 'application/n-quads', to_graph_name: node });
+  } catch {
+    // No persisted copy: the graph was empty before.
+  }
+}
+
+function count(graph: string): number {
+  const result = JSON.parse(
+    store.query(sparql`${prologue}\nSELECT (COUNT(*) AS ?n) WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text, {
+      results_format: 'application/sparql-results+json',
+    }) as string,
+  );
+  return Number(result.results.bindings[0].n.value);
+}
+
+function handle(request: OxigraphRequest): unknown {
+  switch (request.op) {
+    case 'open':
+      return { graphs: restorePersisted() };
+    case 'select':
+      // Serialized results: raw terms would live in the WASM heap until collected (INFRA.md).
+      return store.query(request.query, { results_format: 'application/sparql-results+json' });
+    case 'load': {
+      const node = oxigraph.namedNode(request.graph);
+      if (request.replace) store.update(dropGraph(request.graph));
+      try {
+        // load() is one transaction: on a syntax error nothing of this call is added.
+        store.load(request.data, { format: request.format, to_graph_name: node, base_iri: request.graph });
+      } catch (error) {
+        if (request.replace) restoreGraph(request.graph);
+        throw Object.assign(new Error((error as Error).message), { syntax: true });
+      }
+      persist(request.graph, request.persistent);
+      return { triples: count(request.graph) };
+    }
+    case 'drop':
+      store.update(dropGraph(request.graph));
+      persist(request.graph, true);
+      return null;
+    case 'dump':
+      return store.dump({ format: request.format, from_graph_name: oxigraph.namedNode(request.graph) });
+    case 'count':
+      return count(request.graph);
+  }
+}
+
+parentPort!.on('message', (request: OxigraphRequest) => {
+  let response: OxigraphResponse;
+  try {
+    response = { id: request.id, ok: true, result: handle(request) };
+  } catch (error) {
+    const e = error as Error & { syntax?: boolean };
+    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true };
+  }
+  parentPort!.postMessage(response);
+});
