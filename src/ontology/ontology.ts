@@ -1,0 +1,141 @@
+import { ClassGraph } from './class-graph.ts';
+import { suggestClassNames } from './class-suggestions.ts';
+import { computeKindClasses, ENTITY_KINDS, HIERARCHY_KIND, KIND_ROOTS, type EntityKind } from './entity-kind.ts';
+import { extractHierarchy, type OntologyHierarchy, type QuadLike } from './hierarchy-extractor.ts';
+import { MEDIUM_VALUES, resolveMedium, type Medium } from './medium.ts';
+import { mostSpecificClass } from './most-specific-class.ts';
+import { OUTPUT_SUBSTANCE_DEFAULTS } from './output-substance-defaults.ts';
+import { OutputSubstanceResolver } from './output-substance-resolver.ts';
+import { BRICK, REC, expandPrefixedName, localName } from './prefixes.ts';
+import { readHierarchy } from './read-hierarchy.ts';
+import { partitionReplacements, type IgnoredReplacement } from './replacement-links.ts';
+import { SubstanceHierarchy } from './substance-hierarchy.ts';
+import { typeHierarchy } from './type-hierarchy.ts';
+
+export type { EntityKind } from './entity-kind.ts';
+export type { Medium } from './medium.ts';
+export type { IgnoredReplacement } from './replacement-links.ts';
+export { localName } from './prefixes.ts';
+
+/**
+ * What the service knows of Brick: class matching, entity kinds, type names and media. Built once from
+ * the derived ontology/brick-hierarchy.ttl or a full Brick.ttl (the same rules read both), then only read.
+ */
+export class Ontology {
+  /** The values the `medium` argument accepts. */
+  readonly mediumValues: readonly Medium[] = MEDIUM_VALUES;
+  /** Brick replacement links class matching leaves out, and why (see replacement-links.ts). */
+  readonly ignoredReplacements: readonly IgnoredReplacement[];
+  private readonly graph: ClassGraph;
+  private readonly substances: SubstanceHierarchy;
+  private readonly kinds: ReadonlyMap<EntityKind, ReadonlySet<string>>;
+  private readonly outputSubstances: OutputSubstanceResolver;
+  private readonly inverses = new Map<string, string>();
+
+  private constructor(hierarchy: OntologyHierarchy) {
+    const { followed, ignored } = partitionReplacements(hierarchy);
+    this.ignoredReplacements = ignored;
+    this.graph = new ClassGraph(hierarchy, followed);
+    this.substances = new SubstanceHierarchy(hierarchy);
+    this.kinds = computeKindClasses(this.graph);
+    this.outputSubstances = new OutputSubstanceResolver(this.graph, hierarchy.substances, OUTPUT_SUBSTANCE_DEFAULTS);
+    for (const [a, b] of hierarchy.inverseOf) {
+      this.inverses.set(a, b);
+      this.inverses.set(b, a);
+    }
+  }
+
+  /** Builds the ontology from RDF/JS-style triples (any graph; only the hierarchy is kept). */
+  static fromQuads(quads: Iterable<QuadLike>): Ontology {
+    return new Ontology(extractHierarchy(quads));
+  }
+
+  /** Reads a Turtle file: the derived brick-hierarchy.ttl or a full Brick.ttl. */
+  static async load(path: string): Promise<Ontology> {
+    const { hierarchy } = await readHierarchy(path);
+    return new Ontology(hierarchy);
+  }
+
+  /** Every class the ontology knows. */
+  get classes(): ReadonlySet<string> {
+    return this.graph.classes;
+  }
+
+  /** Whether the ontology knows the class IRI. */
+  isKnownClass(iri: string): boolean {
+    return this.graph.has(iri);
+  }
+
+  /**
+   * The IRI of a class argument: a Brick local name (`AHU`, else the rec: class of that name), a prefixed
+   * name (`rec:Room`) or a full IRI. Undefined unless the ontology knows the class.
+   */
+  resolveClass(name: string): string | undefined {
+    if (name === '') return undefined;
+    const prefixed = expandPrefixedName(name);
+    const candidates = prefixed !== undefined ? [prefixed] : name.includes(':') ? [name] : [BRICK + name, REC + name];
+    return candidates.find((iri) => this.graph.has(iri));
+  }
+
+  /** Known class names closest to an unknown one, as users would write them (`Temperature_Sensor`, `rec:Room`). */
+  suggest(name: string, max = 3): string[] {
+    return suggestClassNames(name, this.graph.classes, max);
+  }
+
+  /** The classes a class argument matches: itself, subclasses, equivalents and (most) replacements, memoized. */
+  closure(classIri: string): ReadonlySet<string> {
+    return this.graph.closure(classIri);
+  }
+
+  /** The classes whose instances are of this kind. */
+  kindClasses(kind: EntityKind): ReadonlySet<string> {
+    return this.kinds.get(kind)!;
+  }
+
+  /** The kinds an entity with these asserted classes has by class (empty when no class is in any kind). */
+  kindsOfTypes(typeIris: Iterable<string>): Set<EntityKind> {
+    const types = [...typeIris];
+    return new Set(ENTITY_KINDS.filter((kind) => types.some((t) => this.kindClasses(kind).has(t))));
+  }
+
+  /** The most specific asserted class, ties broken by local name then IRI (MAPPING.md, `type`). */
+  mostSpecific(typeIris: Iterable<string>): string | undefined {
+    return mostSpecificClass(this.graph, typeIris);
+  }
+
+  /** The class's local name, then its ancestors within the kind, nearest first, ending with the kind's root. */
+  typeHierarchy(classIri: string, kind: EntityKind): string[] {
+    const root = HIERARCHY_KIND[kind];
+    return typeHierarchy(this.graph, classIri, this.kindClasses(root), KIND_ROOTS[root], root);
+  }
+
+  /** The local name of an IRI (after the last `#` or `/`). */
+  localName(iri: string): string {
+    return localName(iri);
+  }
+
+  /** The brick:Substance IRI of a medium value (any case); undefined for an unknown medium. */
+  resolveMedium(value: string): string | undefined {
+    return resolveMedium(value);
+  }
+
+  /** Whether a substance matches a medium's substance: the same, narrower or broader (skos:broader*). */
+  substanceMatches(substanceIri: string, mediumIri: string): boolean {
+    return this.substances.matches(substanceIri, mediumIri);
+  }
+
+  /** Whether the IRI is a brick:Substance individual. */
+  isSubstance(iri: string): boolean {
+    return this.substances.substances.has(iri);
+  }
+
+  /** The substance equipment of these classes outputs by default (the project's table), if any. */
+  defaultOutputSubstance(typeIris: Iterable<string>): string | undefined {
+    return this.outputSubstances.defaultFor(typeIris);
+  }
+
+  /** The owl:inverseOf partner of a Brick object property (brick:isPointOf for brick:hasPoint). */
+  inverseProperty(propertyIri: string): string | undefined {
+    return this.inverses.get(propertyIri);
+  }
+}
