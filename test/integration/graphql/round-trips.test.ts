@@ -1,0 +1,194 @@
+// Round trips (ARCHITECTURE "Graph", CONVENTIONS habit 7): a query costs one triplestore round trip
+// for its root field plus one per relation field it selects (properties included), whatever the
+// size of the site. The same generated building is loaded with 3 floors and with 60.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../support/harness.ts';
+
+const PREFIXES = `@prefix ex: <https://example.org/f#> .
+@prefix brick: <https://brickschema.org/schema/Brick#> .
+@prefix rec: <https://w3id.org/rec#> .
+@prefix ref: <https://brickschema.org/schema/Brick/ref#> .
+@prefix unit: <http://qudt.org/vocab/unit/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+`;
+
+/**
+ * A building of `floors` floors, each with two rooms, a zone over them, a VAV per room fed by the
+ * one AHU, and points on the VAVs and zones. Relations are stated in both directions across
+ * entities, as in real models.
+ */
+function generateBuilding(floors: number): string {
+  const out = [
+    PREFIXES,
+    'ex:B a rec:Building ; rdfs:label "Generated Building" ; ex:floors ' + floors + ' ;',
+    '    brick:area [ brick:value 5000 ; brick:hasUnit unit:M2 ] .',
+    'ex:AHU a brick:AHU ; rdfs:label "AHU" ; brick:hasLocation ex:B ; brick:hasPoint ex:AHU_SAT ; brick:isPartOf ex:AirSys .',
+    'ex:AHU_SAT a brick:Supply_Air_Temperature_Sensor ; rdfs:label "AHU SAT" .',
+    'ex:AHU_SF a brick:Supply_Fan ; rdfs:label "AHU Supply Fan" ; brick:isPartOf ex:AHU .',
+    'ex:AirSys a brick:Air_System ; rdfs:label "Air System" ; brick:hasPoint ex:AirSys_Enable .',
+    'ex:AirSys_Enable a brick:Enable_Command ; rdfs:label "Air System Enable" .',
+  ];
+  for (let f = 1; f <= floors; f++) {
+    out.push(
+      `ex:F${f} a rec:Level ; rdfs:label "Floor ${f}" ; brick:isPartOf ex:B ; brick:hasPart ex:Z${f} ; ex:level ${f} .`,
+      `ex:Z${f} a brick:HVAC_Zone ; rdfs:label "Zone ${f}" ; brick:hasPoint ex:Z${f}_T .`,
+      `ex:Z${f}_T a brick:Zone_Air_Temperature_Sensor ; rdfs:label "Zone ${f} Temp" .`,
+    );
+    for (const r of ['a', 'b']) {
+      const room = `ex:R${f}${r}`;
+      const vav = `ex:V${f}${r}`;
+      out.push(
+        `${room} a rec:Room ; rdfs:label "Room ${f}${r}" ; brick:isPartOf ex:F${f}, ex:Z${f} ; ex:seats 4 .`,
+        `${vav} a brick:VAV ; rdfs:label "VAV ${f}${r}" ; brick:hasLocation ${room} ; brick:isFedBy ex:AHU ;`,
+        `    brick:feeds ex:Z${f} ; brick:isPartOf ex:AirSys ; ex:controllerName "C-${f}" .`,
+        `${vav}_T a brick:Zone_Air_Temperature_Sensor ; rdfs:label "VAV ${f}${r} Temp" ; brick:isPointOf ${vav} ;`,
+        `    brick:hasUnit unit:DEG_C ;`,
+        `    ref:hasExternalReference [ a ref:TimeseriesReference ; ref:hasTimeseriesId "ts-${f}${r}" ] .`,
+        `${vav}_SP a brick:Target_Zone_Air_Temperature_Setpoint ; rdfs:label "VAV ${f}${r} Setpoint" ; brick:isPointOf ${vav} .`,
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ sites: { small: generateBuilding(3), large: generateBuilding(60) } });
+  // One query that touches class filters and type hierarchies, so that anything loaded once per
+  // process (the class closure, say) is loaded before counting starts.
+  await h.graphql('{ point(siteId: "small", is: "Temperature_Sensor", equipmentIs: "VAV") { typeHierarchy } }');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Runs `query` on `site` and returns its data and the round trips it cost. */
+async function measure(query: string, site: string): Promise<{ data: any; trips: number }> {
+  h.resetRoundTrips();
+  const res = await h.graphql(query, { site });
+  const trips = h.roundTrips();
+  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+  return { data: res.data, trips };
+}
+
+// [what the query asks, the query, root + relation fields]
+const shapes: Array<[string, string, number]> = [
+  [
+    'building → locations(recursive) → equipment → points',
+    `query ($site: String!) { building(siteId: $site) {
+      locations(recursive: true) { name equipment { name points { name } } }
+    } }`,
+    1 + 3,
+  ],
+  [
+    'building with properties, locations with properties, equipment(recursive)',
+    `query ($site: String!) { building(siteId: $site) {
+      name properties { name value unit }
+      locations { name properties { name value } equipment(recursive: true) { name } }
+    } }`,
+    1 + 4,
+  ],
+  [
+    'building zones, systems and points, all recursive and filtered',
+    `query ($site: String!) { building(siteId: $site) {
+      zones(recursive: true, is: "HVAC_Zone") { name }
+      systems(recursive: true) { name }
+      points(recursive: true, is: "Temperature_Sensor") { name }
+    } }`,
+    1 + 3,
+  ],
+  [
+    'equipment(is:) with every relation field of Equipment',
+    `query ($site: String!) { equipment(siteId: $site, is: "VAV") {
+      name type typeHierarchy ifcId
+      points { name unit timeseriesId writable valueType }
+      parts { name } partOf { name } feeds { name } fedBy { name }
+      upstream { name } downstream(maxDepth: 2) { name }
+      location { name } systems { name } properties { name value }
+    } }`,
+    1 + 10,
+  ],
+  [
+    'the same relation field twice under aliases',
+    `query ($site: String!) { equipment(siteId: $site, name: "VAV") {
+      near: upstream(maxDepth: 1) { name } all: upstream { name }
+    } }`,
+    1 + 2,
+  ],
+  [
+    'point(is:) with its equipment and locations',
+    `query ($site: String!) { point(siteId: $site, is: "Temperature_Sensor") {
+      name unit timeseriesId equipmentId writable
+      equipment { name location { name } } location { name }
+    } }`,
+    1 + 3,
+  ],
+  [
+    'zone with every relation field of Zone',
+    `query ($site: String!) { zone(siteId: $site) {
+      name typeHierarchy
+      locations { name } fedBy { name } upstream(maxDepth: 2) { name } points { name } properties { name }
+    } }`,
+    1 + 5,
+  ],
+  [
+    'system → equipment(recursive) → points, and system points',
+    `query ($site: String!) { system(siteId: $site) {
+      equipment(recursive: true) { name points { name } } points(recursive: true) { name }
+    } }`,
+    1 + 3,
+  ],
+  [
+    'location(locationId:) with every relation field of Location',
+    `query ($site: String!) { location(siteId: $site, locationId: "B") {
+      parent { name } zones { name }
+      locations(recursive: true) { name zones { name } }
+      equipment(recursive: true) { name } points(recursive: true) { name } properties { name }
+    } }`,
+    1 + 7,
+  ],
+  [
+    'filtered root queries',
+    `query ($site: String!) {
+      equipment(siteId: $site, locationName: "Floor", is: "VAV", hasProperty: "controllerName") { name }
+    }`,
+    1,
+  ],
+];
+
+describe('round trips', () => {
+  it.each(shapes)('%s: the same on 3 floors and on 60', async (_shape, query, expected) => {
+    const small = await measure(query, 'small');
+    const large = await measure(query, 'large');
+    expect(JSON.stringify(large.data).length).toBeGreaterThan(JSON.stringify(small.data).length);
+    expect({ small: small.trips, large: large.trips }).toEqual({ small: expected, large: expected });
+  });
+
+  it('point(locationName:, equipmentIs:, is:) costs one round trip', async () => {
+    const query = `query ($site: String!) {
+      point(siteId: $site, locationName: "Floor 1", nameMatch: EXACT, equipmentIs: "VAV", is: "Setpoint") { name }
+    }`;
+    const small = await measure(query, 'small');
+    const large = await measure(query, 'large');
+    expect(small.data.point).toHaveLength(2);
+    expect(large.data.point).toHaveLength(2);
+    expect([small.trips, large.trips]).toEqual([1, 1]);
+  });
+
+  it('currentValue costs no triplestore round trip', async () => {
+    const without = await measure('query ($site: String!) { point(siteId: $site) { name timeseriesId } }', 'large');
+    const withValue = await measure(
+      'query ($site: String!) { point(siteId: $site) { name timeseriesId currentValue { value quality } } }',
+      'large',
+    );
+    expect(withValue.trips).toBe(without.trips);
+  });
+
+  it('roundTrips() counts from the last reset', async () => {
+    h.resetRoundTrips();
+    expect(h.roundTrips()).toBe(0);
+    await h.graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
+    await h.graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
+    expect(h.roundTrips()).toBe(2);
+  });
+});
