@@ -64,45 +64,27 @@ export function readEntityRows(rows: readonly SparqlRow[]): { records: Map<strin
 }
 
 function addFact(record: EntityRecord, row: SparqlRow): void {
-  const value = row.v?.value;
-  if (value === undefined) return;
-  switch (row.a?.value) {
-    case 't':
-      record.types.add(value);
-      break;
-    case 'l0':
-      record.labels[0].push(value);
-      break;
-    case 'l1':
-      record.labels[1].push(value);
-      break;
-    case 'l2':
-      record.labels[2].push(value);
-      break;
-    case 'ifc':
-      record.ifcIds.add(value);
-      break;
-    case 'ts':
-      record.timeseriesIds.add(value);
-      break;
-    case 'u':
-      record.units.add(value);
-      break;
-    case 'lit': {
-      const predicate = row.v2?.value ?? '';
-      const values = record.literals.get(predicate) ?? [];
-      values.push(value);
-      record.literals.set(predicate, values);
-      break;
-    }
-    case 'own': {
-      const types = record.owners.get(value) ?? new Set<string>();
-      if (row.v2) types.add(row.v2.value);
-      record.owners.set(value, types);
-      break;
-    }
-    case 'out':
-      record.outputs.add(value);
-      break;
+  if (row.t) record.types.add(row.t.value);
+  if (row.l0) pushNew(record.labels[0], row.l0.value);
+  if (row.l1) pushNew(record.labels[1], row.l1.value);
+  if (row.l2) pushNew(record.labels[2], row.l2.value);
+  if (row.ifc) record.ifcIds.add(row.ifc.value);
+  if (row.ts) record.timeseriesIds.add(row.ts.value);
+  if (row.u) record.units.add(row.u.value);
+  if (row.litp && row.lit) {
+    const values = record.literals.get(row.litp.value) ?? [];
+    pushNew(values, row.lit.value);
+    record.literals.set(row.litp.value, values);
   }
+  if (row.own) {
+    const types = record.owners.get(row.own.value) ?? new Set<string>();
+    if (row.ownt) types.add(row.ownt.value);
+    record.owners.set(row.own.value, types);
+  }
+  if (row.out) record.outputs.add(row.out.value);
+}
+
+// Rows repeat a fact once per combination of the entity's other facts.
+function pushNew(values: string[], value: string): void {
+  if (!values.includes(value)) values.push(value);
 }

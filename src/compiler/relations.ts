@@ -3,15 +3,21 @@
  * A pattern binds `?e` for a bound `?parent`; fields that return one entity rank their
  * alternatives with `?rank` (lowest wins).
  */
-import { sparql, variable, type Sparql } from '../rdf/sparql.ts';
+import { iri, sparql, variable, type Sparql } from '../rdf/sparql.ts';
+import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import { FEEDS, LOCATED, PART, PART_EITHER, POINT } from './sparql-patterns.ts';
 import type { EntityKind, RelationArgs, RelationName } from './plan.ts';
 
 export interface PatternRelation {
   readonly kinds: readonly EntityKind[];
   readonly single: boolean;
-  /** `scope` names the pattern's own variables, so two patterns in one query never share one. */
-  readonly pattern: (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => Sparql;
+  /**
+   * The pattern, or alternatives each with a `?rank`. `scope` names the pattern's own variables,
+   * so two patterns in one query never share one. Alternatives are returned apart, not as a
+   * UNION, because a UNION branch is evaluated on its own: the builder repeats the parent anchor
+   * in each (ARCHITECTURE: anchored shapes win).
+   */
+  readonly pattern: (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => Sparql | readonly Sparql[];
 }
 
 export interface TraversalRelation {
@@ -40,8 +46,8 @@ const equipmentIn = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: stri
 
 // Points of a location: its own, those located in it, and those of equipment located in it.
 const pointsIn = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => {
-  const { x, w } = vars(scope);
-  return sparql`${within(parent, args, x)} { ${x} ${POINT} ${e} } UNION { ${e} ${LOCATED} ${x} } UNION { ${w} ${LOCATED} ${x} . ${w} ${POINT} ${e} }`;
+  const { x } = vars(scope);
+  return sparql`${within(parent, args, x)} ${x} (${POINT}|^${LOCATED}|(^${LOCATED}/${POINT})) ${e} .`;
 };
 
 const zonesOf = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => {
@@ -53,6 +59,10 @@ const systemsOf = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string
   const { x, w } = vars(scope);
   return sparql`${within(parent, args, x)} ${w} ${LOCATED} ${x} . ${e} ${PART} ${w} .`;
 };
+
+/** `v` is typed with no class of the kind (the ontology graph marks each class's kind). */
+const notOfKind = (v: Sparql, kind: EntityKind) =>
+  sparql`FILTER NOT EXISTS { ${v} a ?kind_c . GRAPH ${iri(ONTOLOGY_GRAPH)} { ?kind_c bkg:kind ${iri(BKG + kind)} } }`;
 
 const selfStart = (parent: Sparql, start: Sparql) => sparql`BIND(${parent} AS ${start})`;
 
@@ -79,26 +89,20 @@ export const relations: Record<RelationName, Relation> = {
   'Equipment.location': {
     kinds: ['Location'],
     single: true,
-    pattern: (p, e, _args, scope) => {
-      const { w } = vars(scope);
-      return sparql`{ ${p} ${LOCATED} ${e} BIND(1 AS ?rank) } UNION { ${p} (^${PART})+ ${w} . ${w} ${LOCATED} ${e} BIND(2 AS ?rank) }`;
-    },
+    pattern: (p, e) => [sparql`${p} ${LOCATED} ${e} . BIND(1 AS ?rank)`, sparql`${p} (^${PART})+/${LOCATED} ${e} . BIND(2 AS ?rank)`],
   },
   'Equipment.systems': { kinds: ['System'], single: false, pattern: (p, e) => sparql`${e} ${PART} ${p} .` },
   'Zone.locations': { kinds: ['Location'], single: false, pattern: (p, e) => sparql`${p} ${PART_EITHER} ${e} .` },
   'Zone.fedBy': {
     kinds: ['Equipment'],
     single: false,
-    pattern: (p, e, _args, scope) => {
-      const { w } = vars(scope);
-      return sparql`{ ${e} ${FEEDS} ${p} } UNION { ${p} ${PART_EITHER} ${w} . ${e} ${FEEDS} ${w} }`;
-    },
+    pattern: (p, e) => sparql`${p} ${PART_EITHER}?/^${FEEDS} ${e} .`,
   },
   'Zone.upstream': {
     kinds: ['Equipment'],
     single: false,
     direction: 'upstream',
-    start: (p, start) => sparql`{ BIND(${p} AS ${start}) } UNION { ${p} ${PART_EITHER} ${start} }`,
+    start: (p, start) => sparql`${p} ${PART_EITHER}? ${start} .`,
   },
   'Zone.points': { kinds: ['Point'], single: false, pattern: (p, e) => sparql`${p} ${POINT} ${e} .` },
   'System.equipment': {
@@ -110,10 +114,10 @@ export const relations: Record<RelationName, Relation> = {
     kinds: ['Point'],
     single: false,
     pattern: (p, e, args, scope) => {
+      if (args.recursive) return sparql`${p} (${POINT}|(${PART}+/${POINT})) ${e} .`;
+      // Without recursive, a sub-system's own points are not the system's.
       const { w } = vars(scope);
-      return args.recursive
-        ? sparql`{ ${p} ${POINT} ${e} } UNION { ${p} ${PART}+ ${w} . ${w} ${POINT} ${e} }`
-        : sparql`{ ${p} ${POINT} ${e} } UNION { ${p} ${PART} ${w} . ${w} ${POINT} ${e} }`;
+      return [sparql`${p} ${POINT} ${e} .`, sparql`${p} ${PART} ${w} . ${w} ${POINT} ${e} . ${notOfKind(w, 'System')}`];
     },
   },
   'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e) => sparql`${e} ${POINT} ${p} .` },
@@ -121,10 +125,11 @@ export const relations: Record<RelationName, Relation> = {
   'Point.location': {
     kinds: ['Location', 'Zone'],
     single: true,
-    pattern: (p, e, _args, scope) => {
-      const { w } = vars(scope);
-      return sparql`{ ${p} ${LOCATED} ${e} BIND(1 AS ?rank) } UNION { ${e} ${POINT} ${p} BIND(2 AS ?rank) } UNION { ${w} ${POINT} ${p} . ${w} ${LOCATED} ${e} BIND(3 AS ?rank) }`;
-    },
+    pattern: (p, e) => [
+      sparql`${p} ${LOCATED} ${e} . BIND(1 AS ?rank)`,
+      sparql`${p} ^${POINT} ${e} . BIND(2 AS ?rank)`,
+      sparql`${p} ^${POINT}/${LOCATED} ${e} . BIND(3 AS ?rank)`,
+    ],
   },
 };
 
