@@ -1,12 +1,8 @@
 /** Namespaces the ontology module knows, and the helpers that move between IRIs and prefixed names. */
 
-export const BRICK = 'https://brickschema.org/schema/Brick#';
-export const REC = 'https://w3id.org/rec#';
-export const REF = 'https://brickschema.org/schema/Brick/ref#';
-export const OWL = 'http://www.w3.org/2002/07/owl#';
-export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-export const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
-export const SKOS = 'http://www.w3.org/2004/02/skos/core#';
+import { BRICK, OWL, RDFS, REC, REF, SKOS } from '../rdf/vocabulary.ts';
+
+export { BRICK, OWL, RDF, RDFS, REC, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 
 /** Prefixes accepted in class arguments (`rec:Room`) and used when printing class names. */
 export const PREFIXES: Readonly<Record<string, string>> = Object.freeze({
@@ -19,12 +15,6 @@ export const PREFIXES: Readonly<Record<string, string>> = Object.freeze({
 });
 
 const PREFIXED_NAME = /^([A-Za-z][\w-]*):([^/#:]*)$/;
-
-/** The IRI's local name: what follows the last `#` or `/`. */
-export function localName(iri: string): string {
-  const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/'));
-  return iri.slice(cut + 1);
-}
 
 /** Expands `brick:AHU` to its IRI; undefined when the text is not a prefixed name with a known prefix. */
 export function expandPrefixedName(name: string): string | undefined {

@@ -1,3 +1,5 @@
+import { BKG, BRICK, OWL, RDF, RDFS, REC, REF, SKOS } from './vocabulary.ts';
+
 /**
  * The one place SPARQL text is made from values. Pieces stay `Sparql` fragments until the final
  * `.text`; a template interpolation only accepts fragments, so a bare string can never reach a
@@ -73,14 +75,14 @@ export function isAbsoluteIri(value: string): boolean {
 }
 
 const PREFIXES: ReadonlyArray<readonly [string, string]> = [
-  ['brick', 'https://brickschema.org/schema/Brick#'],
-  ['rec', 'https://w3id.org/rec#'],
-  ['ref', 'https://brickschema.org/schema/Brick/ref#'],
-  ['rdf', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#'],
-  ['rdfs', 'http://www.w3.org/2000/01/rdf-schema#'],
-  ['owl', 'http://www.w3.org/2002/07/owl#'],
-  ['skos', 'http://www.w3.org/2004/02/skos/core#'],
-  ['bkg', 'urn:bkg:vocab#'],
+  ['brick', BRICK],
+  ['rec', REC],
+  ['ref', REF],
+  ['rdf', RDF],
+  ['rdfs', RDFS],
+  ['owl', OWL],
+  ['skos', SKOS],
+  ['bkg', BKG],
 ];
 const SAFE_LOCAL = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
