@@ -4,6 +4,13 @@ export type ErrorCode =
   | 'UNKNOWN_CLASS'
   | 'UNKNOWN_MEDIUM'
   | 'NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOT_ACCEPTABLE'
+  | 'RATE_LIMITED'
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'QUERY_TOO_COMPLEX'
   | 'SERVICE_UNAVAILABLE'
@@ -14,6 +21,13 @@ const statusOf: Record<ErrorCode, number> = {
   UNKNOWN_CLASS: 400,
   UNKNOWN_MEDIUM: 400,
   NOT_FOUND: 404,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  NOT_ACCEPTABLE: 406,
+  RATE_LIMITED: 429,
   GRAPHQL_VALIDATION_FAILED: 400,
   QUERY_TOO_COMPLEX: 400,
   SERVICE_UNAVAILABLE: 503,
@@ -44,6 +58,12 @@ export const badUserInput = (message: string, details?: Record<string, unknown>)
 
 /** A resource the caller named does not exist, or is not theirs to see. */
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+
+/** The caller sent no valid credentials where they are required, or bad ones anywhere. */
+export const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
+
+/** The caller is known but may not do this (a write on the read-only demo site, a non-admin key). */
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 
 /** An engine (triplestore, database) failed or is unreachable. */
 export const serviceUnavailable = (message: string, cause?: unknown) =>
