@@ -1,0 +1,111 @@
+import type { Database } from '../db/database.ts';
+import { isUniqueViolation } from '../db/sql-errors.ts';
+import { isoTimestamp } from '../db/sql-values.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { SiteDirectory } from './site-directory.ts';
+
+/** A site as stored; timestamps are ISO-8601 UTC strings. */
+export interface SiteRecord {
+  id: string;
+  name: string;
+  organization: string | null;
+  address: string | null;
+  city: string | null;
+  country: string | null;
+  country_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  timezone: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A site to create: every field but the timestamps. */
+export type NewSite = Omit<SiteRecord, 'created_at' | 'updated_at'>;
+
+type SiteRow = Omit<SiteRecord, 'created_at' | 'updated_at'> & { created_at: unknown; updated_at: unknown };
+
+const SITE_COLUMNS = 'id, name, organization, address, city, country, country_code, latitude, longitude, timezone, created_at, updated_at';
+
+const INSERT_SITE = `INSERT INTO sites (id, name, organization, address, city, country, country_code, latitude, longitude, timezone)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+
+const insertParams = (site: NewSite): unknown[] => [
+  site.id,
+  site.name,
+  site.organization,
+  site.address,
+  site.city,
+  site.country,
+  site.country_code,
+  site.latitude,
+  site.longitude,
+  site.timezone,
+];
+
+const toRecord = (row: SiteRow): SiteRecord => ({
+  ...row,
+  created_at: isoTimestamp(row.created_at),
+  updated_at: isoTimestamp(row.updated_at),
+});
+
+/**
+ * Sites in the record database. Values are stored as given: the REST layer validates them.
+ * Deleting a site leaves API keys listing it alone; callers pair `delete` with
+ * `KeyStore.removeSite` in one transaction (both stores accept the transaction's Database).
+ */
+export class SiteStore implements SiteDirectory {
+  constructor(private readonly db: Database) {}
+
+  /** Whether the site exists. */
+  async has(siteId: string): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM sites WHERE id = $1', [siteId])).length > 0;
+  }
+
+  /** All sites, or only those named, ordered by id; unknown names are skipped. */
+  async list(only: readonly string[] | '*' = '*'): Promise<SiteRecord[]> {
+    if (only !== '*' && only.length === 0) return [];
+    const rows =
+      only === '*'
+        ? await this.db.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites ORDER BY id`)
+        : await this.db.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = ANY($1::text[]) ORDER BY id`, [[...only]]);
+    return rows.map(toRecord);
+  }
+
+  /** One site, or undefined. */
+  async get(id: string): Promise<SiteRecord | undefined> {
+    const [row] = await this.db.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1`, [id]);
+    return row && toRecord(row);
+  }
+
+  /** Creates a site; CONFLICT if one with this id exists. */
+  async create(site: NewSite): Promise<SiteRecord> {
+    try {
+      const [row] = await this.db.query<SiteRow>(`${INSERT_SITE} RETURNING ${SITE_COLUMNS}`, insertParams(site));
+      return toRecord(row!);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', `Site "${site.id.slice(0, 100)}" already exists.`);
+      throw error;
+    }
+  }
+
+  /** Creates the site if it is missing, else returns the existing one unchanged (sites loaded at start-up). */
+  async ensure(site: NewSite): Promise<SiteRecord> {
+    // Another process may create or delete the site between the two statements: try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [created] = await this.db.query<SiteRow>(
+        `${INSERT_SITE} ON CONFLICT (id) DO NOTHING RETURNING ${SITE_COLUMNS}`,
+        insertParams(site),
+      );
+      if (created) return toRecord(created);
+      const existing = await this.get(site.id);
+      if (existing) return existing;
+    }
+    throw new AppError('CONFLICT', `Site "${site.id.slice(0, 100)}" is being changed concurrently.`);
+  }
+
+  /** Deletes a site's record; false if there was none. */
+  async delete(id: string): Promise<boolean> {
+    return (await this.db.query('DELETE FROM sites WHERE id = $1 RETURNING id', [id])).length > 0;
+  }
+}
