@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   const services = await createServices(config, logger);
-  const server = createApp(config, services).listen(config.port, config.host, () => {
+  const server = createApp(config, services, logger).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, graphiql: `http://localhost:${port}/graphql` }, 'listening');

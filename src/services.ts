@@ -1,11 +1,16 @@
 import { join } from 'node:path';
+import { createAuthenticator, type Authenticator } from './auth/authenticator.ts';
+import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config/config.ts';
+import { openDatabase, type Database } from './db/database.ts';
 import type { Logger } from './log/logger.ts';
 import { Ontology } from './ontology/ontology.ts';
 import { loadOntologyGraph } from './ontology/ontology-graph.ts';
 import { ONTOLOGY_GRAPH } from './rdf/vocabulary.ts';
-import { loadSiteFile, siteFilesIn, type SiteFile } from './sites/load-site-files.ts';
-import { MemorySiteDirectory } from './sites/site-directory.ts';
+import { connectRedis, type RedisConnection } from './redis/redis-connection.ts';
+import { DemoSite } from './sites/demo-site.ts';
+import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
+import { SiteStore } from './sites/site-store.ts';
 import { InstrumentedStore } from './store/instrumented-store.ts';
 import { OxigraphStore } from './store/oxigraph-store.ts';
 
@@ -13,12 +18,17 @@ import { OxigraphStore } from './store/oxigraph-store.ts';
 export interface Services {
   readonly store: InstrumentedStore;
   readonly ontology: Ontology;
-  readonly sites: MemorySiteDirectory;
+  readonly database: Database;
+  readonly sites: SiteStore;
+  readonly keys: KeyStore;
+  readonly redis: RedisConnection | undefined;
+  readonly authenticator: Authenticator;
+  readonly demo: DemoSite | undefined;
   close(): Promise<void>;
 }
 
 /** Opens the engines the configuration names, loads the ontology, the demo site and the site files. */
-export async function createServices(config: Config, logger: Logger, extraSites: readonly SiteFile[] = []): Promise<Services> {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const started = performance.now();
   const ontology = await Ontology.load(config.ontologyPath);
   const store = new InstrumentedStore(
@@ -28,15 +38,36 @@ export async function createServices(config: Config, logger: Logger, extraSites:
   const ontologyTriples = await loadOntologyGraph(store, ontology, config.ontologyPath);
   logger.info({ ontology: config.ontologyPath, classes: ontology.classes.size, triples: ontologyTriples }, 'ontology loaded');
 
-  const sites = new MemorySiteDirectory();
-  const files: SiteFile[] = [];
-  if (config.demoFixture) files.push({ siteId: 'demo', path: config.demoFixture });
-  if (config.sitesDir) files.push(...(await siteFilesIn(config.sitesDir, logger)));
-  files.push(...extraSites);
-  for (const file of files) {
-    await loadSiteFile(store, file, logger);
-    sites.add(file.siteId);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const sites = new SiteStore(database);
+  const keys = new KeyStore(database);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+
+  let demo: DemoSite | undefined;
+  if (config.demoFixture) {
+    demo = new DemoSite(config.demoFixture, store, sites, logger);
+    await demo.reset();
+    demo.schedule(config.demoResetSeconds);
   }
-  logger.info({ sites: files.length, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'services ready');
-  return { store, ontology, sites, close: () => store.close() };
+  for (const file of config.sitesDir ? await siteFilesIn(config.sitesDir, logger) : []) {
+    await loadSiteFile(store, file, logger);
+    await sites.ensure({ id: file.siteId, name: file.siteId, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
+  }
+  logger.info({ database: database.kind, redis: Boolean(redis), seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'services ready');
+  return {
+    store,
+    ontology,
+    database,
+    sites,
+    keys,
+    redis,
+    authenticator: createAuthenticator(config.auth, keys),
+    demo,
+    async close() {
+      demo?.stop();
+      await redis?.close();
+      await database.close();
+      await store.close();
+    },
+  };
 }

@@ -30,35 +30,32 @@ export interface TraversalRelation {
 
 export type Relation = PatternRelation | TraversalRelation;
 
-const vars = (scope = 'rel') => ({ x: variable(`${scope}_x`), w: variable(`${scope}_w`) });
+const vars = (scope = 'rel') => ({ w: variable(`${scope}_w`) });
 
-/** The parent itself, or with `recursive` the parent and every location under it, bound to `x`. */
-const within = (parent: Sparql, args: RelationArgs, x: Sparql): Sparql =>
-  args.recursive ? sparql`${parent} ${PART}* ${x} .` : sparql`BIND(${parent} AS ${x})`;
+/** The start of a path from a location to what is in it: with `recursive`, through every location under it first. */
+const under = (recursive: boolean): Sparql => (recursive ? sparql`${PART}*/` : sparql``);
+
+/**
+ * Paths from a location (or with `recursive`, from anything under it) to its equipment, points,
+ * zones and systems. Written as single property paths so a root filter can also walk them
+ * backwards from a bound entity (`?e ^(path) ?location`).
+ */
+export const locationPaths = {
+  equipment: (recursive: boolean) => sparql`${under(recursive)}^${LOCATED}`,
+  // Its own points, points located in it, and points of equipment located in it.
+  points: (recursive: boolean) => sparql`${under(recursive)}(${POINT}|^${LOCATED}|(^${LOCATED}/${POINT}))`,
+  zones: (recursive: boolean) => sparql`${under(recursive)}${PART_EITHER}`,
+  systems: (recursive: boolean) => sparql`${under(recursive)}^${LOCATED}/^${PART}`,
+};
+
+/** Points of a zone and of the equipment that feeds it directly. */
+export const ZONE_POINTS = sparql`(${POINT}|(^${FEEDS}/${POINT}))`;
+
+const path = (build: (recursive: boolean) => Sparql) => (parent: Sparql, e: Sparql, args: RelationArgs) =>
+  sparql`${parent} ${build(args.recursive)} ${e} .`;
 
 const locationsOf = (parent: Sparql, e: Sparql, args: RelationArgs) =>
   args.recursive ? sparql`${parent} ${PART}+ ${e} .` : sparql`${parent} ${PART} ${e} .`;
-
-const equipmentIn = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => {
-  const { x } = vars(scope);
-  return sparql`${within(parent, args, x)} ${e} ${LOCATED} ${x} .`;
-};
-
-// Points of a location: its own, those located in it, and those of equipment located in it.
-const pointsIn = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => {
-  const { x } = vars(scope);
-  return sparql`${within(parent, args, x)} ${x} (${POINT}|^${LOCATED}|(^${LOCATED}/${POINT})) ${e} .`;
-};
-
-const zonesOf = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => {
-  const { x } = vars(scope);
-  return sparql`${within(parent, args, x)} ${x} ${PART_EITHER} ${e} .`;
-};
-
-const systemsOf = (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => {
-  const { x, w } = vars(scope);
-  return sparql`${within(parent, args, x)} ${w} ${LOCATED} ${x} . ${e} ${PART} ${w} .`;
-};
 
 /** `v` is typed with no class of the kind (the ontology graph marks each class's kind). */
 const notOfKind = (v: Sparql, kind: EntityKind) =>
@@ -68,15 +65,15 @@ const selfStart = (parent: Sparql, start: Sparql) => sparql`BIND(${parent} AS ${
 
 export const relations: Record<RelationName, Relation> = {
   'Building.locations': { kinds: ['Location'], single: false, pattern: locationsOf },
-  'Building.equipment': { kinds: ['Equipment'], single: false, pattern: equipmentIn },
-  'Building.points': { kinds: ['Point'], single: false, pattern: pointsIn },
-  'Building.zones': { kinds: ['Zone'], single: false, pattern: zonesOf },
-  'Building.systems': { kinds: ['System'], single: false, pattern: systemsOf },
+  'Building.equipment': { kinds: ['Equipment'], single: false, pattern: path(locationPaths.equipment) },
+  'Building.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
+  'Building.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
+  'Building.systems': { kinds: ['System'], single: false, pattern: path(locationPaths.systems) },
   'Location.parent': { kinds: ['Location'], single: true, pattern: (p, e) => sparql`${e} ${PART} ${p} .` },
   'Location.locations': { kinds: ['Location'], single: false, pattern: locationsOf },
-  'Location.equipment': { kinds: ['Equipment'], single: false, pattern: equipmentIn },
-  'Location.points': { kinds: ['Point'], single: false, pattern: pointsIn },
-  'Location.zones': { kinds: ['Zone'], single: false, pattern: zonesOf },
+  'Location.equipment': { kinds: ['Equipment'], single: false, pattern: path(locationPaths.equipment) },
+  'Location.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
+  'Location.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
   'Equipment.points': { kinds: ['Point'], single: false, pattern: (p, e) => sparql`${p} ${POINT} ${e} .` },
   'Equipment.parts': { kinds: ['Equipment'], single: false, pattern: (p, e) => sparql`${p} ${PART} ${e} .` },
   'Equipment.partOf': { kinds: ['Equipment'], single: true, pattern: (p, e) => sparql`${e} ${PART} ${p} .` },

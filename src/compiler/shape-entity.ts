@@ -3,7 +3,7 @@
  * fields, exactly as MAPPING.md defines them.
  */
 import type { Ontology } from '../ontology/ontology.ts';
-import { BRICK, localName } from '../rdf/vocabulary.ts';
+import { BRICK, OWL, RDF, RDFS, localName } from '../rdf/vocabulary.ts';
 import type { EntityRecord } from './entity-records.ts';
 import type { EntityKind, ScalarField, Selection } from './plan.ts';
 
@@ -36,11 +36,14 @@ export function nameOf(record: EntityRecord): string {
   return localName(record.iri);
 }
 
-/** The most specific asserted class within the kind, else any asserted class, as an IRI. */
+// RDF and OWL's own classes (owl:NamedIndividual, rdfs:Resource) say nothing about what an entity is.
+const isSchemaClass = (iri: string) => iri.startsWith(OWL) || iri.startsWith(RDFS) || iri.startsWith(RDF);
+
+/** The most specific asserted class within the kind, else any other asserted class, as an IRI. */
 function typeIriOf(record: EntityRecord, kind: EntityKind, ontology: Ontology): string | undefined {
   const kindClasses = ontology.kindClasses(kind);
   const inKind = [...record.types].filter((t) => kindClasses.has(t));
-  return ontology.mostSpecific(inKind.length > 0 ? inKind : record.types);
+  return ontology.mostSpecific(inKind.length > 0 ? inKind : [...record.types].filter((t) => !isSchemaClass(t)));
 }
 
 const writableByClass: ReadonlyArray<readonly [string, string]> = [

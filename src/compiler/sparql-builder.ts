@@ -7,11 +7,12 @@
 import { Sparql, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
-import { isTraversal, relations, type TraversalRelation } from './relations.ts';
+import { isTraversal, locationPaths, relations, ZONE_POINTS, type TraversalRelation } from './relations.ts';
 import {
   FED_BY,
   FEEDS,
   LOCATED,
+  PART,
   POINT,
   classGenerator,
   classTest,
@@ -143,18 +144,19 @@ SELECT ?parent ?p ?v ?u WHERE {
 }`;
 }
 
-/** Binds `v` to the entity a reference names, among instances of `classes`. */
-function locate(v: Sparql, ref: EntityRef, classes: readonly string[], scope: string): Sparql | undefined {
-  if ('id' in ref) {
-    if (isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
-    const test = idTest(v, ref.id);
-    if (!test) return undefined;
-    return sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
-  }
-  return sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${nameFilter(v, ref.name, variable(`${scope}_name`))}`;
+/** Tests a bound `v` against a reference: the IRI, or an instance of `classes` with that id or name. */
+function refTest(v: Sparql, ref: EntityRef, classes: readonly string[], scope: string): Sparql | undefined {
+  if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
+  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
+  return test && sparql`${classTest(v, classes, variable(`${scope}_k`))} ${test}`;
 }
 
-const noMatch = trusted('FILTER(false)');
+/** Binds `v` to the entities a reference names: the IRI directly, else instances of `classes` first. */
+function refGenerator(v: Sparql, ref: EntityRef, classes: readonly string[], scope: string): Sparql | undefined {
+  if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
+  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
+  return test && sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
+}
 
 /** Kinds with a fallback for entities typed with no class of any kind (MAPPING.md). */
 function fallbackGenerator(kind: EntityKind): Sparql | undefined {
@@ -172,59 +174,85 @@ function fallbackGenerator(kind: EntityKind): Sparql | undefined {
 }
 
 /**
- * A root constraint as a pattern that binds `?e`. The planner puts the most selective one first
- * as the generator and checks the others on the bound `?e` with FILTER EXISTS.
+ * A root constraint in its two forms: `generate` binds `?e` from nothing (anchored on an IRI, a
+ * class list or another entity), `check` tests an `?e` that is already bound, walking outward from
+ * it. The planner generates from the most selective constraint and checks the others, so no
+ * check ever searches the whole site per candidate. `undefined`: the constraint matches nothing.
  */
-function constraintPattern(c: Constraint, kind: EntityKind | undefined, i: number): Sparql | undefined {
-  const scope = `c${i}`;
+interface CompiledConstraint {
+  readonly generate?: Sparql;
+  readonly check?: Sparql;
+}
+
+/** A relation to another entity: `?anchor path ?e`, generated from the anchor or checked from `?e`. */
+function viaAnchor(ref: EntityRef, classes: readonly string[], path: Sparql, scope: string): CompiledConstraint | undefined {
   const anchor = variable(`${scope}_a`);
+  const generator = refGenerator(anchor, ref, classes, scope);
+  const test = refTest(anchor, ref, classes, scope);
+  if (!generator || !test) return undefined;
+  return { generate: sparql`${generator} ${anchor} ${path} ?e .`, check: sparql`FILTER EXISTS { ?e ^(${path}) ${anchor} . ${test} }` };
+}
+
+function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string): CompiledConstraint | undefined {
+  const k = variable(`${scope}_k`);
   switch (c.type) {
-    case 'id':
-      return isDirectIri(c.id) ? sparql`VALUES ?e { ${iri(c.id)} }` : idTest(e, c.id);
+    case 'id': {
+      const test = idTest(e, c.id);
+      if (isDirectIri(c.id)) return { generate: sparql`VALUES ?e { ${iri(c.id)} }`, check: sparql`FILTER(?e = ${iri(c.id)})` };
+      return test && { check: test };
+    }
     case 'ifcId': {
       const [ref, id] = [variable(`${scope}_r`), variable(`${scope}_g`)];
-      return sparql`${ref} ref:ifcGlobalID ${id} FILTER(STR(${id}) = ${literal(c.ifcId)}) ?e ref:hasExternalReference ${ref} .`;
+      const pattern = sparql`${ref} ref:ifcGlobalID ${id} FILTER(STR(${id}) = ${literal(c.ifcId)})`;
+      return { generate: sparql`${pattern} ?e ref:hasExternalReference ${ref} .`, check: sparql`FILTER EXISTS { ?e ref:hasExternalReference ${ref} . ${pattern} }` };
     }
     case 'class':
-      return classGenerator(e, c.classes.closure, variable(`${scope}_k`));
+      return { generate: classGenerator(e, c.classes.closure, k), check: sparql`FILTER EXISTS { ${classTest(e, c.classes.closure, k)} }` };
     case 'kind': {
-      const typed = classGenerator(e, c.classes, variable(`${scope}_k`));
+      const typed = classGenerator(e, c.classes, k);
       const fallback = fallbackGenerator(c.kind);
-      // Two independent generators: each branch is anchored on its own.
-      return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
+      // Two independent generators, each anchored on its own. As a check the kind adds nothing:
+      // every result's kind is checked in JavaScript.
+      return { generate: fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed };
     }
     case 'name':
-      return nameFilter(e, c.name, variable(`${scope}_name`));
+      return { check: nameFilter(e, c.name, variable(`${scope}_name`)) };
     case 'property':
-      return propertyTest(e, c.name, c.value);
+      return { check: propertyTest(e, c.name, c.value) };
     case 'inLocation': {
-      const found = locate(anchor, c.location, c.locationClasses, scope);
-      if (!found) return undefined;
-      const relation = kind === 'Point' ? 'Location.points' : kind === 'Zone' ? 'Location.zones' : 'Location.equipment';
-      const spec = relations[relation];
-      if (isTraversal(spec)) return undefined;
-      return anchored(found, spec.pattern(anchor, e, { recursive: true }, scope));
+      const paths = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
+      return viaAnchor(c.location, c.locationClasses, paths(true), scope);
     }
-    case 'ofEquipment': {
-      const found = locate(anchor, c.equipment, c.equipmentClasses, scope);
-      return found && sparql`${found} ${anchor} ${POINT} ?e .`;
+    case 'ofEquipment':
+      return viaAnchor(c.equipment, c.equipmentClasses, POINT, scope);
+    case 'equipmentClass': {
+      const owner = variable(`${scope}_a`);
+      return {
+        generate: sparql`${classGenerator(owner, c.classes.closure, k)} ${owner} ${POINT} ?e .`,
+        check: sparql`FILTER EXISTS { ?e ^${POINT} ${owner} . ${classTest(owner, c.classes.closure, k)} }`,
+      };
     }
-    case 'equipmentClass':
-      return sparql`${classGenerator(anchor, c.classes.closure, variable(`${scope}_k`))} ${anchor} ${POINT} ?e .`;
-    case 'ofZone': {
-      const found = locate(anchor, c.zone, c.zoneClasses, scope);
-      return found && sparql`${found} ${anchor} (${POINT}|(^${FEEDS}/${POINT})) ?e .`;
-    }
+    case 'ofZone':
+      return viaAnchor(c.zone, c.zoneClasses, ZONE_POINTS, scope);
     case 'inSystem': {
-      const found = locate(anchor, c.system, c.systemClasses, scope);
-      const spec = relations[kind === 'Point' ? 'System.points' : 'System.equipment'];
-      if (!found || isTraversal(spec)) return undefined;
-      return anchored(found, spec.pattern(anchor, e, { recursive: false }, scope));
+      if (kind !== 'Point') return viaAnchor(c.system, c.systemClasses, PART, scope);
+      // A system's own points and its members' (not a sub-system's), as System.points says.
+      const anchor = variable(`${scope}_a`);
+      const generator = refGenerator(anchor, c.system, c.systemClasses, scope);
+      const test = refTest(anchor, c.system, c.systemClasses, scope);
+      if (!generator || !test) return undefined;
+      const branches = relations['System.points'];
+      if (isTraversal(branches)) return undefined;
+      const pattern = branches.pattern(anchor, e, { recursive: false }, scope);
+      return {
+        generate: anchored(generator, pattern),
+        check: sparql`FILTER EXISTS { ${anchored(trusted(''), pattern)} ${test} }`,
+      };
     }
   }
 }
 
-// Lower runs first: direct IRIs, then anchors found by id, then class lists, then scans.
+// Lower generates first: direct IRIs, then anchors found by id, then class lists, then scans.
 const priority: Record<Constraint['type'], number> = {
   id: 0,
   ifcId: 1,
@@ -240,31 +268,19 @@ const priority: Record<Constraint['type'], number> = {
 };
 
 const generatorRank = (c: Constraint): number => {
-  if (c.type === 'id') return isDirectIri(c.id) ? 0 : 8;
+  if (c.type === 'id' && !isDirectIri(c.id)) return 9;
   if (c.type === 'inLocation' && 'name' in c.location) return 5;
   return priority[c.type];
 };
 
 /** The root query of a plan; `undefined` when a constraint can match nothing (an impossible id). */
 export function rootQuery(plan: RootPlan, attributes: ReadonlySet<Attribute>): Sparql | undefined {
-  const [generator] = plan.constraints.map((c, index) => ({ c, index })).sort((a, b) => generatorRank(a.c) - generatorRank(b.c));
-  if (!generator || generatorRank(generator.c) >= 8) throw new Error('A root plan needs a constraint that binds ?e');
-  const parts: Sparql[] = [];
-  for (const [index, c] of plan.constraints.entries()) {
-    if (index === generator.index) {
-      const pattern = constraintPattern(c, plan.kind, index);
-      if (!pattern) return undefined;
-      parts.unshift(pattern);
-    } else if (c.type === 'kind') {
-      // Checked on the results in JavaScript; as a SPARQL check here it would only repeat that.
-    } else if (c.type === 'class') {
-      parts.push(sparql`FILTER EXISTS { ${classTest(e, c.classes.closure, variable(`c${index}_k`))} }`);
-    } else {
-      const pattern = constraintPattern(c, plan.kind, index);
-      if (!pattern) return undefined;
-      // Names, ids and properties are filters already; the rest bind ?e and become existence checks.
-      parts.push(c.type === 'name' || c.type === 'property' || c.type === 'id' ? pattern : sparql`FILTER EXISTS { ${pattern} }`);
-    }
-  }
-  return selectEntities(plan.graph, join(parts, '\n'), trusted('?e ?tag'), attributes);
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`) }));
+  if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
+  const generator = compiled
+    .filter((entry) => entry.compiled!.generate)
+    .sort((a, b) => generatorRank(a.c) - generatorRank(b.c))[0];
+  if (!generator) throw new Error('A root plan needs a constraint that binds ?e');
+  const checks = compiled.filter((entry) => entry !== generator).flatMap((entry) => (entry.compiled!.check ? [entry.compiled!.check] : []));
+  return selectEntities(plan.graph, join([generator.compiled!.generate!, ...checks], '\n'), trusted('?e ?tag'), attributes);
 }

@@ -1,3 +1,4 @@
+import type { Client } from '../auth/client.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import type { GraphStore } from '../store/graph-store.ts';
@@ -7,4 +8,6 @@ export interface GraphQLContext {
   readonly store: GraphStore;
   readonly ontology: Ontology;
   readonly sites: SiteDirectory;
+  /** Who is asking: tenancy is checked against it before any query runs. */
+  readonly client: Client;
 }

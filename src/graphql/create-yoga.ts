@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { buildSchema } from 'graphql';
+import type { Request } from 'express';
 import type { Config } from '../config/config.ts';
+import '../http/request-context.ts';
 import type { GraphQLContext } from './context.ts';
 import { createResolvers } from './resolvers.ts';
 import { maskError, useErrorCodes } from './use-error-codes.ts';
@@ -21,12 +23,12 @@ const DEMO_QUERY = `# The demo site: a building with its AHUs, VAVs and zones.
 }
 `;
 
-/** The GraphQL endpoint: schema, resolvers, limits and error mapping. */
-export function createGraphQL(config: Config, context: GraphQLContext) {
+/** The GraphQL endpoint: schema, resolvers, limits and error mapping; the caller comes from express. */
+export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client'>) {
   const resolvers = createResolvers(buildSchema(typeDefs));
-  return createYoga<Record<string, unknown>, GraphQLContext>({
+  return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
-    context: () => context,
+    context: ({ req }) => ({ store: services.store, ontology: services.ontology, sites: services.sites, client: req.client }),
     graphqlEndpoint: '/graphql',
     graphiql: { defaultQuery: DEMO_QUERY, title: 'Building knowledge graph' },
     landingPage: false,

@@ -13,7 +13,7 @@ const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'Sys
 function rootResolver(query: RootQueryName) {
   return async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => {
     const siteId = args.siteId as string;
-    await requireSite(context.sites, siteId);
+    await requireSite(context.sites, context.client, siteId);
     const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology);
     return executePlan(plan, context);
   };

@@ -1,24 +1,51 @@
 import express, { type Express } from 'express';
+import { keysRoutes } from '../auth/keys-routes.ts';
 import type { Config } from '../config/config.ts';
+import { notFound } from '../errors/app-error.ts';
 import { createGraphQL } from '../graphql/create-yoga.ts';
+import type { Logger } from '../log/logger.ts';
 import type { Services } from '../services.ts';
+import { graphRoutes, uploadDir } from '../sites/graph-routes.ts';
+import { sitesRoutes } from '../sites/sites-routes.ts';
+import { errorHandler } from './error-handler.ts';
+import './request-context.ts';
+import { useAuthentication } from './use-authentication.ts';
+import { useRateLimit } from './use-rate-limit.ts';
 
-/** The express app: GraphQL and the health endpoints. */
-export function createApp(config: Config, services: Services): Express {
+/** The express app: health, then authentication and rate limits, then GraphQL and the REST API. */
+export function createApp(config: Config, services: Services, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
-  const yoga = createGraphQL(config, { store: services.store, ontology: services.ontology, sites: services.sites });
+  app.set('trust proxy', 'loopback');
+
+  // Probes are neither authenticated nor limited.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    try {
-      await services.store.ping();
-      res.json({ status: 'ready', engines: { graph: 'ok' } });
-    } catch {
-      res.status(503).json({ status: 'unavailable', engines: { graph: 'unavailable' } });
-    }
+    const checks: Array<[string, () => Promise<void>]> = [
+      ['graph', () => services.store.ping()],
+      ['database', () => services.database.ping()],
+    ];
+    if (services.redis) checks.push(['redis', () => services.redis!.ping()]);
+    const results = await Promise.all(checks.map(async ([name, check]) => [name, await check().then(() => 'ok', () => 'unavailable')] as const));
+    const ready = results.every(([, state]) => state === 'ok');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', engines: Object.fromEntries(results) });
   });
+
+  app.use(useAuthentication(services.authenticator));
+  app.use(useRateLimit(config.rateLimits, services.redis));
+
+  const yoga = createGraphQL(config, services);
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
+
+  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes });
+  const sites = sitesRoutes(services.sites, services.store, []);
+  // Existing clients call the site routes without the version segment too.
+  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites);
+  app.use('/api/v1/keys', keysRoutes(services.keys));
+
+  app.use((req, _res, next) => next(notFound(`No route for ${req.method} ${req.path}.`)));
+  app.use(errorHandler(logger));
   return app;
 }

@@ -12,6 +12,9 @@ export type SparqlRow = Readonly<Record<string, RdfTerm | undefined>>;
 /** The RDF serializations the stores read (and, for Turtle and N-Triples, write). */
 export type RdfFormat = 'text/turtle' | 'application/n-triples' | 'application/n-quads' | 'application/ld+json';
 
+/** RDF to load: text, bytes, or a file read in chunks (large uploads never sit whole in memory). */
+export type RdfSource = string | Uint8Array | { readonly path: string };
+
 /** What a load did. */
 export interface LoadResult {
   /** Triples in the graph after the load. */
@@ -27,10 +30,14 @@ export interface GraphStore {
   readonly name: string;
   /** Runs a SELECT query and returns its solutions. */
   select(query: string): Promise<SparqlRow[]>;
-  /** Replaces a graph's content; on a syntax error throws `RdfSyntaxError` and leaves the graph as it was. */
-  replaceGraph(graph: string, data: string | Uint8Array, format: RdfFormat): Promise<LoadResult>;
+  /**
+   * Replaces a graph's content; on a syntax error throws `RdfSyntaxError` and leaves the graph as
+   * it was. Of N-Quads and JSON-LD only the default graph is taken: a body can never write
+   * another graph.
+   */
+  replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult>;
   /** Adds to a graph's content; on a syntax error throws `RdfSyntaxError` and adds nothing. */
-  mergeGraph(graph: string, data: string | Uint8Array, format: RdfFormat): Promise<LoadResult>;
+  mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult>;
   /** Removes a graph. */
   dropGraph(graph: string): Promise<void>;
   /** Serializes a graph. */
@@ -43,10 +50,19 @@ export interface GraphStore {
   close(): Promise<void>;
 }
 
-/** Data that could not be parsed; the message carries the line and column. */
+/** Data that could not be parsed; the message carries the line and column where the parser gave them. */
 export class RdfSyntaxError extends Error {
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+
   constructor(message: string) {
     super(message);
     this.name = 'RdfSyntaxError';
+    const position = /line (\d+) column (\d+)/.exec(message);
+    this.line = position ? Number(position[1]) : undefined;
+    this.column = position ? Number(position[2]) : undefined;
   }
 }
+
+/** Formats whose documents may name graphs; loads keep only their default graph. */
+export const QUAD_FORMATS: ReadonlySet<RdfFormat> = new Set(['application/n-quads', 'application/ld+json']);

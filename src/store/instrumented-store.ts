@@ -1,4 +1,4 @@
-import type { GraphStore, LoadResult, RdfFormat, SparqlRow } from './graph-store.ts';
+import type { GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
 
 /** Told of every query a store runs: its text and how long it took. */
 export type QueryListener = (event: { store: string; query: string; durationMs: number; ok: boolean }) => void;
@@ -32,11 +32,11 @@ export class InstrumentedStore implements GraphStore {
     }
   }
 
-  replaceGraph(graph: string, data: string | Uint8Array, format: RdfFormat): Promise<LoadResult> {
+  replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
     return this.inner.replaceGraph(graph, data, format);
   }
 
-  mergeGraph(graph: string, data: string | Uint8Array, format: RdfFormat): Promise<LoadResult> {
+  mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
     return this.inner.mergeGraph(graph, data, format);
   }
 

@@ -1,10 +1,10 @@
-import type { RdfFormat } from './graph-store.ts';
+import type { RdfFormat, RdfSource } from './graph-store.ts';
 
 /** Messages from the main thread to the Oxigraph worker. */
 export type OxigraphRequest = { id: number } & (
   | { op: 'open' }
   | { op: 'select'; query: string }
-  | { op: 'load'; graph: string; data: string | Uint8Array; format: RdfFormat; replace: boolean; persistent: boolean }
+  | { op: 'load'; graph: string; data: RdfSource; format: RdfFormat; replace: boolean; persistent: boolean }
   | { op: 'drop'; graph: string }
   | { op: 'dump'; graph: string; format: 'text/turtle' | 'application/n-triples' }
   | { op: 'count'; graph: string }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { GraphStore, LoadResult, RdfFormat, SparqlRow } from './graph-store.ts';
+import type { GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
 import { RdfSyntaxError } from './graph-store.ts';
 import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
 import { serviceUnavailable } from '../errors/app-error.ts';
@@ -63,11 +63,11 @@ export class OxigraphStore implements GraphStore {
     return parseSelectResults(await this.call<string>({ op: 'select', query }));
   }
 
-  replaceGraph(graph: string, data: string | Uint8Array, format: RdfFormat): Promise<LoadResult> {
+  replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
     return this.call({ op: 'load', graph, data, format, replace: true, persistent: this.persistent(graph) });
   }
 
-  mergeGraph(graph: string, data: string | Uint8Array, format: RdfFormat): Promise<LoadResult> {
+  mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
     return this.call({ op: 'load', graph, data, format, replace: false, persistent: this.persistent(graph) });
   }
 

@@ -4,11 +4,12 @@
  * Each site graph is persisted as an N-Quads file in the data directory after every change.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
+import { QUAD_FORMATS } from './graph-store.ts';
 import { iri, prologue, sparql } from '../rdf/sparql.ts';
 
 const dropGraph = (graph: string) => sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text;
@@ -54,6 +55,22 @@ function restoreGraph(graph: string): void {
   }
 }
 
+/** A file as 1 MiB chunks, read as the parser asks for them. */
+function* chunksOf(path: string): Generator<Uint8Array> {
+  const fd = openSync(path, 'r');
+  try {
+    for (;;) {
+      // A fresh buffer per chunk: the parser may still hold the previous one.
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      const read = readSync(fd, buffer);
+      if (read === 0) return;
+      yield buffer.subarray(0, read);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function count(graph: string): number {
   const result = JSON.parse(
     store.query(sparql`${prologue}\nSELECT (COUNT(*) AS ?n) WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text, {
@@ -72,10 +89,19 @@ function handle(request: OxigraphRequest): unknown {
       return store.query(request.query, { results_format: 'application/sparql-results+json' });
     case 'load': {
       const node = oxigraph.namedNode(request.graph);
-      if (request.replace) store.update(dropGraph(request.graph));
+      const input = typeof request.data === 'string' || request.data instanceof Uint8Array ? request.data : chunksOf(request.data.path);
+      let defaultGraphQuads: oxigraph.Quad[] | undefined;
       try {
+        // Quad formats may name graphs: parse first, keep only the default graph's triples.
+        if (QUAD_FORMATS.has(request.format)) {
+          defaultGraphQuads = [...oxigraph.parse(input as Iterable<Uint8Array>, { format: request.format, base_iri: request.graph })]
+            .filter((q) => q.graph.termType === 'DefaultGraph')
+            .map((q) => oxigraph.quad(q.subject, q.predicate, q.object, node));
+        }
+        if (request.replace) store.update(dropGraph(request.graph));
+        if (defaultGraphQuads) for (const q of defaultGraphQuads) store.add(q);
         // load() is one transaction: on a syntax error nothing of this call is added.
-        store.load(request.data, { format: request.format, to_graph_name: node, base_iri: request.graph });
+        else store.load(input, { format: request.format, to_graph_name: node, base_iri: request.graph });
       } catch (error) {
         if (request.replace) restoreGraph(request.graph);
         throw Object.assign(new Error((error as Error).message), { syntax: true });

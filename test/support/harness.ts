@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
-import { createGraphQL } from '../../src/graphql/create-yoga.ts';
+import { createApp } from '../../src/http/create-app.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 
@@ -12,36 +13,65 @@ export interface GraphQLResult {
 }
 
 export interface Harness {
-  graphql(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult>;
+  /** Sends a GraphQL request as the admin (or with `token`; `null` sends no Authorization). */
+  graphql(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResult>;
+  /** A request to the app, with the admin key unless headers say otherwise. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   /** triplestore round trips since the last reset */
   roundTrips(): number;
   resetRoundTrips(): void;
   /** The SPARQL texts sent since the last reset. */
   queries(): string[];
   readonly services: Services;
+  readonly url: string;
+  readonly adminKey: string;
   close(): Promise<void>;
 }
 
-/** Starts the app in-process on the embedded store with the given sites (id → Turtle text) loaded. */
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+/**
+ * Starts the app on a real listener (loopback, a free port) on embedded engines, with the given
+ * sites (id → Turtle text) loaded, the admin key `ADMIN_KEY`, and rate limits out of the way.
+ */
 export async function createHarness(options: { sites: Record<string, string>; env?: Record<string, string> }): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'bkg-test-'));
   const sitesDir = join(dir, 'sites');
-  await import('node:fs/promises').then((fs) => fs.mkdir(sitesDir));
+  await mkdir(sitesDir);
   for (const [siteId, turtle] of Object.entries(options.sites)) await writeFile(join(sitesDir, `${siteId}.ttl`), turtle);
-  const config = loadConfig({ BKG_DATA_DIR: join(dir, 'data'), BKG_SITES_DIR: sitesDir, BKG_DEMO_FIXTURE: '', LOG_LEVEL: 'silent', NODE_ENV: 'test', ...options.env });
+  const config = loadConfig({
+    BKG_DATA_DIR: join(dir, 'data'),
+    BKG_SITES_DIR: sitesDir,
+    BKG_DEMO_FIXTURE: '',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    BKG_ADMIN_KEY: ADMIN_KEY,
+    BKG_RATE_LIMIT_KEY: '1000000',
+    BKG_RATE_LIMIT_USER: '1000000',
+    BKG_RATE_LIMIT_ANONYMOUS: '1000000',
+    ...options.env,
+  });
   const logger = createLogger(config);
   const services = await createServices(config, logger);
-  const yoga = createGraphQL(config, services);
+  const server = createApp(config, services, logger).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let sent: string[] = [];
   services.store.onQuery(({ query }) => sent.push(query));
+  const request = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (!headers.has('authorization')) headers.set('authorization', `Bearer ${ADMIN_KEY}`);
+    return fetch(url + path, { ...init, headers });
+  };
   return {
     services,
-    async graphql(query, variables) {
-      const response = await yoga.fetch('http://test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
+    url,
+    adminKey: ADMIN_KEY,
+    fetch: request,
+    async graphql(query, variables, token) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      if (token !== null) headers.authorization = `Bearer ${token ?? ADMIN_KEY}`;
+      const response = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
       return (await response.json()) as GraphQLResult;
     },
     roundTrips: () => sent.length,
@@ -50,6 +80,8 @@ export async function createHarness(options: { sites: Record<string, string>; en
     },
     queries: () => [...sent],
     async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
       await services.close();
       await rm(dir, { recursive: true, force: true });
     },

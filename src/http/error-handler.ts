@@ -1,0 +1,40 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { AppError } from '../errors/app-error.ts';
+import type { Logger } from '../log/logger.ts';
+
+/** Whether the request is for the GraphQL endpoint, whose errors take GraphQL's shape. */
+export const isGraphQLPath = (path: string) => path === '/graphql' || path.startsWith('/graphql/');
+
+/**
+ * Writes an application error: DRF-style bodies on REST (`{"field": ["message"]}` for field
+ * errors, else `{"detail", "code"}`), a GraphQL `errors` array on /graphql.
+ */
+export function sendError(res: Response, error: AppError, graphql: boolean): void {
+  if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+  if (graphql) {
+    res.status(error.status).json({ errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ?? {}) } }] });
+    return;
+  }
+  const fields = error.details?.fields as Record<string, string[]> | undefined;
+  res.status(error.status).json(fields ?? { detail: error.message, code: error.code, ...(error.details ?? {}) });
+}
+
+/** The last middleware: AppErrors as their status, body-parser errors as 400/413, anything else as 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy(error instanceof Error ? error : undefined);
+      return;
+    }
+    let appError: AppError;
+    if (error instanceof AppError) appError = error;
+    else if (error?.type === 'entity.too.large') appError = new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    else if (error?.type === 'entity.parse.failed') appError = new AppError('BAD_USER_INPUT', 'The request body is not valid JSON.');
+    else {
+      logger.error({ err: error, requestId: req.requestId }, 'unexpected error');
+      appError = new AppError('INTERNAL_SERVER_ERROR', 'Unexpected error.');
+    }
+    if (appError.status >= 500 && appError.code !== 'INTERNAL_SERVER_ERROR') logger.warn({ err: appError.cause ?? appError, requestId: req.requestId }, appError.message);
+    sendError(res, appError, isGraphQLPath(req.path));
+  };
+}
