@@ -40,7 +40,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes });
-  const sites = sitesRoutes(services.sites, services.store, []);
+  const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.keys.removeSite(siteId)]);
   // Existing clients call the site routes without the version segment too.
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites);
   app.use('/api/v1/keys', keysRoutes(services.keys));
