@@ -1,18 +1,17 @@
-import { join } from 'node:path';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.ts';
 import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config/config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import type { Logger } from './log/logger.ts';
 import { Ontology } from './ontology/ontology.ts';
-import { loadOntologyGraph } from './ontology/ontology-graph.ts';
-import { ONTOLOGY_GRAPH } from './rdf/vocabulary.ts';
+import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
+import { noCurrentValues, type CurrentValues } from './readings/current-values.ts';
 import { connectRedis, type RedisConnection } from './redis/redis-connection.ts';
 import { DemoSite } from './sites/demo-site.ts';
 import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
 import { SiteStore } from './sites/site-store.ts';
 import { InstrumentedStore } from './store/instrumented-store.ts';
-import { OxigraphStore } from './store/oxigraph-store.ts';
+import { openGraphStore } from './store/open-graph-store.ts';
 
 /** The engines and shared state of one running service. */
 export interface Services {
@@ -24,6 +23,8 @@ export interface Services {
   readonly redis: RedisConnection | undefined;
   readonly authenticator: Authenticator;
   readonly demo: DemoSite | undefined;
+  /** The latest readings, for `currentValue`. */
+  readonly readings: CurrentValues;
   close(): Promise<void>;
 }
 
@@ -31,12 +32,10 @@ export interface Services {
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const started = performance.now();
   const ontology = await Ontology.load(config.ontologyPath);
-  const store = new InstrumentedStore(
-    await OxigraphStore.open({ persistDir: join(config.dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH] }),
-  );
+  const store = new InstrumentedStore(await openGraphStore(config.graphStore, config.dataDir));
   store.onQuery(({ query, durationMs, ok }) => logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query }, 'sparql query'));
-  const ontologyTriples = await loadOntologyGraph(store, ontology, config.ontologyPath);
-  logger.info({ ontology: config.ontologyPath, classes: ontology.classes.size, triples: ontologyTriples }, 'ontology loaded');
+  const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
+  logger.info({ ontology: config.ontologyPath, store: store.name, classes: ontology.classes.size, triples: ontologyTriples, written }, 'ontology loaded');
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const sites = new SiteStore(database);
@@ -63,6 +62,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     redis,
     authenticator: createAuthenticator(config.auth, keys),
     demo,
+    readings: noCurrentValues,
     async close() {
       demo?.stop();
       await redis?.close();

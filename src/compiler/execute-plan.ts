@@ -4,6 +4,7 @@
  * shape of its selection, never by the number of results.
  */
 import type { Ontology } from '../ontology/ontology.ts';
+import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import { readEntityRows, type EntityRecord } from './entity-records.ts';
@@ -16,7 +17,11 @@ import { traverse } from './traverse.ts';
 export interface ExecutionContext {
   readonly store: GraphStore;
   readonly ontology: Ontology;
+  readonly readings: CurrentValues;
 }
+
+/** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
+type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
 
 // Which member a KgEntity becomes when its classes put it in several kinds.
 const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 'System', 'Equipment', 'Point'];
@@ -45,9 +50,27 @@ export async function executePlan(plan: RootPlan, ctx: ExecutionContext): Promis
   // Union results of different kinds carry different selections: fill each group on its own.
   const groups = new Map<Selection, EntityObject[]>();
   for (const { object, selection } of kept) groups.set(selection, [...(groups.get(selection) ?? []), object]);
-  await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx)));
+  const values: ValueRequests = [];
+  await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx, values)));
+  await fillCurrentValues(plan.siteId, values, ctx);
   const results = kept.map(({ object }) => object);
   return plan.single ? (results[0] ?? null) : results;
+}
+
+/** One lookup for every point of the plan that selected `currentValue`; none when no point did. */
+async function fillCurrentValues(siteId: string, requests: ValueRequests, ctx: ExecutionContext): Promise<void> {
+  const ids = [...new Set(requests.flatMap(({ object }) => (object.__timeseriesId ? [object.__timeseriesId] : [])))];
+  if (ids.length === 0) return;
+  const values = await ctx.readings.currentValues(siteId, ids);
+  for (const { object, keys } of requests) {
+    const value = object.__timeseriesId ? (values.get(object.__timeseriesId) ?? null) : null;
+    for (const key of keys) (object as Record<string, unknown>)[key] = value;
+  }
+}
+
+function collectValueRequests(selection: Selection, entities: readonly EntityObject[], values: ValueRequests): void {
+  const keys = selection.fields.filter((field) => field.type === 'currentValue').map((field) => field.key);
+  if (keys.length > 0) for (const object of entities) values.push({ object, keys });
 }
 
 function unionAttributes(union: UnionSelection): Set<Attribute> {
@@ -57,8 +80,15 @@ function unionAttributes(union: UnionSelection): Set<Attribute> {
 }
 
 /** Fills the relation and properties fields of a level of entities, then of the levels below. */
-async function fillRelations(graph: string, selection: Selection, entities: readonly EntityObject[], ctx: ExecutionContext): Promise<void> {
+async function fillRelations(
+  graph: string,
+  selection: Selection,
+  entities: readonly EntityObject[],
+  ctx: ExecutionContext,
+  values: ValueRequests,
+): Promise<void> {
   if (entities.length === 0) return;
+  collectValueRequests(selection, entities, values);
   const parents = [...new Set(entities.map((e) => e.__iri))];
   await Promise.all(
     selection.fields.map(async (field) => {
@@ -77,7 +107,7 @@ async function fillRelations(graph: string, selection: Selection, entities: read
         list.sort((a, b) => a.order - b.order || byName(a.object, b.object));
         (entity as Record<string, unknown>)[field.key] = single ? (list[0]?.object ?? null) : list.map((c) => c.object);
       }
-      await fillRelations(graph, field.selection, [...shaped.values()], ctx);
+      await fillRelations(graph, field.selection, [...shaped.values()], ctx, values);
     }),
   );
 }

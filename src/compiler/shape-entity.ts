@@ -12,6 +12,8 @@ export interface EntityObject {
   readonly __iri: string;
   readonly __kind: EntityKind;
   readonly __name: string;
+  /** The timeseries `currentValue` is looked up for, when that field is selected. */
+  readonly __timeseriesId?: string;
   [responseKey: string]: unknown;
 }
 
@@ -119,9 +121,12 @@ function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, onto
 
 /** Builds the object of one entity with the selection's scalar fields. */
 export function shapeEntity(record: EntityRecord, selection: Selection, ontology: Ontology): EntityObject {
-  const object: EntityObject = { __iri: record.iri, __kind: selection.kind, __name: nameOf(record) };
+  const wantsValue = selection.fields.some((field) => field.type === 'currentValue');
+  const timeseriesId = wantsValue ? first(record.timeseriesIds) : undefined;
+  const object: EntityObject = { __iri: record.iri, __kind: selection.kind, __name: nameOf(record), ...(timeseriesId ? { __timeseriesId: timeseriesId } : {}) };
   for (const field of selection.fields) {
     if (field.type === 'scalar') object[field.key] = scalar(field.field, record, selection.kind, ontology);
+    // Filled by one batched lookup once the whole plan has run (execute-plan.ts).
     else if (field.type === 'currentValue') object[field.key] = null;
   }
   return object;

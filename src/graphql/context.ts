@@ -1,5 +1,6 @@
 import type { Client } from '../auth/client.ts';
 import type { Ontology } from '../ontology/ontology.ts';
+import type { CurrentValues } from '../readings/current-values.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 
@@ -8,6 +9,7 @@ export interface GraphQLContext {
   readonly store: GraphStore;
   readonly ontology: Ontology;
   readonly sites: SiteDirectory;
+  readonly readings: CurrentValues;
   /** Who is asking: tenancy is checked against it before any query runs. */
   readonly client: Client;
 }

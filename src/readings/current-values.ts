@@ -1,0 +1,18 @@
+/** A point's latest reading as the API shows it (SPEC 2.3). */
+export interface PointValue {
+  readonly value: number | null;
+  /** ISO-8601 in the site's timezone with its UTC offset, or the stored text when it cannot be parsed. */
+  readonly timestamp: string | null;
+  readonly quality: 'good' | 'stale' | 'unknown';
+}
+
+/** Where `currentValue` comes from: one batched lookup for all the points of a request. */
+export interface CurrentValues {
+  /** The current value of each timeseries that has one (MAPPING.md "Current value"); absent ids have none. */
+  currentValues(siteId: string, timeseriesIds: readonly string[]): Promise<ReadonlyMap<string, PointValue>>;
+}
+
+/** No readings store: every point's currentValue is null. */
+export const noCurrentValues: CurrentValues = {
+  currentValues: async () => new Map(),
+};
