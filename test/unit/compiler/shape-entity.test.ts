@@ -233,6 +233,8 @@ describe('shapeEntity', () => {
       __iri: `${EX}T1`,
       __kind: 'Point',
       __name: 'Supply temp',
+      // currentValue is filled later by one batched lookup for this timeseries.
+      __timeseriesId: 'ts-1',
       uri: `${EX}T1`,
       localId: 'T1',
       ifcId: 'ifc-a',
