@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { GraphStore } from '../store/graph-store.ts';
 import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { EntityKind, Ontology } from './ontology.ts';
@@ -11,7 +10,7 @@ const KINDS: readonly EntityKind[] = ['Building', 'Location', 'Zone', 'Equipment
  * kind" with an index probe. Those triples live only in the ontology graph, never in a site's.
  */
 export async function loadOntologyGraph(store: GraphStore, ontology: Ontology, ontologyPath: string): Promise<number> {
-  await store.replaceGraph(ONTOLOGY_GRAPH, await readFile(ontologyPath), 'text/turtle');
+  await store.replaceGraph(ONTOLOGY_GRAPH, { path: ontologyPath }, 'text/turtle');
   const marks: string[] = [];
   for (const kind of KINDS) {
     for (const cls of ontology.kindClasses(kind)) marks.push(`<${cls}> <${BKG}kind> <${BKG}${kind}> .`);

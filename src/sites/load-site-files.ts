@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
@@ -29,7 +29,7 @@ export async function siteFilesIn(directory: string, logger: Logger): Promise<Si
 /** Replaces a site's graph with a Turtle file's content; returns the triple count. */
 export async function loadSiteFile(store: GraphStore, file: SiteFile, logger: Logger): Promise<number> {
   const started = performance.now();
-  const { triples } = await store.replaceGraph(siteGraph(file.siteId), await readFile(file.path), 'text/turtle');
+  const { triples } = await store.replaceGraph(siteGraph(file.siteId), { path: file.path }, 'text/turtle');
   const seconds = (performance.now() - started) / 1000;
   logger.info({ site: file.siteId, file: file.path, triples, seconds: Number(seconds.toFixed(3)), triplesPerSecond: Math.round(triples / seconds) }, 'site graph loaded');
   return triples;
