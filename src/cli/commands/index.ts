@@ -1,0 +1,12 @@
+import type { Command } from '../command.ts';
+import { exportGraph } from './export.ts';
+import { keysCreate } from './keys-create.ts';
+import { keysList } from './keys-list.ts';
+import { keysRevoke } from './keys-revoke.ts';
+import { load } from './load.ts';
+import { sitesCreate } from './sites-create.ts';
+import { sitesDelete } from './sites-delete.ts';
+import { sitesList } from './sites-list.ts';
+
+/** Every command, in the order help lists them. */
+export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesDelete, load, exportGraph, keysCreate, keysList, keysRevoke];

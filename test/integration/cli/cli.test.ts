@@ -1,0 +1,252 @@
+// The `bkg` CLI against a running service: each command is run as a child process
+// (`node --import tsx src/cli/main.ts …`) with BKG_URL and BKG_TOKEN pointing at the harness.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Parser } from 'n3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/cli.ts';
+import { UploadProgress } from '../../../src/cli/progress.ts';
+import { createHarness, type Harness } from '../../support/harness.ts';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const fixture = join(root, 'fixtures/small/equipment.ttl');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let h: Harness;
+let dir: string;
+
+/** Runs the CLI as the admin (or with `env`'s token), without touching this process's event loop. */
+function cli(args: string[], env: Record<string, string> = {}, entry = ['--import', 'tsx', 'src/cli/main.ts']): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...entry, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BKG_URL: h.url, BKG_TOKEN: h.adminKey, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs the CLI in this process, for what needs no service (help, usage errors). */
+async function cliInProcess(args: string[]): Promise<Run> {
+  const collect = () => {
+    const stream = Object.assign(
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          stream.text += chunk.toString();
+          callback();
+        },
+      }),
+      { text: '' },
+    );
+    return stream;
+  };
+  const stdout = collect();
+  const stderr = collect();
+  const code = await runCli(args, { env: { BKG_URL: h.url, BKG_TOKEN: h.adminKey }, stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+const countTriples = (text: string, format: string) => new Parser({ format }).parse(text).length;
+
+beforeAll(async () => {
+  h = await createHarness({ sites: {} });
+  dir = await mkdtemp(join(tmpdir(), 'bkg-cli-'));
+});
+afterAll(async () => {
+  await h?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('help', () => {
+  it('bkg --help (through bin/bkg.js, what `npx bkg` runs) lists every command and exits 0', async () => {
+    const run = await cli(['--help'], {}, ['bin/bkg.js']);
+    expect(run.code).toBe(0);
+    for (const command of ['sites list', 'sites create <id>', 'sites delete <id>', 'load <siteId> <file>', 'export <siteId>', 'keys create', 'keys list', 'keys revoke <id>']) {
+      expect(run.stdout).toContain(command);
+    }
+  });
+
+  it('each command has its own help', async () => {
+    const run = await cliInProcess(['load', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: bkg load <siteId> <file> [options]');
+    expect(run.stdout).toContain('--merge');
+    expect((await cliInProcess(['keys', 'create', '-h'])).stdout).toContain('--all-sites');
+  });
+
+  it('a wrong command line exits 1 and points at the help', async () => {
+    const run = await cliInProcess(['load', 'hq']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('Error: Missing <file>.\nRun "bkg load --help" for usage.\n');
+    expect((await cliInProcess(['sites', 'frob'])).stderr).toContain('Unknown command "sites frob"');
+    expect((await cliInProcess(['sites', 'list', '--frob'])).stderr).toContain('Unknown option "--frob"');
+  });
+});
+
+describe('sites, load and export', () => {
+  it('creates a site and lists it', async () => {
+    const created = await cli(['sites', 'create', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin', '--city', 'Berlin']);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toBe('Created site "plant" (Plant Building, Europe/Berlin).\n');
+
+    const list = await cli(['sites', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+PLACE\s+TIMEZONE\s+CREATED\n/);
+    expect(list.stdout).toMatch(/plant\s+Plant Building\s+Berlin\s+Europe\/Berlin/);
+  });
+
+  it('a field error from the service is one line per request, exit 1', async () => {
+    const run = await cli(['sites', 'create', 'Bad_Id', '--name', 'X']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error \(HTTP 400\): id: A slug: lowercase letters, digits and hyphens[^\n]*\n$/);
+  });
+
+  it('loads a Turtle file: progress on stderr, then the triples, seconds and triples/s', async () => {
+    const expected = countTriples(await readFile(fixture, 'utf8'), 'text/turtle');
+    const run = await cli(['load', 'plant', fixture]);
+    expect(run.code).toBe(0);
+    const answer = /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\n$/.exec(run.stdout);
+    expect(answer, run.stdout).not.toBeNull();
+    expect(Number(answer![1]!.replace(/,/g, ''))).toBe(expected);
+    // stderr is a pipe here, so progress is plain lines.
+    expect(run.stderr).toMatch(/^uploaded \d+(\.\d)? KiB in \d+\.\d s \([\d.]+ [KMG]?i?B\/s\); the service is loading it…\n$/);
+
+    const json = await cli(['load', 'plant', fixture, '--json', '--quiet']);
+    expect(json.stderr).toBe('');
+    const body = JSON.parse(json.stdout);
+    expect(body).toMatchObject({ site: 'plant', triples: expected });
+    expect(body.triples_per_second === null || body.triples_per_second > 0).toBe(true);
+  });
+
+  it('exports the same triples, to stdout as Turtle and to a file as N-Triples', async () => {
+    const expected = countTriples(await readFile(fixture, 'utf8'), 'text/turtle');
+    const turtle = await cli(['export', 'plant']);
+    expect(turtle.code).toBe(0);
+    expect(countTriples(turtle.stdout, 'text/turtle')).toBe(expected);
+
+    const file = join(dir, 'plant.nt');
+    const written = await cli(['export', 'plant', '--format', 'ntriples', '-o', file]);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toMatch(/^Wrote [\d.]+ KiB of ntriples to .*plant\.nt\.\n$/);
+    const text = await readFile(file, 'utf8');
+    expect(countTriples(text, 'application/n-triples')).toBe(expected);
+    expect(text.trim().split('\n')).toHaveLength(expected);
+  });
+
+  it('names the site that does not exist, exit 1, and writes no file', async () => {
+    const load = await cli(['load', 'nowhere', fixture]);
+    expect(load.code).toBe(1);
+    expect(load.stderr).toContain('Error (HTTP 404): Site "nowhere" not found.');
+    const file = join(dir, 'nowhere.ttl');
+    const exported = await cli(['export', 'nowhere', '-o', file]);
+    expect(exported.code).toBe(1);
+    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a file that is not there is an error before any request', async () => {
+    const run = await cliInProcess(['load', 'plant', join(dir, 'missing.ttl')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: No such file: ".*missing\.ttl"\.\n$/);
+  });
+});
+
+describe('keys', () => {
+  it('creates a key (secret printed once), lists it, revokes it; the revoked key then fails', async () => {
+    const created = await cli(['keys', 'create', '--name', 'dashboard', '--sites', 'plant']);
+    expect(created.code).toBe(0);
+    const secret = /^ {2}(bkg_[A-Za-z0-9_-]{43})$/m.exec(created.stdout)?.[1];
+    expect(secret, created.stdout).toBeDefined();
+    expect(created.stdout).toContain('This secret is shown only now');
+    const id = /\(id ([0-9a-f-]{36});/.exec(created.stdout)?.[1];
+    expect(id).toBeDefined();
+
+    const list = await cli(['keys', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+SITES\s+WRITE\s+ADMIN\s+CREATED\s+LAST USED\s+STATUS\n/);
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+dashboard\\s+plant\\s+no\\s+no\\s+.*active\\n`));
+    expect(list.stdout).not.toContain(secret);
+
+    const asKey = await cli(['sites', 'list'], { BKG_TOKEN: secret! });
+    expect(asKey.code).toBe(0);
+    expect(asKey.stdout).toContain('plant');
+
+    const revoked = await cli(['keys', 'revoke', id!]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(`Revoked API key ${id}.\n`);
+    expect((await cli(['keys', 'list'])).stdout).toMatch(new RegExp(`${id}\\s+dashboard.*revoked \\d{4}-`));
+
+    const refused = await cli(['sites', 'list'], { BKG_TOKEN: secret! });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('Error (HTTP 401): The API key is not valid or was revoked.\n');
+  });
+
+  it('--all-sites, --write and --admin; --json carries the secret in "key"', async () => {
+    const run = await cli(['keys', 'create', '--name', 'loader', '--all-sites', '--write', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ name: 'loader', sites: '*', write: true, admin: false, key: expect.stringMatching(/^bkg_/) });
+  });
+
+  it('needs --sites or --all-sites', async () => {
+    const run = await cliInProcess(['keys', 'create', '--name', 'x']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--sites a,b or --all-sites');
+  });
+
+  it('BKG_ADMIN_KEY is the token when BKG_TOKEN is unset; no token at all says how to give one', async () => {
+    expect((await cli(['keys', 'list'], { BKG_TOKEN: '', BKG_ADMIN_KEY: h.adminKey })).code).toBe(0);
+    const none = await cli(['keys', 'list'], { BKG_TOKEN: '' });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^Error \(HTTP 401\): .*pass --token or set BKG_TOKEN\)\n$/);
+  });
+});
+
+describe('sites delete', () => {
+  it('deletes the site', async () => {
+    const run = await cli(['sites', 'delete', 'plant']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Deleted site "plant".\n');
+    expect((await cli(['sites', 'list'])).stdout).toBe('No sites.\n');
+  });
+});
+
+describe('an unreachable service', () => {
+  it('exits 2 with a line naming the URL', async () => {
+    // A port that was free a moment ago: nothing listens on it.
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    const url = `http://127.0.0.1:${port}`;
+    const run = await cli(['sites', 'list', '--url', url]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`Error: Cannot reach the service at ${url} (connection refused). Is it running? Set --url or BKG_URL.\n`);
+  });
+});
+
+describe('the progress bar on a terminal', () => {
+  it('draws bytes sent out of the total and the rate in place', () => {
+    let text = '';
+    const out = { isTTY: true, columns: 100, write: (s: string) => (text += s) };
+    const progress = new UploadProgress(out, 'big.ttl', 4 * 1024 * 1024);
+    progress.add(4 * 1024 * 1024);
+    progress.finish();
+    expect(text).toMatch(/^\r\x1b\[2Kbig\.ttl \[#{40}\] 100% {2}4\.0 MiB \/ 4\.0 MiB {2}[\d.]+ [KMGT]?i?B\/s {2}\d+s\n$/);
+  });
+});
