@@ -2,6 +2,10 @@ import { createAuthenticator, type Authenticator } from './auth/authenticator.ts
 import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config/config.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import type { BlobStore } from './blobs/blob-store.ts';
+import { openBlobStore } from './blobs/open-blob-store.ts';
+import { demoFilesRestorer } from './files/demo-files.ts';
+import { SiteFiles } from './files/site-files.ts';
 import type { Logger } from './log/logger.ts';
 import { Ontology } from './ontology/ontology.ts';
 import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
@@ -23,6 +27,10 @@ export interface Services {
   readonly redis: RedisConnection | undefined;
   readonly authenticator: Authenticator;
   readonly demo: DemoSite | undefined;
+  /** Where file bytes live (local disk or S3). */
+  readonly blobs: BlobStore;
+  /** Site files and models: records and bytes together. */
+  readonly files: SiteFiles;
   /** The latest readings, for `currentValue`. */
   readonly readings: CurrentValues;
   close(): Promise<void>;
@@ -41,10 +49,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const sites = new SiteStore(database);
   const keys = new KeyStore(database);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const blobs = await openBlobStore(config.files, config.dataDir);
+  const files = new SiteFiles(database, blobs, logger);
+  files.scheduleSweep(6 * 60 * 60 * 1000);
 
   let demo: DemoSite | undefined;
   if (config.demoFixture) {
     demo = new DemoSite(config.demoFixture, store, sites, logger);
+    if (config.files.demoFilesDir) demo.onReset(demoFilesRestorer(files, config.files.demoFilesDir));
     await demo.reset();
     demo.schedule(config.demoResetSeconds);
   }
@@ -62,9 +74,12 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     redis,
     authenticator: createAuthenticator(config.auth, keys),
     demo,
+    blobs,
+    files,
     readings: noCurrentValues,
     async close() {
       demo?.stop();
+      files.stop();
       await redis?.close();
       await database.close();
       await store.close();

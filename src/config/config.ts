@@ -34,6 +34,8 @@ export interface Config {
   readonly demoResetSeconds: number;
   /** Largest graph upload (Turtle, N-Triples, N-Quads, JSON-LD), in bytes. */
   readonly maxGraphUploadBytes: number;
+  /** Site files and models: where their bytes live, upload limit, downloads, the demo's file set. */
+  readonly files: FilesConfig;
   readonly graphqlLimits: {
     readonly maxDepth: number;
     readonly maxAliases: number;
@@ -41,6 +43,35 @@ export interface Config {
     readonly maxTokens: number;
   };
 }
+
+/** S3-compatible storage for file bytes (MinIO, AWS S3, s3rver). */
+export interface S3Config {
+  /** `http(s)://host:port` of the S3 API, as the service reaches it. */
+  readonly endpoint: string;
+  /** The same store as viewers reach it, for presigned URLs; defaults to `endpoint`. */
+  readonly publicEndpoint: string;
+  readonly bucket: string;
+  readonly accessKey: string;
+  readonly secretKey: string;
+  readonly region: string;
+}
+
+/** Site files (SPEC 4.3) and models (SPEC 4.2). */
+export interface FilesConfig {
+  /** Largest file upload, in bytes (413 above it). */
+  readonly maxUploadBytes: number;
+  /** Set: bytes go to S3; unset: to `<dataDir>/blobs`. */
+  readonly s3: S3Config | undefined;
+  /** Whether downloads answer 302 to a presigned URL by default (S3 only; `?redirect=0|1` overrides). */
+  readonly downloadRedirect: boolean;
+  /** How long a presigned download URL stays valid, in seconds. */
+  readonly downloadUrlSeconds: number;
+  /** The demo site's file set (a directory with manifest.json); unset: the demo has no files. */
+  readonly demoFilesDir: string | undefined;
+}
+
+/** S3 takes at most 5 GiB in one PUT, and uploads are sent to it in one PUT. */
+export const S3_MAX_OBJECT_BYTES = 5 * 1024 ** 3;
 
 /** The repository root, for paths that default to files the project ships. */
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -125,6 +156,13 @@ export function loadConfig(env: Env = process.env): Config {
     },
     demoResetSeconds: int('BKG_DEMO_RESET_SECONDS', 3600, 0, 31_536_000),
     maxGraphUploadBytes: int('BKG_MAX_GRAPH_UPLOAD_BYTES', 1024 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER),
+    files: {
+      maxUploadBytes: int('BKG_MAX_FILE_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+      s3: s3Config(env, problems, url, secret),
+      downloadRedirect: oneOf('BKG_DOWNLOAD_REDIRECT', ['true', 'false'] as const, 'false') === 'true',
+      downloadUrlSeconds: int('BKG_DOWNLOAD_URL_SECONDS', 300, 1, 604_800),
+      demoFilesDir: path('BKG_DEMO_FILES', resolve(projectRoot, 'fixtures/demo-files')),
+    },
     graphqlLimits: {
       maxDepth: int('BKG_GRAPHQL_MAX_DEPTH', 12, 1, 100),
       maxAliases: int('BKG_GRAPHQL_MAX_ALIASES', 30, 1, 1000),
@@ -132,11 +170,36 @@ export function loadConfig(env: Env = process.env): Config {
       maxTokens: int('BKG_GRAPHQL_MAX_TOKENS', 2000, 10, 100_000),
     },
   };
+  if (config.files.s3 && config.files.maxUploadBytes > S3_MAX_OBJECT_BYTES) {
+    problems.push(`BKG_MAX_FILE_UPLOAD_BYTES must be at most ${S3_MAX_OBJECT_BYTES} (5 GiB, one S3 PUT) when S3_ENDPOINT is set`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     ...config,
     auth: Object.freeze(config.auth),
     rateLimits: Object.freeze(config.rateLimits),
     graphqlLimits: Object.freeze(config.graphqlLimits),
+    files: Object.freeze({ ...config.files, s3: config.files.s3 && Object.freeze(config.files.s3) }),
   });
+}
+
+// S3 bucket names: 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit.
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** The S3 settings, when S3_ENDPOINT is set; the keys are then required. */
+function s3Config(
+  env: Env,
+  problems: string[],
+  url: (name: string, protocols: readonly string[]) => string | undefined,
+  secret: (name: string, minLength: number) => string | undefined,
+): S3Config | undefined {
+  const endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+  const publicEndpoint = url('S3_PUBLIC_ENDPOINT', ['http:', 'https:']);
+  if (!endpoint) return undefined;
+  const bucket = env.S3_BUCKET || 'bkg-files';
+  if (!BUCKET_NAME.test(bucket)) problems.push(`S3_BUCKET must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens), got "${bucket}"`);
+  const accessKey = env.S3_ACCESS_KEY || undefined;
+  const secretKey = secret('S3_SECRET_KEY', 1);
+  if (!accessKey || !secretKey) problems.push('S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set');
+  return { endpoint, publicEndpoint: publicEndpoint ?? endpoint, bucket, accessKey: accessKey ?? '', secretKey: secretKey ?? '', region: env.S3_REGION || 'us-east-1' };
 }

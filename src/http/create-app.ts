@@ -7,6 +7,8 @@ import type { Logger } from '../log/logger.ts';
 import type { Services } from '../services.ts';
 import { graphRoutes, uploadDir } from '../sites/graph-routes.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
+import { filesRoutes } from '../files/files-routes.ts';
+import { modelsRoutes } from '../models/models-routes.ts';
 import { errorHandler } from './error-handler.ts';
 import './request-context.ts';
 import { useAuthentication } from './use-authentication.ts';
@@ -28,6 +30,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
       ['database', () => services.database.ping()],
     ];
     if (services.redis) checks.push(['redis', () => services.redis!.ping()]);
+    checks.push(['files', () => services.blobs.ping()]);
     const results = await Promise.all(checks.map(async ([name, check]) => [name, await check().then(() => 'ok', () => 'unavailable')] as const));
     const ready = results.every(([, state]) => state === 'ok');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', engines: Object.fromEntries(results) });
@@ -40,9 +43,12 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
   const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes });
-  const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.keys.removeSite(siteId)]);
+  const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
+  const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
+  const models = modelsRoutes(services.sites, services.files, download);
   // Existing clients call the site routes without the version segment too.
-  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites);
+  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
+  app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, download }));
   app.use('/api/v1/keys', keysRoutes(services.keys));
 
   app.use((req, _res, next) => next(notFound(`No route for ${req.method} ${req.path}.`)));
