@@ -9,7 +9,8 @@ import { SiteFiles } from './files/site-files.ts';
 import type { Logger } from './log/logger.ts';
 import { Ontology } from './ontology/ontology.ts';
 import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
-import { noCurrentValues, type CurrentValues } from './readings/current-values.ts';
+import type { CurrentValues } from './readings/current-values.ts';
+import { Readings } from './readings/readings.ts';
 import { connectRedis, type RedisConnection } from './redis/redis-connection.ts';
 import { DemoSite } from './sites/demo-site.ts';
 import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
@@ -33,6 +34,8 @@ export interface Services {
   readonly files: SiteFiles;
   /** The latest readings, for `currentValue`. */
   readonly readings: CurrentValues;
+  /** Readings: store, ingestion (REST, MQTT, demo simulator), live events. */
+  readonly live: Readings;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     await loadSiteFile(store, file, logger);
     await sites.ensure({ id: file.siteId, name: file.siteId, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
   }
+  const live = new Readings(config.readings, { database, sites, redis, store, ontology, demo }, logger);
   logger.info({ database: database.kind, redis: Boolean(redis), seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'services ready');
   return {
     store,
@@ -76,9 +80,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     demo,
     blobs,
     files,
-    readings: noCurrentValues,
+    readings: live.currentValues,
+    live,
     async close() {
       demo?.stop();
+      await live.close();
       files.stop();
       await redis?.close();
       await database.close();

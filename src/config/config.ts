@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readingsConfig, type ReadingsConfig } from '../readings/readings-config.ts';
 
 /** Everything the service reads from its environment, parsed once. */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   readonly rateLimits: { readonly key: number; readonly user: number; readonly anonymous: number; readonly windowMs: number };
   /** How often the demo site returns to its fixture state, in seconds; 0 disables the reset. */
   readonly demoResetSeconds: number;
+  /** Readings: MQTT ingestion, live events across replicas, the demo simulator. */
+  readonly readings: ReadingsConfig;
   /** Largest graph upload (Turtle, N-Triples, N-Quads, JSON-LD), in bytes. */
   readonly maxGraphUploadBytes: number;
   /** Site files and models: where their bytes live, upload limit, downloads, the demo's file set. */
@@ -155,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int('BKG_RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
     demoResetSeconds: int('BKG_DEMO_RESET_SECONDS', 3600, 0, 31_536_000),
+    readings: readingsConfig(env, problems, { int, oneOf, url }),
     maxGraphUploadBytes: int('BKG_MAX_GRAPH_UPLOAD_BYTES', 1024 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER),
     files: {
       maxUploadBytes: int('BKG_MAX_FILE_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),

@@ -28,7 +28,7 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
   const resolvers = createResolvers(buildSchema(typeDefs));
   return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
-    context: ({ req }) => ({ store: services.store, ontology: services.ontology, sites: services.sites, readings: services.readings, client: req.client }),
+    context: ({ req }) => ({ store: services.store, ontology: services.ontology, sites: services.sites, readings: services.readings, live: services.live, client: req.client }),
     graphqlEndpoint: '/graphql',
     graphiql: { defaultQuery: DEMO_QUERY, title: 'Building knowledge graph' },
     landingPage: false,

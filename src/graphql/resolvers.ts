@@ -3,6 +3,7 @@ import { buildPlan } from '../compiler/build-plan.ts';
 import { executePlan } from '../compiler/execute-plan.ts';
 import type { RootQueryName } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
+import { pointValuesResolver } from '../readings/point-values-subscription.ts';
 import { requireSite } from '../sites/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
 
@@ -27,6 +28,7 @@ export function createResolvers(schema: GraphQLSchema) {
   const resolvers: Record<string, Record<string, unknown>> = {
     Query: Object.fromEntries(ROOT_QUERIES.map((q) => [q, rootResolver(q)])),
     KgEntity: { __resolveType: (source: EntityObject) => source.__kind },
+    Subscription: { pointValues: pointValuesResolver },
   };
   for (const typeName of ENTITY_TYPES) {
     const type = schema.getType(typeName);

@@ -4,9 +4,11 @@ import type { Config } from '../config/config.ts';
 import { notFound } from '../errors/app-error.ts';
 import { createGraphQL } from '../graphql/create-yoga.ts';
 import type { Logger } from '../log/logger.ts';
+import { readingsRoutes } from '../readings/readings-routes.ts';
 import type { Services } from '../services.ts';
 import { graphRoutes, uploadDir } from '../sites/graph-routes.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
+import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
 import { filesRoutes } from '../files/files-routes.ts';
 import { modelsRoutes } from '../models/models-routes.ts';
 import { errorHandler } from './error-handler.ts';
@@ -46,7 +48,10 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
   const models = modelsRoutes(services.sites, services.files, download);
+  const readings = readingsRoutes(services.sites, services.live.ingest);
+  const timeseries = timeseriesRoutes({ sites: services.sites, store: services.store, ontology: services.ontology, readings: services.live.store });
   // Existing clients call the site routes without the version segment too.
+  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
   app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, download }));
   app.use('/api/v1/keys', keysRoutes(services.keys));

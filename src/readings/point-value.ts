@@ -1,0 +1,23 @@
+import { formatInZone } from '../timeseries/zoned-time.ts';
+import type { PointValue } from './current-values.ts';
+
+/** How long a reading stays current (SPEC 8: the freshness window of a point's current value). */
+export const FRESHNESS_MS = 5 * 60_000;
+
+/** A reading as a source holds it: epoch milliseconds, or text from a source that may hold anything. */
+export interface SourceReading {
+  readonly timestamp: number | string;
+  readonly value: number | null;
+}
+
+/**
+ * A reading as the API shows it (MAPPING.md "Current value"): the timestamp in the site's zone with
+ * its offset; quality `good` with a value, `stale` without one, `unknown` when the timestamp cannot
+ * be read (then it is passed through as the source wrote it). Whether the reading is recent enough
+ * to be shown at all is the caller's business.
+ */
+export function pointValue(reading: SourceReading, timeZone: string): PointValue {
+  const ms = typeof reading.timestamp === 'number' ? reading.timestamp : Date.parse(reading.timestamp);
+  if (!Number.isFinite(ms)) return { value: reading.value, timestamp: String(reading.timestamp), quality: 'unknown' };
+  return { value: reading.value, timestamp: formatInZone(ms, timeZone), quality: reading.value === null ? 'stale' : 'good' };
+}

@@ -1,0 +1,145 @@
+import type { Database } from '../db/database.ts';
+
+/** One reading: a timeseries' value at an instant (epoch milliseconds); `value` null carries no number. */
+export interface Reading {
+  readonly timeseriesId: string;
+  readonly ms: number;
+  readonly value: number | null;
+}
+
+/** A point of a series: time and value. */
+export interface SeriesPoint {
+  readonly ms: number;
+  readonly value: number | null;
+}
+
+/** How readings in a window are combined. */
+export type Aggregate = 'mean' | 'min' | 'max' | 'sum' | 'count' | 'first' | 'last';
+
+export const AGGREGATES: readonly Aggregate[] = ['mean', 'min', 'max', 'sum', 'count', 'first', 'last'];
+
+// Constants of this module, never user input. Readings without a number are ignored by every
+// aggregate: a window holding only those has count 0 and null otherwise.
+const AGGREGATE_SQL: Record<Aggregate, string> = {
+  mean: 'avg(value)',
+  min: 'min(value)',
+  max: 'max(value)',
+  sum: 'sum(value)',
+  count: 'count(value)::integer',
+  first: '(array_agg(value ORDER BY ts) FILTER (WHERE value IS NOT NULL))[1]',
+  last: '(array_agg(value ORDER BY ts DESC) FILTER (WHERE value IS NOT NULL))[1]',
+};
+
+/** Rows per INSERT: unnest() batches of this size measured fastest on PGlite (INFRA.md). */
+const BATCH = 1000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const msOf = (value: unknown): number => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+const UPSERT = `INSERT INTO readings (site, timeseries_id, ts, value)
+  SELECT $1, r.id, r.ts, r.v FROM unnest($2::text[], $3::timestamptz[], $4::double precision[]) AS r(id, ts, v)
+  ON CONFLICT (site, timeseries_id, ts) DO UPDATE SET value = EXCLUDED.value
+  WHERE readings.value IS DISTINCT FROM EXCLUDED.value`;
+
+/**
+ * Readings in the record database (PGlite or PostgreSQL). Every query is one statement over the
+ * primary key (site, timeseries_id, ts): see migration 003.
+ */
+export class ReadingStore {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Stores readings in one transaction (all or none). A reading repeated with the same key
+   * replaces the stored value (the last one in `readings` wins), so repeating a write changes nothing.
+   */
+  async write(siteId: string, readings: readonly Reading[]): Promise<void> {
+    const unique = new Map<string, Reading>();
+    for (const reading of readings) unique.set(`${reading.timeseriesId}\u0000${reading.ms}`, reading);
+    const rows = [...unique.values()];
+    if (rows.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const batch = rows.slice(i, i + BATCH);
+        await tx.query(UPSERT, [siteId, batch.map((r) => r.timeseriesId), batch.map((r) => iso(r.ms)), batch.map((r) => r.value)]);
+      }
+    });
+  }
+
+  /**
+   * The latest reading of each series with `after < ts <= until`, in one query (one index probe per
+   * series), and the site's timezone. Series without such a reading are absent.
+   */
+  async latest(siteId: string, timeseriesIds: readonly string[], after: number, until: number): Promise<{ timeZone: string; readings: Map<string, SeriesPoint> }> {
+    const rows = await this.db.query<{ id: string; ts: unknown; value: unknown; timezone: string | null }>(
+      `SELECT s.id, r.ts, r.value, (SELECT timezone FROM sites WHERE id = $1) AS timezone
+       FROM unnest($2::text[]) AS s(id)
+       CROSS JOIN LATERAL (
+         SELECT ts, value FROM readings
+         WHERE site = $1 AND timeseries_id = s.id AND ts > $3::timestamptz AND ts <= $4::timestamptz
+         ORDER BY ts DESC LIMIT 1
+       ) AS r`,
+      [siteId, [...timeseriesIds], iso(after), iso(until)],
+    );
+    const readings = new Map<string, SeriesPoint>();
+    for (const row of rows) readings.set(row.id, { ms: msOf(row.ts), value: numberOrNull(row.value) });
+    return { timeZone: rows[0]?.timezone ?? 'UTC', readings };
+  }
+
+  /** Each series' readings with `start <= ts < end`, oldest first, at most `limit` per series, in one query. */
+  async range(siteId: string, timeseriesIds: readonly string[], start: number, end: number, limit: number): Promise<Map<string, SeriesPoint[]>> {
+    const rows = await this.db.query<{ id: string; ts: unknown; value: unknown }>(
+      `SELECT s.id, r.ts, r.value
+       FROM unnest($2::text[]) WITH ORDINALITY AS s(id, n)
+       CROSS JOIN LATERAL (
+         SELECT ts, value FROM readings
+         WHERE site = $1 AND timeseries_id = s.id AND ts >= $3::timestamptz AND ts < $4::timestamptz
+         ORDER BY ts LIMIT $5
+       ) AS r
+       ORDER BY s.n, r.ts`,
+      [siteId, [...timeseriesIds], iso(start), iso(end), limit],
+    );
+    return groupRows(rows, 'ts');
+  }
+
+  /**
+   * Each series' readings with `start <= ts < end` combined per window of `windowMs`, windows aligned
+   * to multiples of the window size since the Unix epoch; the earliest `limit` windows per series,
+   * oldest first. A window without readings is absent.
+   */
+  async aggregate(
+    siteId: string,
+    timeseriesIds: readonly string[],
+    range: { start: number; end: number; windowMs: number; aggregate: Aggregate; limit: number },
+  ): Promise<Map<string, SeriesPoint[]>> {
+    const rows = await this.db.query<{ id: string; t: unknown; value: unknown }>(
+      `SELECT s.id, w.t, w.value
+       FROM unnest($2::text[]) WITH ORDINALITY AS s(id, n)
+       CROSS JOIN LATERAL (
+         SELECT date_bin($5::interval, ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS t, ${AGGREGATE_SQL[range.aggregate]} AS value
+         FROM readings
+         WHERE site = $1 AND timeseries_id = s.id AND ts >= $3::timestamptz AND ts < $4::timestamptz
+         GROUP BY 1 ORDER BY 1 LIMIT $6
+       ) AS w
+       ORDER BY s.n, w.t`,
+      [siteId, [...timeseriesIds], iso(range.start), iso(range.end), `${range.windowMs / 1000} seconds`, range.limit],
+    );
+    return groupRows(rows, 't');
+  }
+
+  /** Whether the site has any reading older than `before` (the simulator's "already backfilled" test). */
+  async hasReadingsBefore(siteId: string, before: number): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM readings WHERE site = $1 AND ts < $2::timestamptz LIMIT 1', [siteId, iso(before)]);
+    return rows.length > 0;
+  }
+}
+
+function groupRows<K extends string>(rows: ReadonlyArray<{ id: string; value: unknown } & Record<K, unknown>>, time: K): Map<string, SeriesPoint[]> {
+  const series = new Map<string, SeriesPoint[]>();
+  for (const row of rows) {
+    let points = series.get(row.id);
+    if (!points) series.set(row.id, (points = []));
+    points.push({ ms: msOf(row[time]), value: numberOrNull(row.value) });
+  }
+  return series;
+}

@@ -1,0 +1,71 @@
+import { Router, json } from 'express';
+import type { Ontology } from '../ontology/ontology.ts';
+import type { ReadingStore, SeriesPoint } from '../readings/reading-store.ts';
+import { readableSite, requireCredentials } from '../sites/site-access.ts';
+import type { SiteStore } from '../sites/site-store.ts';
+import type { GraphStore } from '../store/graph-store.ts';
+import { parseTimeseriesQuery } from './timeseries-query.ts';
+import { timeseriesPoints } from './timeseries-points.ts';
+import { formatInZone } from './zoned-time.ts';
+
+/** Why an id has no series in the answer. */
+export const UNKNOWN_TIMESERIES = "No point of this site's graph carries this timeseries id.";
+
+/** Engines the timeseries API reads. */
+export interface TimeseriesSources {
+  readonly sites: SiteStore;
+  readonly store: GraphStore;
+  readonly ontology: Ontology;
+  readonly readings: ReadingStore;
+  readonly now?: () => number;
+}
+
+/**
+ * `POST /sites/{id}/timeseries` (SPEC 4.4, 4.1.11): historical readings of up to 200 series, raw or
+ * aggregated per window. Ids are checked against the site's graph (one SPARQL query); readings come
+ * in one SQL query. Instants are ISO-8601 in the site's timezone with their offset.
+ */
+export function timeseriesRoutes(sources: TimeseriesSources): Router {
+  const { sites, store, ontology, readings } = sources;
+  const now = sources.now ?? Date.now;
+  const router = Router();
+  router.post('/:siteId/timeseries', json({ limit: '256kb' }), async (req, res) => {
+    requireCredentials(req.client);
+    const site = await readableSite(sites, req.client, req.params.siteId);
+    const query = parseTimeseriesQuery(req.body ?? {}, now(), site.timezone);
+    const points = await timeseriesPoints(store, ontology, site.id, query.timeseriesIds);
+    const known = query.timeseriesIds.filter((id) => points.has(id));
+    const errors: Record<string, string> = {};
+    for (const id of query.timeseriesIds) if (!points.has(id)) errors[id] = UNKNOWN_TIMESERIES;
+    let data = new Map<string, SeriesPoint[]>();
+    if (known.length > 0) {
+      data = query.window
+        ? await readings.aggregate(site.id, known, { start: query.start, end: query.end, windowMs: query.window.ms, aggregate: query.window.aggregate, limit: query.limit })
+        : await readings.range(site.id, known, query.start, query.end, query.limit);
+    }
+    const zone = site.timezone;
+    res.json({
+      query: {
+        start: formatInZone(query.start, zone),
+        end: formatInZone(query.end, zone),
+        window: query.window?.text ?? null,
+        aggregate: query.window?.aggregate ?? null,
+      },
+      series: known.map((id) => {
+        const point = points.get(id)!;
+        return {
+          timeseriesId: id,
+          name: point.name,
+          type: point.type,
+          unit: point.unit,
+          equipment: point.equipment,
+          pointId: point.pointId,
+          equipmentId: point.equipmentId,
+          data: (data.get(id) ?? []).map((p) => ({ t: formatInZone(p.ms, zone), v: p.value })),
+        };
+      }),
+      errors,
+    });
+  });
+  return router;
+}
