@@ -183,6 +183,13 @@ describe.each(variants)('BlobStore on $name', (variant) => {
     expect((await fetch(expired!)).status).toBe(403);
   });
 
+  it.runIf(variant === s3)('signs presigned URLs for S3_PUBLIC_ENDPOINT, the host viewers reach', async () => {
+    const publicStore = await S3BlobStore.open({ ...s3Bucket, publicEndpoint: 'https://files.example.com' }, join(dir, 'spool-public'));
+    const url = new URL((await publicStore.presignedUrl(key(), { expiresSeconds: 60, contentType: 'text/plain', contentDisposition: 'attachment' }))!);
+    expect(url.origin).toBe('https://files.example.com');
+    expect(url.pathname).toMatch(new RegExp(`^/${s3Bucket.bucket}/files/`));
+  });
+
   it.runIf(variant === local)('has no presigned URLs: the service streams the bytes itself', async () => {
     expect(await store.presignedUrl(key(), { expiresSeconds: 60, contentType: 'text/plain', contentDisposition: 'attachment' })).toBeUndefined();
   });

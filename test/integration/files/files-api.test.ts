@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -116,6 +116,42 @@ describe.each(storeVariants())('site files on $name', (variant) => {
           expect(await response.json()).toEqual(errors);
         });
       }
+    });
+
+    it('keeps nothing of an upload the client abandons half-way', async () => {
+      await leavesBlobsAlone(async () => {
+        const boundary = '----bkgAbandoned';
+        const head = `--${boundary}\r\nContent-Disposition: form-data; name="site_id"\r\n\r\nhq\r\n--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nother\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+        const abort = new AbortController();
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(head));
+          },
+          async pull(controller) {
+            if (sent >= 4 * 1024 * 1024) {
+              abort.abort();
+              return;
+            }
+            sent += 256 * 1024;
+            controller.enqueue(randomBytes(256 * 1024));
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          },
+        });
+        const request = h.fetch('/api/files/', {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body,
+          signal: abort.signal,
+          duplex: 'half',
+        } as RequestInit);
+        await expect(request).rejects.toThrow();
+        // The service notices the closed connection and removes the partial bytes on its own time.
+        const tempDir = variant.kind === 'local' ? join(dataDir, 'blobs', '.tmp') : join(dataDir, 'tmp', 's3-spool');
+        for (let i = 0; i < 100 && (await readdir(tempDir)).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await readdir(tempDir)).toEqual([]);
+      });
+      expect(await (await h.fetch('/api/files/?site_id=hq')).json()).not.toContainEqual(expect.objectContaining({ name: 'big.bin' }));
     });
 
     it('refuses a second file and anything but multipart', async () => {
