@@ -11,18 +11,19 @@ export type Client =
     }
   | { readonly kind: 'user'; readonly id: string; readonly sites: readonly string[] | '*' };
 
-/** The id of the read-only demo site, open to anonymous GraphQL readers. */
+/** The id of the shared read-only demo site: every caller may read it, anonymous ones through GraphQL. */
 export const DEMO_SITE = 'demo';
 
 /** Whether the client may read the site's data (its existence is not checked here). */
 export function canRead(client: Client, siteId: string): boolean {
-  if (client.kind === 'anonymous') return siteId === DEMO_SITE;
-  return client.sites === '*' || client.sites.includes(siteId);
+  // Shared: a key or token scoped to other sites must not see less than an anonymous caller.
+  if (siteId === DEMO_SITE) return true;
+  return client.kind !== 'anonymous' && (client.sites === '*' || client.sites.includes(siteId));
 }
 
-/** Whether the client may change the site's data. */
+/** Whether the client may change the site's data; nobody may change the demo site. */
 export function canWrite(client: Client, siteId: string): boolean {
-  return client.kind === 'key' && (client.admin || (client.write && canRead(client, siteId)));
+  return siteId !== DEMO_SITE && client.kind === 'key' && (client.admin || (client.write && canRead(client, siteId)));
 }
 
 /** Whether the client may manage sites and keys. */

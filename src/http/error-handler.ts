@@ -34,6 +34,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.error({ err: error, requestId: req.requestId }, 'unexpected error');
       appError = new AppError('INTERNAL_SERVER_ERROR', 'Unexpected error.');
     }
+    // A body cut off part-way (over a size limit) leaves the connection mid-request: close it after
+    // this answer, or the next request sent on it would never be read.
+    if (req.destroyed && !req.complete) res.setHeader('Connection', 'close');
     if (appError.status >= 500 && appError.code !== 'INTERNAL_SERVER_ERROR') logger.warn({ err: appError.cause ?? appError, requestId: req.requestId }, appError.message);
     sendError(res, appError, isGraphQLPath(req.path));
   };

@@ -19,7 +19,8 @@ export function sitesRoutes(sites: SiteStore, store: GraphStore, removers: reado
   router.get('/', async (req, res) => {
     requireCredentials(req.client);
     const client = req.client;
-    const readable = client.kind === 'anonymous' ? [] : client.sites;
+    // The demo site is everyone's to read (canRead), so everyone's list shows it.
+    const readable = client.kind === 'anonymous' ? [] : client.sites === '*' ? '*' : [...client.sites, DEMO_SITE];
     res.json(await sites.list(readable));
   });
 

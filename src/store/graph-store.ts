@@ -58,7 +58,8 @@ export class RdfSyntaxError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RdfSyntaxError';
-    const position = /line (\d+) column (\d+)/.exec(message);
+    // Oxigraph says "at line L column C", "between line L column C and …" or "at line L between columns C and …".
+    const position = /line (\d+) (?:column|between columns) (\d+)/.exec(message);
     this.line = position ? Number(position[1]) : undefined;
     this.column = position ? Number(position[2]) : undefined;
   }

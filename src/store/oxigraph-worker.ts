@@ -35,7 +35,8 @@ function persist(graph: string, persistent: boolean): void {
   if (!persistDir || !persistent) return;
   const file = fileOf(graph);
   const node = oxigraph.namedNode(graph);
-  if (store.match(null, null, null, node).length === 0) {
+  // ASK, not match(): match() would copy every quad of the graph out of the WASM heap.
+  if (!store.query(sparql`${prologue}\nASK { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text)) {
     rmSync(file, { force: true });
     return;
   }
