@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { storeProjects } from './test/support/store-projects.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -12,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Everything on the embedded engines, then the GraphQL suites again on each other store.
+    projects: storeProjects(process.env),
   },
 });

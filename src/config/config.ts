@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readingsConfig, type ReadingsConfig } from '../readings/readings-config.ts';
+import { graphStoreConfig, type GraphStoreConfig } from './graph-store-config.ts';
 
 /** Everything the service reads from its environment, parsed once. */
 export interface Config {
@@ -39,6 +40,8 @@ export interface Config {
   readonly maxGraphUploadBytes: number;
   /** Site files and models: where their bytes live, upload limit, downloads, the demo's file set. */
   readonly files: FilesConfig;
+  /** The triplestore: embedded Oxigraph, any SPARQL 1.1 endpoint, or Comunica over embedded data. */
+  readonly graphStore: GraphStoreConfig;
   readonly graphqlLimits: {
     readonly maxDepth: number;
     readonly maxAliases: number;
@@ -167,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
       downloadUrlSeconds: int('BKG_DOWNLOAD_URL_SECONDS', 300, 1, 604_800),
       demoFilesDir: path('BKG_DEMO_FILES', resolve(projectRoot, 'fixtures/demo-files')),
     },
+    graphStore: graphStoreConfig(env, problems, { int, oneOf, url }),
     graphqlLimits: {
       maxDepth: int('BKG_GRAPHQL_MAX_DEPTH', 12, 1, 100),
       maxAliases: int('BKG_GRAPHQL_MAX_ALIASES', 30, 1, 1000),

@@ -15,6 +15,7 @@ import { errorHandler } from './error-handler.ts';
 import './request-context.ts';
 import { useAuthentication } from './use-authentication.ts';
 import { useRateLimit } from './use-rate-limit.ts';
+import { useRequestSignal } from '../store/request-signal.ts';
 
 /** The express app: health, then authentication and rate limits, then GraphQL and the REST API. */
 export function createApp(config: Config, services: Services, logger: Logger): Express {
@@ -38,6 +39,8 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', engines: Object.fromEntries(results) });
   });
 
+  // Queries to an external store stop when the client goes away.
+  app.use(useRequestSignal());
   app.use(useAuthentication(services.authenticator));
   app.use(useRateLimit(config.rateLimits, services.redis));
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/create-app.ts';
 import { createLogger } from '../../src/log/logger.ts';
+import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import { createServices, type Services } from '../../src/services.ts';
 
 export interface GraphQLResult {
@@ -30,6 +31,10 @@ export interface Harness {
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
+/** The graph store under test: `BKG_GRAPH_STORE` and `SPARQL_*` as a vitest project sets them (vitest.config.ts), else embedded. */
+const storeEnv = (): Record<string, string> =>
+  Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && (e[0] === 'BKG_GRAPH_STORE' || e[0].startsWith('SPARQL_'))));
+
 /**
  * Starts the app on a real listener (loopback, a free port) on embedded engines, with the given
  * sites (id → Turtle text) loaded, the admin key `ADMIN_KEY`, and rate limits out of the way.
@@ -49,6 +54,7 @@ export async function createHarness(options: { sites: Record<string, string>; en
     BKG_RATE_LIMIT_KEY: '1000000',
     BKG_RATE_LIMIT_USER: '1000000',
     BKG_RATE_LIMIT_ANONYMOUS: '1000000',
+    ...storeEnv(),
     ...options.env,
   });
   const logger = createLogger(config);
@@ -82,6 +88,8 @@ export async function createHarness(options: { sites: Record<string, string>; en
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      // An external store outlives the test: leave none of its site graphs behind.
+      if (services.store.name === 'sparql') for (const siteId of Object.keys(options.sites)) await services.store.dropGraph(siteGraph(siteId));
       await services.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,44 @@
+/** Which triplestore serves the graphs, and how to reach it when it is external. */
+export interface GraphStoreConfig {
+  readonly kind: 'oxigraph' | 'sparql' | 'comunica';
+  /** SPARQL 1.1 Protocol query endpoint (kind `sparql`). */
+  readonly queryUrl: string | undefined;
+  /** SPARQL 1.1 Update endpoint; defaults to the query endpoint. */
+  readonly updateUrl: string | undefined;
+  /** Graph Store Protocol endpoint for bulk loads; unset loads with chunked INSERTs. */
+  readonly gspUrl: string | undefined;
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly authScheme: 'basic' | 'digest';
+  /** Deadline of one query, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Keep-alive connections to the endpoint; further requests wait for one. */
+  readonly maxConnections: number;
+  /** The endpoint's quirks; `auto` reads them off the server's answer. */
+  readonly dialect: 'auto' | 'standard' | 'virtuoso';
+}
+
+/** The parsers `loadConfig` shares, so every variable is read and reported the same way. */
+export interface EnvReaders {
+  int(name: string, fallback: number, min: number, max: number): number;
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T;
+  url(name: string, protocols: readonly string[]): string | undefined;
+}
+
+/** The graph store settings: `BKG_GRAPH_STORE` and the `SPARQL_*` variables. */
+export function graphStoreConfig(env: Record<string, string | undefined>, problems: string[], read: EnvReaders): GraphStoreConfig {
+  const config: GraphStoreConfig = {
+    kind: read.oneOf('BKG_GRAPH_STORE', ['oxigraph', 'sparql', 'comunica'] as const, 'oxigraph'),
+    queryUrl: read.url('SPARQL_QUERY_URL', ['http:', 'https:']),
+    updateUrl: read.url('SPARQL_UPDATE_URL', ['http:', 'https:']),
+    gspUrl: read.url('SPARQL_GSP_URL', ['http:', 'https:']),
+    user: env.SPARQL_USER || undefined,
+    password: env.SPARQL_PASSWORD || undefined,
+    authScheme: read.oneOf('SPARQL_AUTH', ['basic', 'digest'] as const, 'basic'),
+    timeoutMs: read.int('SPARQL_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    maxConnections: read.int('SPARQL_MAX_CONNECTIONS', 16, 1, 1024),
+    dialect: read.oneOf('SPARQL_DIALECT', ['auto', 'standard', 'virtuoso'] as const, 'auto'),
+  };
+  if (config.kind === 'sparql' && !config.queryUrl) problems.push('SPARQL_QUERY_URL is required when BKG_GRAPH_STORE is sparql');
+  return Object.freeze(config);
+}

@@ -1,0 +1,137 @@
+/**
+ * A GraphStore whose queries Comunica evaluates over an in-process N3 store: a second,
+ * independent SPARQL engine beside Oxigraph, used as a conformance peer (answers must be the
+ * same) rather than for speed (INFRA.md: 100× slower on large sites). Graphs persist as N-Quads
+ * files in the data directory, like the embedded store's.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QueryEngine } from '@comunica/query-sparql';
+import N3 from 'n3';
+import oxigraph from 'oxigraph';
+import type * as RDF from '@rdfjs/types';
+import type { GraphStore, LoadResult, RdfFormat, RdfSource, RdfTerm, SparqlRow } from './graph-store.ts';
+import { parseTriples } from './rdf-input.ts';
+import { requestSignal } from './request-signal.ts';
+
+const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
+
+export interface ComunicaStoreOptions {
+  /** Directory where graphs persist; undefined keeps everything in memory. */
+  readonly persistDir: string | undefined;
+  /** Graphs rebuilt at every start, not written to disk (the ontology). */
+  readonly volatileGraphs?: readonly string[];
+}
+
+/** A term as SPARQL 1.1 JSON results write it (as the embedded store answers). */
+function jsonTerm(term: RDF.Term): RdfTerm {
+  switch (term.termType) {
+    case 'NamedNode':
+      return { type: 'uri', value: term.value };
+    case 'BlankNode':
+      return { type: 'bnode', value: term.value };
+    case 'Literal':
+      if (term.language) return { type: 'literal', value: term.value, 'xml:lang': term.language };
+      if (term.datatype.value === XSD_STRING || term.datatype.value === RDF_LANG_STRING) return { type: 'literal', value: term.value };
+      return { type: 'literal', value: term.value, datatype: term.datatype.value };
+    default:
+      throw new Error(`Unexpected ${term.termType} in a query result`);
+  }
+}
+
+/** Comunica over an N3 store. */
+export class ComunicaStore implements GraphStore {
+  readonly name = 'comunica';
+  private readonly data = new N3.Store();
+  private readonly engine = new QueryEngine();
+
+  private constructor(private readonly options: ComunicaStoreOptions) {}
+
+  /** Opens the store and restores persisted graphs. */
+  static open(options: ComunicaStoreOptions): ComunicaStore {
+    const store = new ComunicaStore(options);
+    if (options.persistDir) {
+      mkdirSync(options.persistDir, { recursive: true });
+      for (const name of readdirSync(options.persistDir)) {
+        if (name.endsWith('.nq')) store.data.addQuads(new N3.Parser({ format: 'N-Quads' }).parse(readFileSync(join(options.persistDir, name), 'utf8')));
+      }
+    }
+    return store;
+  }
+
+  async select(query: string): Promise<SparqlRow[]> {
+    const stream = await this.engine.queryBindings(query, { sources: [this.data] });
+    const signal = requestSignal();
+    const stop = () => stream.destroy(signal?.reason as Error);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const bindings = await stream.toArray();
+      return bindings.map((binding) => {
+        const row: Record<string, RdfTerm> = {};
+        for (const [variable, term] of binding) row[variable.value] = jsonTerm(term);
+        return row;
+      });
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
+    return this.load(graph, data, format, true);
+  }
+
+  mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
+    return this.load(graph, data, format, false);
+  }
+
+  // The whole document is parsed before the graph is touched: a syntax error changes nothing.
+  private async load(graph: string, data: RdfSource, format: RdfFormat, replace: boolean): Promise<LoadResult> {
+    const node = N3.DataFactory.namedNode(graph);
+    const quads: N3.Quad[] = [];
+    for await (const batch of parseTriples(data, format, graph)) {
+      for (const q of batch) {
+        const triple = N3.DataFactory.fromQuad(q as unknown as N3.Quad);
+        quads.push(N3.DataFactory.quad(triple.subject, triple.predicate, triple.object, node));
+      }
+    }
+    if (replace) this.data.removeQuads(this.data.getQuads(null, null, null, node));
+    this.data.addQuads(quads);
+    this.persist(graph);
+    return { triples: this.data.countQuads(null, null, null, node) };
+  }
+
+  async dropGraph(graph: string): Promise<void> {
+    this.data.removeQuads(this.data.getQuads(null, null, null, N3.DataFactory.namedNode(graph)));
+    this.persist(graph);
+  }
+
+  async exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
+    // Written by Oxigraph, so every store exports the same text for the same graph.
+    const triples = this.data.getQuads(null, null, null, N3.DataFactory.namedNode(graph)).map((q) => oxigraph.fromQuad(N3.DataFactory.quad(q.subject, q.predicate, q.object)));
+    return new oxigraph.Store(triples).dump({ format, from_graph_name: oxigraph.defaultGraph() });
+  }
+
+  async countTriples(graph: string): Promise<number> {
+    return this.data.countQuads(null, null, null, N3.DataFactory.namedNode(graph));
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  private persist(graph: string): void {
+    const dir = this.options.persistDir;
+    if (!dir || (this.options.volatileGraphs ?? []).includes(graph)) return;
+    const file = join(dir, `${createHash('sha256').update(graph).digest('hex').slice(0, 32)}.nq`);
+    const quads = this.data.getQuads(null, null, null, N3.DataFactory.namedNode(graph));
+    if (quads.length === 0) {
+      rmSync(file, { force: true });
+      return;
+    }
+    // Write then rename, so a crash mid-write never leaves a truncated graph behind.
+    writeFileSync(`${file}.tmp`, new N3.Writer({ format: 'N-Quads' }).quadsToString(quads));
+    renameSync(`${file}.tmp`, file);
+  }
+}

@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import type { GraphStoreConfig } from '../config/graph-store-config.ts';
+import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
+import { ComunicaStore } from './comunica-store.ts';
+import type { GraphStore } from './graph-store.ts';
+import { OxigraphStore } from './oxigraph-store.ts';
+import { SparqlHttpStore } from './sparql-http-store.ts';
+
+/** The GraphStore the configuration names: embedded Oxigraph, a SPARQL 1.1 endpoint, or Comunica. */
+export async function openGraphStore(config: GraphStoreConfig, dataDir: string): Promise<GraphStore> {
+  switch (config.kind) {
+    case 'oxigraph':
+      return OxigraphStore.open({ persistDir: join(dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH] });
+    case 'comunica':
+      return ComunicaStore.open({ persistDir: join(dataDir, 'graphs-comunica'), volatileGraphs: [ONTOLOGY_GRAPH] });
+    case 'sparql':
+      return new SparqlHttpStore({
+        queryUrl: config.queryUrl!,
+        updateUrl: config.updateUrl,
+        gspUrl: config.gspUrl,
+        credentials: config.user !== undefined ? { user: config.user, password: config.password ?? '', scheme: config.authScheme } : undefined,
+        timeoutMs: config.timeoutMs,
+        maxConnections: config.maxConnections,
+        dialect: config.dialect,
+      });
+  }
+}

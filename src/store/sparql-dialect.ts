@@ -1,0 +1,81 @@
+/**
+ * What differs between SPARQL 1.1 endpoints, in one place. The store speaks the standard protocol
+ * and asks its dialect wherever an engine is known to depart from it; each departure below is
+ * shown by a test in test/integration/stores/virtuoso-dialect.test.ts.
+ */
+import type { RdfTerm, SparqlRow } from './graph-store.ts';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+export interface SparqlDialect {
+  readonly name: 'standard' | 'virtuoso';
+  /**
+   * How a query is POSTed: `direct` as `application/sparql-query`, `form` as `query=` in a
+   * form body. Every SPARQL 1.1 endpoint must take both.
+   */
+  readonly queryEncoding: 'direct' | 'form';
+  /** Whether `INSERT DATA` may hold blank nodes (SPARQL 1.1 says yes). */
+  readonly blankNodesInInsertData: boolean;
+  /** A term of a result as the embedded store would write it. */
+  normalizeTerm(term: RdfTerm): RdfTerm;
+}
+
+/** Literals as SPARQL 1.1 JSON results write them: `literal` with a datatype, none for xsd:string. */
+function standardTerm(term: RdfTerm): RdfTerm {
+  if (term.type !== 'typed-literal' && !(term.type === 'literal' && term.datatype === `${XSD}string`)) return term;
+  const { datatype, ...rest } = term;
+  return datatype === `${XSD}string` || datatype === undefined ? { ...rest, type: 'literal' } : { ...rest, type: 'literal', datatype };
+}
+
+/** The protocol as written. */
+export const standardDialect: SparqlDialect = {
+  name: 'standard',
+  queryEncoding: 'direct',
+  blankNodesInInsertData: true,
+  normalizeTerm: standardTerm,
+};
+
+/**
+ * Virtuoso Open Source 7.2:
+ * - a POST with `Content-Type: application/sparql-query` never answers: queries go as forms;
+ * - `INSERT DATA` with a blank node fails ("Blank node is not allowed in a constant clause"):
+ *   such triples go in an `INSERT { } WHERE { }` template, where blank nodes are allowed;
+ * - results use the 2008 `typed-literal` type, type plain strings as xsd:string, and write
+ *   booleans as `"1"`/`"0"`: normalized to the canonical form the embedded store answers.
+ * Quirks every store is guarded against regardless of dialect (so they need no switch here):
+ * a Graph Store POST with a chunked body is answered 201 and loads nothing, so bodies are always
+ * sent with a length; results cut at `ResultSetMaxRows` say so only in an `X-SPARQL-MaxRows`
+ * header, which the store turns into an error; without GRAPH the default graph is the union of
+ * all graphs, and every query the compiler writes names its graph.
+ */
+export const virtuosoDialect: SparqlDialect = {
+  name: 'virtuoso',
+  queryEncoding: 'form',
+  blankNodesInInsertData: false,
+  normalizeTerm(term) {
+    const normal = standardTerm(term);
+    if (normal.datatype === `${XSD}boolean` && (normal.value === '1' || normal.value === '0')) {
+      return { ...normal, value: normal.value === '1' ? 'true' : 'false' };
+    }
+    return normal;
+  },
+};
+
+/** The dialect a server names in its `Server` header (Virtuoso says `Virtuoso/07...`). */
+export function dialectOfServer(server: string | undefined): SparqlDialect {
+  return server && /virtuoso/i.test(server) ? virtuosoDialect : standardDialect;
+}
+
+/** A dialect by its configured name. */
+export function dialectNamed(name: 'standard' | 'virtuoso'): SparqlDialect {
+  return name === 'virtuoso' ? virtuosoDialect : standardDialect;
+}
+
+/** Rows with every term normalized by the dialect. */
+export function normalizeRows(rows: readonly SparqlRow[], dialect: SparqlDialect): SparqlRow[] {
+  return rows.map((row) => {
+    const out: Record<string, RdfTerm | undefined> = {};
+    for (const [name, term] of Object.entries(row)) out[name] = term && dialect.normalizeTerm(term);
+    return out;
+  });
+}

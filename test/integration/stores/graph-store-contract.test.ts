@@ -1,0 +1,147 @@
+// The GraphStore contract (src/store/graph-store.ts), the same tests on every store: the embedded
+// Oxigraph, Comunica, the SPARQL 1.1 protocol store on an in-process endpoint (Graph Store
+// Protocol, chunked INSERTs, Digest credentials) and, when BKG_TEST_SPARQL_URL names one (.ci/run
+// starts Virtuoso), on a real endpoint. Each test writes graphs of its own.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import oxigraph from 'oxigraph';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ComunicaStore } from '../../../src/store/comunica-store.ts';
+import { RdfSyntaxError, type GraphStore, type SparqlRow } from '../../../src/store/graph-store.ts';
+import { OxigraphStore } from '../../../src/store/oxigraph-store.ts';
+import { SparqlHttpStore } from '../../../src/store/sparql-http-store.ts';
+import { startSparqlEndpoint, type SparqlEndpoint } from '../../support/sparql-endpoint.ts';
+
+const external = process.env.BKG_TEST_SPARQL_URL;
+const externalGsp = process.env.BKG_TEST_SPARQL_GSP_URL;
+const externalName = process.env.BKG_TEST_SPARQL_NAME ?? 'endpoint';
+
+const endpoints: SparqlEndpoint[] = [];
+const endpoint = async (digest = false) => {
+  const e = await startSparqlEndpoint({ digest });
+  endpoints.push(e);
+  return e;
+};
+const http = { timeoutMs: 20_000, maxConnections: 4 };
+
+const stores: Array<[string, (() => Promise<GraphStore>) | undefined]> = [
+  // Persisted, as the service runs it: without a directory a failed replace cannot restore the graph.
+  ['oxigraph', async () => OxigraphStore.open({ persistDir: await mkdtemp(join(tmpdir(), 'bkg-contract-')) })],
+  ['comunica', async () => ComunicaStore.open({ persistDir: undefined })],
+  ['sparql, Graph Store Protocol', async () => { const e = await endpoint(); return new SparqlHttpStore({ queryUrl: e.queryUrl, gspUrl: e.gspUrl, dialect: 'auto', ...http }); }],
+  ['sparql, INSERT batches', async () => { const e = await endpoint(); return new SparqlHttpStore({ queryUrl: e.queryUrl, dialect: 'auto', ...http }); }],
+  ['sparql, Digest credentials', async () => {
+    const e = await endpoint(true);
+    return new SparqlHttpStore({ queryUrl: e.queryUrl, gspUrl: e.gspUrl, dialect: 'auto', credentials: { user: 'user', password: 'secret', scheme: 'digest' }, ...http });
+  }],
+  [`${externalName}, Graph Store Protocol`, external && externalGsp ? async () => new SparqlHttpStore({ queryUrl: external, gspUrl: externalGsp, dialect: 'auto', ...http }) : undefined],
+  [`${externalName}, INSERT batches`, external ? async () => new SparqlHttpStore({ queryUrl: external, dialect: 'auto', ...http }) : undefined],
+];
+
+afterAll(async () => {
+  for (const e of endpoints) await e.close();
+});
+
+const EX = 'https://example.org/contract#';
+const TURTLE = `@prefix ex: <${EX}> .
+ex:a ex:p "plain", "tagged"@en, true, 1.5, ex:b .
+ex:a ex:q [ ex:r 1 ; ex:s 2 ] .
+`;
+
+/** The rows' values of `v`, as the JSON terms a store answers, in the order of their values. */
+const terms = (rows: SparqlRow[], v: string) => rows.map((r) => r[v]!).sort((a, b) => a.value.localeCompare(b.value));
+
+for (const [name, open] of stores) {
+  describe.skipIf(!open)(`GraphStore contract: ${name}${open ? '' : ' (needs BKG_TEST_SPARQL_URL)'}`, () => {
+    let store: GraphStore;
+    const graph = (label: string) => `urn:bkg:test:${randomUUID()}:${label}`;
+    const select = (g: string, where: string, vars = '*') => store.select(`SELECT ${vars} WHERE { GRAPH <${g}> { ${where} } }`);
+
+    beforeAll(async () => {
+      store = await open!();
+      await store.ping();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('replaces a graph and answers its terms as the embedded store writes them', async () => {
+      const g = graph('replace');
+      expect(await store.replaceGraph(g, TURTLE, 'text/turtle')).toEqual({ triples: 8 });
+      expect(terms(await select(g, `<${EX}a> <${EX}p> ?o`), 'o')).toEqual(
+        [
+          { type: 'literal', value: 'plain' },
+          { type: 'literal', value: 'tagged', 'xml:lang': 'en' },
+          { type: 'literal', value: 'true', datatype: 'http://www.w3.org/2001/XMLSchema#boolean' },
+          { type: 'literal', value: '1.5', datatype: 'http://www.w3.org/2001/XMLSchema#decimal' },
+          { type: 'uri', value: `${EX}b` },
+        ].sort((a, b) => a.value.localeCompare(b.value)),
+      );
+      expect(await store.replaceGraph(g, `<${EX}x> <${EX}p> <${EX}y> .`, 'application/n-triples')).toEqual({ triples: 1 });
+      expect(await store.countTriples(g)).toBe(1);
+      await store.dropGraph(g);
+    });
+
+    it('keeps a blank node one node across the document', async () => {
+      const g = graph('bnodes');
+      // More triples than one INSERT batch, with the blank node's triples far apart.
+      const filler = Array.from({ length: 6000 }, (_, i) => `<${EX}n${i}> <${EX}p> "${i}" .`).join('\n');
+      await store.replaceGraph(g, `_:b <${EX}r> 1 .\n${filler}\n<${EX}a> <${EX}q> _:b .\n_:b <${EX}s> 2 .`, 'text/turtle');
+      const rows = await select(g, `<${EX}a> <${EX}q> ?b . ?b <${EX}r> ?r . ?b <${EX}s> ?s`);
+      expect(rows).toHaveLength(1);
+      expect(await store.countTriples(g)).toBe(6003);
+      await store.dropGraph(g);
+    });
+
+    it('merges into a graph', async () => {
+      const g = graph('merge');
+      await store.replaceGraph(g, TURTLE, 'text/turtle');
+      expect(await store.mergeGraph(g, `<${EX}c> <${EX}p> "more" .`, 'application/n-triples')).toEqual({ triples: 9 });
+      await store.dropGraph(g);
+    });
+
+    it('leaves the graph as it was on a syntax error, with its line and column', async () => {
+      const g = graph('syntax');
+      await store.replaceGraph(g, TURTLE, 'text/turtle');
+      const bad = `@prefix ex: <${EX}> .\nex:new ex:p "fine" .\nex:new ex:p ,, .\n`;
+      for (const load of [() => store.replaceGraph(g, bad, 'text/turtle'), () => store.mergeGraph(g, bad, 'text/turtle')]) {
+        const error = await load().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RdfSyntaxError);
+        expect([(error as RdfSyntaxError).line, typeof (error as RdfSyntaxError).column]).toEqual([3, 'number']);
+      }
+      expect(await store.countTriples(g)).toBe(8);
+      expect(await select(g, `<${EX}new> ?p ?o`)).toEqual([]);
+      await store.dropGraph(g);
+    });
+
+    it('takes only the default graph of N-Quads and JSON-LD', async () => {
+      const g = graph('quads');
+      const other = graph('other');
+      const nquads = `<${EX}a> <${EX}p> "default" .\n<${EX}a> <${EX}p> "named" <${other}> .\n`;
+      expect(await store.replaceGraph(g, nquads, 'application/n-quads')).toEqual({ triples: 1 });
+      const jsonld = JSON.stringify({ '@graph': [{ '@id': `${EX}j`, [`${EX}p`]: 'top' }] });
+      expect(await store.mergeGraph(g, jsonld, 'application/ld+json')).toEqual({ triples: 2 });
+      expect(await store.countTriples(other)).toBe(0);
+      await store.dropGraph(g);
+    });
+
+    it('exports what it holds and forgets a dropped graph', async () => {
+      const g = graph('export');
+      await store.replaceGraph(g, TURTLE, 'text/turtle');
+      for (const format of ['application/n-triples', 'text/turtle'] as const) {
+        expect(oxigraph.parse(await store.exportGraph(g, format), { format })).toHaveLength(8);
+      }
+      await store.dropGraph(g);
+      expect(await store.countTriples(g)).toBe(0);
+      expect(await store.exportGraph(g, 'application/n-triples')).toBe('');
+    });
+
+    it('replaces with an empty document', async () => {
+      const g = graph('empty');
+      await store.replaceGraph(g, TURTLE, 'text/turtle');
+      expect(await store.replaceGraph(g, '', 'text/turtle')).toEqual({ triples: 0 });
+    });
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * A SPARQL 1.1 endpoint on loopback, backed by an in-memory Oxigraph: `/sparql` (query and
+ * update, form or direct), `/store?graph=` (Graph Store Protocol). Tests of the protocol store use
+ * it where no external engine runs, and switch it to `down` (connections refused), `hang`
+ * (requests never answered) or `fail` (HTTP 503) to see how the service copes, then back to `up`.
+ * With `digest`, every request needs Digest credentials `user`/`secret`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import oxigraph from 'oxigraph';
+
+export type EndpointMode = 'up' | 'down' | 'hang' | 'fail';
+
+export interface SparqlEndpoint {
+  readonly queryUrl: string;
+  readonly gspUrl: string;
+  readonly store: oxigraph.Store;
+  /** Requests received, by kind (`query`, `update`, `gsp`), and `abandoned`: hanging requests the client closed. */
+  readonly counts: Record<string, number>;
+  mode: EndpointMode;
+  close(): Promise<void>;
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+function digestOk(req: IncomingMessage, nonce: string): boolean {
+  const header = req.headers.authorization ?? '';
+  if (!header.startsWith('Digest ')) return false;
+  const p = Object.fromEntries([...header.matchAll(/(\w+)=(?:"([^"]*)"|([^\s,]+))/g)].map((m) => [m[1], m[2] ?? m[3]]));
+  const ha1 = md5(`user:bkg:secret`);
+  const ha2 = md5(`${req.method}:${p.uri}`);
+  return p.nonce === nonce && p.response === md5(`${ha1}:${nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`);
+}
+
+async function body(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Starts the endpoint on a free loopback port. */
+export async function startSparqlEndpoint(options: { digest?: boolean } = {}): Promise<SparqlEndpoint> {
+  const store = new oxigraph.Store();
+  const counts: Record<string, number> = { query: 0, update: 0, gsp: 0, abandoned: 0 };
+  const nonce = randomBytes(8).toString('hex');
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (endpoint.mode === 'hang') {
+      hanging.add(res);
+      // The store gave up on it (deadline or client gone) when it closes the request.
+      req.once('close', () => counts.abandoned!++);
+      return;
+    }
+    if (endpoint.mode === 'fail') return void res.writeHead(503).end('overloaded');
+    if (options.digest && !digestOk(req, nonce)) {
+      return void res.writeHead(401, { 'www-authenticate': `Digest realm="bkg", qop="auth", nonce="${nonce}", algorithm=MD5` }).end();
+    }
+    const text = await body(req);
+    try {
+      if (url.pathname === '/store') {
+        counts.gsp!++;
+        const graph = oxigraph.namedNode(url.searchParams.get('graph')!);
+        if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/n-triples' }).end(store.dump({ format: 'application/n-triples', from_graph_name: graph }));
+        if (req.method === 'PUT' || req.method === 'DELETE') store.update(`DROP SILENT GRAPH <${graph.value}>`);
+        if (req.method !== 'DELETE') store.load(text, { format: req.headers['content-type']!.split(';')[0]!, to_graph_name: graph });
+        return void res.writeHead(req.method === 'POST' ? 200 : 201).end();
+      }
+      const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(text) : undefined;
+      const update = form?.get('update') ?? (req.headers['content-type']?.startsWith('application/sparql-update') ? text : undefined);
+      if (update !== undefined) {
+        counts.update!++;
+        store.update(update);
+        return void res.writeHead(204).end();
+      }
+      const query = form?.get('query') ?? url.searchParams.get('query') ?? text;
+      counts.query!++;
+      const format = /^\s*((PREFIX|BASE)[^\n]*\n\s*)*(CONSTRUCT|DESCRIBE)/i.test(query) ? 'application/n-triples' : 'application/sparql-results+json';
+      res.writeHead(200, { 'content-type': format }).end(store.query(query, { results_format: format }) as string);
+    } catch (error) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end((error as Error).message);
+    }
+  };
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.on('connection', (socket) => {
+    if (endpoint.mode === 'down') return void socket.destroy();
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let mode: EndpointMode = 'up';
+  const endpoint: SparqlEndpoint = {
+    queryUrl: `${base}/sparql`,
+    gspUrl: `${base}/store`,
+    store,
+    counts,
+    get mode() {
+      return mode;
+    },
+    set mode(next: EndpointMode) {
+      mode = next;
+      // Going down drops kept-alive connections too, as a restarting server would.
+      if (next === 'down') for (const socket of sockets) socket.destroy();
+      if (next !== 'hang') for (const res of hanging) res.destroy();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return endpoint;
+}
