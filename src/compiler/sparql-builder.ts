@@ -60,13 +60,14 @@ const FACT_VARIABLES = trusted('?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt
 
 // One flat group, not a DISTINCT subquery of candidates joined to the facts: Oxigraph cannot
 // push the candidates into a subquery's join (measured 5× slower); repeated rows are folded later.
+// The tag's BIND comes after the OPTIONALs: Virtuoso drops every row of a group where it precedes them.
 function selectEntities(graph: string, candidates: Sparql, projection: Sparql, attributes: ReadonlySet<Attribute>): Sparql {
   return sparql`${prologue}
 SELECT ${projection} ${FACT_VARIABLES} WHERE {
   GRAPH ${iri(graph)} {
     ${candidates}
-    ${tagOf(e)}
     ${factPatterns(attributes)}
+    ${tagOf(e)}
   }
 }`;
 }
@@ -127,8 +128,8 @@ SELECT ?parent ?start ?x ?y ?e ?tag ${FACT_VARIABLES} WHERE {
     UNION
     {
       ${parentValues(parents)} ${spec.start(parent, start)} ${start} ${reach}* ?e .
-      ${tagOf(e)}
       ${factPatterns(withOutput)}
+      ${tagOf(e)}
     }
   }
 }`;
