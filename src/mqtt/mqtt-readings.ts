@@ -85,8 +85,9 @@ export class MqttReadings {
       });
     });
     this.client.on('reconnect', () => this.logger.debug({ broker: host }, 'mqtt reconnecting'));
-    this.client.on('offline', () => this.logger.warn({ broker: host }, 'mqtt broker unreachable; retrying'));
-    this.client.on('error', (error) => this.logger.warn({ broker: host, err: { message: error.message } }, 'mqtt error'));
+    // While the broker is away every retry fails: these go through the per-minute cap too.
+    this.client.on('offline', () => this.warn({ broker: host }, 'mqtt broker unreachable; retrying'));
+    this.client.on('error', (error) => this.warn({ broker: host, err: { message: error.message } }, 'mqtt error'));
     this.client.on('message', (topic, payload) => {
       void this.receive(topic, payload);
     });

@@ -127,10 +127,10 @@ export class ReadingStore {
     return groupRows(rows, 't');
   }
 
-  /** Whether the site has any reading older than `before` (the simulator's "already backfilled" test). */
-  async hasReadingsBefore(siteId: string, before: number): Promise<boolean> {
-    const rows = await this.db.query('SELECT 1 FROM readings WHERE site = $1 AND ts < $2::timestamptz LIMIT 1', [siteId, iso(before)]);
-    return rows.length > 0;
+  /** The instant of the site's newest reading, if it has any (the simulator's backfill starts there). */
+  async lastReadingTime(siteId: string): Promise<number | undefined> {
+    const [row] = await this.db.query<{ last: unknown }>('SELECT max(ts) AS last FROM readings WHERE site = $1', [siteId]);
+    return row?.last === null || row?.last === undefined ? undefined : msOf(row.last);
   }
 }
 

@@ -50,7 +50,7 @@ export class Readings implements LivePointValues {
     this.currentValues = storedCurrentValues(this.store);
     this.mqtt = config.mqtt && new MqttReadings(config.mqtt, deps.sites, this.ingest, logger);
     if (deps.demo && config.simulator.enabled) {
-      const simulator = new DemoSimulator(deps.store, deps.ontology, deps.database, this.ingest, logger, {
+      const simulator = new DemoSimulator(deps.store, deps.ontology, this.store, this.ingest, logger, {
         intervalSeconds: config.simulator.intervalSeconds,
         backfillDays: config.simulator.backfillDays,
         timeZone: demoSiteRecord.timezone,

@@ -9,13 +9,12 @@ import { DEMO_SITE } from '../auth/client.ts';
 import { executePlan } from '../compiler/execute-plan.ts';
 import type { RootPlan } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
-import type { Database } from '../db/database.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { noCurrentValues } from '../readings/current-values.ts';
 import type { ReadingIngest } from '../readings/reading-ingest.ts';
-import type { Reading } from '../readings/reading-store.ts';
+import type { Reading, ReadingStore } from '../readings/reading-store.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { signalValue, type SignalPoint } from './point-signals.ts';
 
@@ -65,7 +64,7 @@ export class DemoSimulator {
   constructor(
     private readonly store: GraphStore,
     private readonly ontology: Ontology,
-    private readonly db: Database,
+    private readonly readings: ReadingStore,
     private readonly ingest: ReadingIngest,
     private readonly logger: Logger,
     private readonly options: DemoSimulatorOptions,
@@ -138,8 +137,7 @@ export class DemoSimulator {
     const points = await this.demoPoints();
     if (points.length === 0) return;
     const now = this.now();
-    const [row] = await this.db.query<{ last: unknown }>('SELECT max(ts) AS last FROM readings WHERE site = $1', [DEMO_SITE]);
-    const last = row?.last ? new Date(row.last as string | Date).getTime() : undefined;
+    const last = await this.readings.lastReadingTime(DEMO_SITE);
     const from = Math.max(last ?? 0, now - this.options.backfillDays * DAY);
     let t = Math.ceil((from + 1) / BACKFILL_STEP) * BACKFILL_STEP;
     if (t >= now) return;

@@ -4,6 +4,8 @@
 // turns it off.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/log/logger.ts';
+import { DemoSimulator } from '../../../src/simulator/demo-simulator.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { post } from './readings-support.ts';
 
@@ -64,6 +66,22 @@ describe('the demo simulator', () => {
     expect(Math.max(...temps!) - Math.min(...temps!)).toBeGreaterThan(2);
     expect(Math.min(...co2s!)).toBeGreaterThan(350);
     expect(Math.max(...co2s!)).toBeGreaterThan(700);
+  });
+
+  it('after a restart fills only the gap since the last reading', async () => {
+    const series = 'demo:AHU-1-SAT';
+    const count = async () => (await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'demo' AND timeseries_id = $1", [series]))[0]!.n;
+    const before = await count();
+    // A restart an hour later: 4 quarter hours of gap, then the reading of the current minute.
+    const later = new DemoSimulator(h.services.store, h.services.ontology, h.services.live.store, h.services.live.ingest, createLogger({ logLevel: 'silent' }), {
+      intervalSeconds: 0,
+      backfillDays: 7,
+      timeZone: 'Europe/Berlin',
+    }, () => Date.now() + 3_600_000);
+    await later.start();
+    await later.stop();
+    expect(await count()).toBeGreaterThanOrEqual(before + 4);
+    expect(await count()).toBeLessThanOrEqual(before + 6);
   });
 
   it('keeps the readings through a demo reset', async () => {

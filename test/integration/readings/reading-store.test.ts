@@ -196,6 +196,16 @@ describe.each(engines)('reading store on $name', (engine) => {
     });
   });
 
+  it('lastReadingTime: the newest instant of the site, undefined without readings', async () => {
+    expect(await readings.lastReadingTime('s1')).toBeUndefined();
+    await readings.write('s1', [
+      { timeseriesId: 'a', ms: T0, value: 1 },
+      { timeseriesId: 'b', ms: T0 + MIN, value: null },
+    ]);
+    await readings.write('s2', [{ timeseriesId: 'a', ms: T0 + 5 * MIN, value: 1 }]);
+    expect(await readings.lastReadingTime('s1')).toBe(T0 + MIN);
+  });
+
   it('deleting a site deletes its readings', async () => {
     await readings.write('s2', [{ timeseriesId: 'a', ms: T0, value: 1 }]);
     await new SiteStore(db).delete('s2');
