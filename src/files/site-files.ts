@@ -25,8 +25,8 @@ export type FileFieldChanges = Omit<FileChanges, 'size_bytes' | 'blob_key' | 'sh
 /**
  * Site files: records in the database, bytes in the BlobStore, kept so that a record exists only
  * while its bytes do. Bytes are stored first under a fresh key and recorded after; a failed record
- * write removes them again. A crash between the two can leave unrecorded bytes, never a record
- * without bytes.
+ * write removes them again. A crash between the two (or a store dying before it answers) can
+ * leave unrecorded bytes, which `sweep` removes; never a record without bytes.
  */
 export class SiteFiles {
   private sweepTimer: NodeJS.Timeout | undefined;
