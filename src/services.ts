@@ -84,8 +84,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     live,
     async close() {
       demo?.stop();
-      await live.close();
       files.stop();
+      await live.close();
       await redis?.close();
       await database.close();
       await store.close();

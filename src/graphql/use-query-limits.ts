@@ -9,7 +9,13 @@ import { limitErrors } from './use-error-codes.ts';
 
 /** Depth, alias, cost and token limits (graphql-armor), each configurable. */
 export function useQueryLimits(limits: Config['graphqlLimits']): Plugin[] {
-  const onReject = [(_context: unknown, error: GraphQLError) => void limitErrors.add(error)];
+  const onReject = [
+    (_context: unknown, error: GraphQLError) => {
+      limitErrors.add(error);
+      // The rules report this very error; its code says which kind of refusal it is.
+      (error.extensions as Record<string, unknown>).code = 'QUERY_TOO_COMPLEX';
+    },
+  ];
   return [
     maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true, onReject }),
     maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true, onReject }),

@@ -5,7 +5,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
@@ -17,15 +16,18 @@ const dropGraph = (graph: string) => sparql`${prologue}\nDROP SILENT GRAPH ${iri
 const { persistDir } = workerData as { persistDir: string | undefined };
 const store = new oxigraph.Store();
 
-const fileOf = (graph: string) => join(persistDir!, `${createHash('sha256').update(graph).digest('hex').slice(0, 32)}.nq`);
+// The file name carries the graph's IRI: a dump of one graph holds only its triples.
+const FILE_SUFFIX = '.graph.nt';
+const fileOf = (graph: string) => join(persistDir!, `${encodeURIComponent(graph)}${FILE_SUFFIX}`);
 
 function restorePersisted(): number {
   if (!persistDir) return 0;
   mkdirSync(persistDir, { recursive: true });
   let graphs = 0;
   for (const name of readdirSync(persistDir)) {
-    if (!name.endsWith('.nq')) continue;
-    store.load(readFileSync(join(persistDir, name)), { format: 'application/n-quads' });
+    if (!name.endsWith(FILE_SUFFIX)) continue;
+    const graph = oxigraph.namedNode(decodeURIComponent(name.slice(0, -FILE_SUFFIX.length)));
+    store.load(readFileSync(join(persistDir, name)), { format: 'application/n-triples', to_graph_name: graph });
     graphs++;
   }
   return graphs;
@@ -41,7 +43,7 @@ function persist(graph: string, persistent: boolean): void {
     return;
   }
   // Write then rename, so a crash mid-write never leaves a truncated graph behind.
-  writeFileSync(`${file}.tmp`, store.dump({ format: 'application/n-quads', from_graph_name: node }));
+  writeFileSync(`${file}.tmp`, store.dump({ format: 'application/n-triples', from_graph_name: node }));
   renameSync(`${file}.tmp`, file);
 }
 
@@ -50,7 +52,7 @@ function restoreGraph(graph: string): void {
   store.update(dropGraph(graph));
   if (!persistDir) return;
   try {
-    store.load(readFileSync(fileOf(graph)), { format: 'application/n-quads', to_graph_name: node });
+    store.load(readFileSync(fileOf(graph)), { format: 'application/n-triples', to_graph_name: node });
   } catch {
     // No persisted copy: the graph was empty before.
   }
