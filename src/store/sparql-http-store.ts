@@ -182,7 +182,8 @@ export class SparqlHttpStore implements GraphStore {
   async exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
     const accept = 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8';
     const answer = this.gspUrl
-      ? await this.client.send(withParams(this.gspUrl, { graph }), { method: 'GET', headers: { accept }, deadline: false, accept: [404] })
+      ? // The same deadline as queries: a store that hangs must answer 503, not hold the request forever.
+        await this.client.send(withParams(this.gspUrl, { graph }), { method: 'GET', headers: { accept }, deadline: true, accept: [404] })
       : await this.query(sparql`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text, accept);
     if (answer.status === 404) return '';
     // Read back and written by Oxigraph, so every store exports the same text for the same graph.
