@@ -58,8 +58,9 @@ const locationsOf = (parent: Sparql, e: Sparql, args: RelationArgs) =>
   args.recursive ? sparql`${parent} ${PART}+ ${e} .` : sparql`${parent} ${PART} ${e} .`;
 
 /** `v` is typed with no class of the kind (the ontology graph marks each class's kind). */
+// MINUS, not FILTER NOT EXISTS: the same answer on a bound `v`, measured 2× faster (bench/shapes-1M.md).
 const notOfKind = (v: Sparql, kind: EntityKind) =>
-  sparql`FILTER NOT EXISTS { ${v} a ?kind_c . GRAPH ${iri(ONTOLOGY_GRAPH)} { ?kind_c bkg:kind ${iri(BKG + kind)} } }`;
+  sparql`MINUS { ${v} a ?kind_c . GRAPH ${iri(ONTOLOGY_GRAPH)} { ?kind_c bkg:kind ${iri(BKG + kind)} } }`;
 
 const selfStart = (parent: Sparql, start: Sparql) => sparql`BIND(${parent} AS ${start})`;
 

@@ -2,10 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../errors/app-error.ts';
 
-/** Errors raised by the query-limit rules, so they get their own code. */
-export const limitErrors = new WeakSet<GraphQLError>();
-
-/** Gives every validation error an `extensions.code`: QUERY_TOO_COMPLEX for limits, else GRAPHQL_VALIDATION_FAILED. */
+/** Gives every validation error without a code GRAPHQL_VALIDATION_FAILED (limit refusals bring QUERY_TOO_COMPLEX). */
 export function useErrorCodes(): Plugin {
   return {
     onValidate() {
@@ -14,8 +11,12 @@ export function useErrorCodes(): Plugin {
         setResult(
           result.map((error) => {
             if (error.extensions.code) return error;
-            const code = limitErrors.has(error) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED';
-            return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code } });
+            return new GraphQLError(error.message, {
+              nodes: error.nodes,
+              source: error.source,
+              positions: error.positions,
+              extensions: { ...error.extensions, code: 'GRAPHQL_VALIDATION_FAILED' },
+            });
           }),
         );
       };

@@ -5,16 +5,12 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/config.ts';
-import { limitErrors } from './use-error-codes.ts';
 
 /** Depth, alias, cost and token limits (graphql-armor), each configurable. */
 export function useQueryLimits(limits: Config['graphqlLimits']): Plugin[] {
   const onReject = [
-    (_context: unknown, error: GraphQLError) => {
-      limitErrors.add(error);
-      // The rules report this very error; its code says which kind of refusal it is.
-      (error.extensions as Record<string, unknown>).code = 'QUERY_TOO_COMPLEX';
-    },
+    // The rules report this very error: its code says which kind of refusal it is.
+    (_context: unknown, error: GraphQLError) => void ((error.extensions as Record<string, unknown>).code = 'QUERY_TOO_COMPLEX'),
   ];
   return [
     maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true, onReject }),

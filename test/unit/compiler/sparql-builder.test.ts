@@ -195,9 +195,11 @@ describe('relationQuery', () => {
   });
 
   it('reads points of a non-recursive system without sub-systems’ own points', () => {
-    const patterns = siteGraphPatterns(parseSelect(relationQuery(SITE_GRAPH, 'System.points', { recursive: false }, [`${EX}HW`], NO_ATTRIBUTES)));
-    const filters = contentsOf(patterns).filters.filter((f) => usesOperator(f.expression, 'notexists'));
-    expect(filters).toHaveLength(1);
+    const query = parseSelect(relationQuery(SITE_GRAPH, 'System.points', { recursive: false }, [`${EX}HW`], NO_ATTRIBUTES));
+    const patterns = siteGraphPatterns(query);
+    // The member test removes members typed with a System class (MINUS, bench/shapes-1M.md).
+    const minus = JSON.stringify(query).match(/"type":"minus"/g) ?? [];
+    expect(minus).toHaveLength(1);
     expect(contentsOf(patterns).triples.some((t) => t.graphs.includes(ONTOLOGY_GRAPH) && (t.triple.object as { value: string }).value === 'urn:bkg:vocab#System')).toBe(true);
   });
 
