@@ -32,7 +32,7 @@ import type { Attribute, Constraint, RelationArgs, RootPlan, Selection } from '.
 import { isTraversal, locationPaths, relations } from '../src/compiler/relations.ts';
 import { kindsOf } from '../src/compiler/shape-entity.ts';
 import { relationQuery, rootQuery, traversalQuery } from '../src/compiler/sparql-builder.ts';
-import { FEEDS, LOCATED, PART, POINT, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
+import { FEEDS, POINT, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
 import { traverse } from '../src/compiler/traverse.ts';
 import { Ontology, type EntityKind } from '../src/ontology/ontology.ts';
 import { loadOntologyGraph } from '../src/ontology/ontology-graph.ts';

@@ -48,7 +48,7 @@ export class SparqlHttpStore implements GraphStore {
   private readonly gspUrl: URL | undefined;
   private resolvedDialect: Promise<SparqlDialect> | undefined;
 
-  constructor(private readonly options: SparqlHttpStoreOptions) {
+  constructor(options: SparqlHttpStoreOptions) {
     this.client = new SparqlHttpClient(options);
     this.queryUrl = new URL(options.queryUrl);
     this.updateUrl = new URL(options.updateUrl ?? options.queryUrl);
