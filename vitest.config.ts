@@ -13,6 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    globalSetup: ['test/support/records-template.ts'],
     // Everything on the embedded engines, then the GraphQL suites again on each other store.
     projects: storeProjects(process.env),
   },

@@ -6,7 +6,9 @@ import type { BlobStore } from './blobs/blob-store.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
 import { demoFilesRestorer } from './files/demo-files.ts';
 import { SiteFiles } from './files/site-files.ts';
+import { IfcModels } from './ifc/ifc-models.ts';
 import type { Logger } from './log/logger.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { Ontology } from './ontology/ontology.ts';
 import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
 import type { CurrentValues } from './readings/current-values.ts';
@@ -15,8 +17,11 @@ import { connectRedis, type RedisConnection } from './redis/redis-connection.ts'
 import { DemoSite } from './sites/demo-site.ts';
 import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
 import { SiteStore } from './sites/site-store.ts';
+import { ModelValidation } from './validation/model-validation.ts';
 import { InstrumentedStore } from './store/instrumented-store.ts';
 import { openGraphStore } from './store/open-graph-store.ts';
+import type { GraphStore } from './store/graph-store.ts';
+import { openEngines } from './startup/open-engines.ts';
 
 /** The engines and shared state of one running service. */
 export interface Services {
@@ -32,29 +37,44 @@ export interface Services {
   readonly blobs: BlobStore;
   /** Site files and models: records and bytes together. */
   readonly files: SiteFiles;
+  /** Reads IFC files and converts them to fragments in the background. */
+  readonly ifc: IfcModels;
   /** The latest readings, for `currentValue`. */
   readonly readings: CurrentValues;
   /** Readings: store, ingestion (REST, MQTT, demo simulator), live events. */
   readonly live: Readings;
+  /** Prometheus metrics of this service. */
+  readonly metrics: Metrics;
+  /** Checks models against Brick's shapes, in a worker thread. */
+  readonly validation: ModelValidation;
   close(): Promise<void>;
 }
 
 /** Opens the engines the configuration names, loads the ontology, the demo site and the site files. */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const started = performance.now();
-  const ontology = await Ontology.load(config.ontologyPath);
-  const store = new InstrumentedStore(await openGraphStore(config.graphStore, config.dataDir));
+  // Every engine at once: a start-up with several bad engines reports them all (one line each).
+  const engines = await openEngines({
+    ontology: () => Ontology.load(config.ontologyPath),
+    'graph store': () => openPingedGraphStore(config),
+    database: () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+    redis: async () => (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined),
+    'file store': () => openBlobStore(config.files, config.dataDir),
+  });
+  const { ontology, database, redis } = engines;
+  const blobs = engines['file store'];
+  const store = new InstrumentedStore(engines['graph store']);
+  const metrics = new Metrics();
+  metrics.watchStore(store);
   store.onQuery(({ query, durationMs, ok }) => logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query }, 'sparql query'));
   const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
   logger.info({ ontology: config.ontologyPath, store: store.name, classes: ontology.classes.size, triples: ontologyTriples, written }, 'ontology loaded');
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const sites = new SiteStore(database);
   const keys = new KeyStore(database);
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const blobs = await openBlobStore(config.files, config.dataDir);
   const files = new SiteFiles(database, blobs, logger);
   files.scheduleSweep(6 * 60 * 60 * 1000);
+  const ifc = new IfcModels(files, database, config.ifc, config.dataDir, logger);
 
   let demo: DemoSite | undefined;
   if (config.demoFixture) {
@@ -67,7 +87,12 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     await loadSiteFile(store, file, logger);
     await sites.ensure({ id: file.siteId, name: file.siteId, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
   }
+  await ifc.start();
   const live = new Readings(config.readings, { database, sites, redis, store, ontology, demo }, logger);
+  // Started at its first validation, so a service that never validates pays nothing.
+  const validation = new ModelValidation(config.ontologyPath);
+  metrics.watchReadings(live.ingest);
+  if (live.mqtt) metrics.watchMqtt(live.mqtt);
   logger.info({ database: database.kind, redis: Boolean(redis), seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'services ready');
   return {
     store,
@@ -80,15 +105,32 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     demo,
     blobs,
     files,
+    ifc,
     readings: live.currentValues,
     live,
+    metrics,
+    validation,
     async close() {
       demo?.stop();
       files.stop();
+      await ifc.stop();
       await live.close();
       await redis?.close();
       await database.close();
+      await validation.close();
       await store.close();
     },
   };
+}
+
+/** The configured graph store, once it has answered a query (an endpoint that is down fails start-up). */
+async function openPingedGraphStore(config: Config): Promise<GraphStore> {
+  const store = await openGraphStore(config.graphStore, config.dataDir);
+  try {
+    await store.ping();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { access, constants, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AppError, notFound, serviceUnavailable } from '../errors/app-error.ts';
 import { assertBlobKey, type BlobStore, type ByteRange, type ListedBlob, type StoredBlob } from './blob-store.ts';
 import { MeasureStream } from './measure-stream.ts';
+import { pipeToFile } from './pipe-to-file.ts';
 import { prepareTempDir } from './temp-dir.ts';
 
 const unavailable = (cause: unknown) => serviceUnavailable('The file store is unavailable.', cause);
@@ -44,7 +44,7 @@ export class LocalBlobStore implements BlobStore {
     const temp = join(this.tempDir, randomUUID());
     const measure = new MeasureStream(options.maxBytes);
     try {
-      await pipeline(body, measure, createWriteStream(temp, { flags: 'wx', flush: true }));
+      await pipeToFile(body, [measure], temp, { flags: 'wx', flush: true });
       await mkdir(dirname(target), { recursive: true });
       await rename(temp, target);
     } catch (error) {

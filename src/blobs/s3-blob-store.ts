@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Client, S3Error } from 'minio';
 import type { S3Config } from '../config/config.ts';
 import { AppError, notFound, serviceUnavailable } from '../errors/app-error.ts';
 import { assertBlobKey, type BlobStore, type ByteRange, type ListedBlob, type PresignOptions, type StoredBlob } from './blob-store.ts';
 import { MeasureStream } from './measure-stream.ts';
+import { pipeToFile } from './pipe-to-file.ts';
 import { prepareTempDir } from './temp-dir.ts';
 
 const MISSING = new Set(['NoSuchKey', 'NotFound']);
@@ -111,7 +111,7 @@ export class S3BlobStore implements BlobStore {
   private async spool(body: Readable, path: string, maxBytes: number | undefined): Promise<StoredBlob> {
     const measure = new MeasureStream(maxBytes);
     try {
-      await pipeline(body, measure, createWriteStream(path, { flags: 'wx' }));
+      await pipeToFile(body, [measure], path, { flags: 'wx' });
     } catch (error) {
       throw (error as { syscall?: unknown })?.syscall && !(error instanceof AppError) ? unavailable(error) : error;
     }

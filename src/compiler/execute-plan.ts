@@ -12,6 +12,7 @@ import { byName, kindsOf, shapeEntity, type EntityObject } from './shape-entity.
 import type { Attribute, EntityKind, FieldPlan, RootPlan, Selection, UnionSelection } from './plan.ts';
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
 import { propertiesQuery, relationQuery, rootQuery } from './sparql-builder.ts';
+import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
 import { traverse } from './traverse.ts';
 
 export interface ExecutionContext {
@@ -20,6 +21,9 @@ export interface ExecutionContext {
   readonly readings: CurrentValues;
 }
 
+/** The context of one execution: the site's profile, read once, shapes every query of it. */
+type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined };
+
 /** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
 type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
 
@@ -27,12 +31,14 @@ type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
 const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 'System', 'Equipment', 'Point'];
 
 /** Runs a root plan and returns the shaped result: a list, or one entity or null. */
-export async function executePlan(plan: RootPlan, ctx: ExecutionContext): Promise<EntityObject[] | EntityObject | null> {
+export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null> {
+  const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph) };
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
-  const query = rootQuery(plan, attributes);
+  const query = rootQuery(plan, attributes, ctx.profile);
   if (!query) return plan.single ? null : [];
   const { records } = readEntityRows(await ctx.store.select(query.text));
+  applyTags(records, ctx.profile);
 
   const chosen: Array<{ record: EntityRecord; selection: Selection }> = [];
   for (const record of records.values()) {
@@ -61,9 +67,9 @@ export async function executePlan(plan: RootPlan, ctx: ExecutionContext): Promis
 async function fillCurrentValues(siteId: string, requests: ValueRequests, ctx: ExecutionContext): Promise<void> {
   const ids = [...new Set(requests.flatMap(({ object }) => (object.__timeseriesId ? [object.__timeseriesId] : [])))];
   if (ids.length === 0) return;
-  const values = await ctx.readings.currentValues(siteId, ids);
+  const values = (await ctx.readings.currentValues(new Map([[siteId, ids]]))).get(siteId);
   for (const { object, keys } of requests) {
-    const value = object.__timeseriesId ? (values.get(object.__timeseriesId) ?? null) : null;
+    const value = object.__timeseriesId ? (values?.get(object.__timeseriesId) ?? null) : null;
     for (const key of keys) (object as Record<string, unknown>)[key] = value;
   }
 }
@@ -84,7 +90,7 @@ async function fillRelations(
   graph: string,
   selection: Selection,
   entities: readonly EntityObject[],
-  ctx: ExecutionContext,
+  ctx: PlanContext,
   values: ValueRequests,
 ): Promise<void> {
   if (entities.length === 0) return;
@@ -119,13 +125,14 @@ async function fetchRelation(
   graph: string,
   field: Extract<FieldPlan, { type: 'relation' }>,
   parents: readonly string[],
-  ctx: ExecutionContext,
+  ctx: PlanContext,
 ): Promise<Map<string, Child[]>> {
   const spec = relations[field.relation];
-  const query = relationQuery(graph, field.relation, field.args, parents, field.selection.attributes);
+  const query = relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile);
   const rows = await ctx.store.select(query.text);
   if (isTraversal(spec)) return walk(spec, field, rows, ctx);
   const { records, links } = readEntityRows(rows);
+  applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
   for (const [parent, children] of links) {
     const kept: Child[] = [];
@@ -150,7 +157,7 @@ function walk(
   spec: TraversalRelation,
   field: Extract<FieldPlan, { type: 'relation' }>,
   rows: readonly SparqlRow[],
-  ctx: ExecutionContext,
+  ctx: PlanContext,
 ): Map<string, Child[]> {
   const starts = new Map<string, Set<string>>();
   const edges = new Map<string, Array<[string, string]>>();
@@ -168,6 +175,7 @@ function walk(
     }
   }
   const { records } = readEntityRows(rows.filter((row) => row.e !== undefined));
+  applyTags(records, ctx.profile);
   const { medium, maxDepth, classes } = field.args;
   const ontology = ctx.ontology;
   const carriesMedium = (feeder: string): boolean => {

@@ -5,9 +5,10 @@
  * class list, then the facts to build them with, probed on each bound candidate.
  */
 import { Sparql, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
-import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
+import { ONTOLOGY_GRAPH, localName } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
 import { isTraversal, locationPaths, relations, ZONE_POINTS, type TraversalRelation } from './relations.ts';
+import type { SiteProfile } from './site-profile.ts';
 import {
   FED_BY,
   FEEDS,
@@ -16,10 +17,13 @@ import {
   POINT,
   classGenerator,
   classTest,
+  idCandidates,
   idTest,
   isDirectIri,
+  kindTest,
   nameFilter,
-  propertyPattern,
+  propertyBranches,
+  propertyGenerator,
   propertyTest,
   tagOf,
 } from './sparql-patterns.ts';
@@ -61,13 +65,18 @@ const FACT_VARIABLES = trusted('?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt
 // One flat group, not a DISTINCT subquery of candidates joined to the facts: Oxigraph cannot
 // push the candidates into a subquery's join (measured 5× slower); repeated rows are folded later.
 // The tag's BIND comes after the OPTIONALs: Virtuoso drops every row of a group where it precedes them.
-function selectEntities(graph: string, candidates: Sparql, projection: Sparql, attributes: ReadonlySet<Attribute>): Sparql {
+/**
+ * An entity query: the candidates, then the facts of each (the benchmark builds competing shapes
+ * with it). The fallback tag is left out when the site profile knows every untyped entity
+ * (`profile.tags`): its three EXISTS were a quarter of the time of a large entity query.
+ */
+export function selectEntities(graph: string, candidates: Sparql, projection: Sparql, attributes: ReadonlySet<Attribute>, profile?: SiteProfile): Sparql {
   return sparql`${prologue}
 SELECT ${projection} ${FACT_VARIABLES} WHERE {
   GRAPH ${iri(graph)} {
     ${candidates}
     ${factPatterns(attributes)}
-    ${tagOf(e)}
+    ${profile?.tags ? trusted('') : tagOf(e)}
   }
 }`;
 }
@@ -90,15 +99,16 @@ export function relationQuery(
   args: RelationArgs,
   parents: readonly string[],
   attributes: ReadonlySet<Attribute>,
+  profile?: SiteProfile,
 ): Sparql {
   const spec = relations[relation];
-  if (isTraversal(spec)) return traversalQuery(graph, spec, parents, attributes);
+  if (isTraversal(spec)) return traversalQuery(graph, spec, parents, attributes, profile);
   const checks: Sparql[] = [];
   if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));
   if (args.classes) checks.push(sparql`FILTER EXISTS { ${classTest(e, args.classes.closure, trusted('?k'))} }`);
   const candidates = sparql`${anchored(parentValues(parents), spec.pattern(parent, e, args))}
       ${checks}`;
-  return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), attributes);
+  return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), attributes, profile);
 }
 
 /**
@@ -111,6 +121,7 @@ export function traversalQuery(
   spec: TraversalRelation,
   parents: readonly string[],
   attributes: ReadonlySet<Attribute>,
+  profile?: SiteProfile,
 ): Sparql {
   const start = trusted('?start');
   const reach = spec.direction === 'downstream' ? FEEDS : FED_BY;
@@ -129,7 +140,7 @@ SELECT ?parent ?start ?x ?y ?e ?tag ${FACT_VARIABLES} WHERE {
     {
       ${parentValues(parents)} ${spec.start(parent, start)} ${start} ${reach}* ?e .
       ${factPatterns(withOutput)}
-      ${tagOf(e)}
+      ${profile?.tags ? trusted('') : tagOf(e)}
     }
   }
 }`;
@@ -140,28 +151,41 @@ export function propertiesQuery(graph: string, parents: readonly string[]): Spar
   return sparql`${prologue}
 SELECT ?parent ?p ?v ?u WHERE {
   GRAPH ${iri(graph)} {
-    ${parentValues(parents)}
-    ${propertyPattern(parent, trusted('?p'), trusted('?v'), trusted('?u'))}
+    ${anchored(parentValues(parents), propertyBranches(parent, trusted('?p'), trusted('?v'), trusted('?u')))}
   }
 }`;
 }
 
-/** Tests a bound `v` against a reference: the IRI, or an instance of `classes` with that id or name. */
-function refTest(v: Sparql, ref: EntityRef, classes: readonly string[], scope: string): Sparql | undefined {
-  if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
-  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${classTest(v, classes, variable(`${scope}_k`))} ${test}`;
+/** A reference to another entity: how it names it, and the kind (with its classes) it must be of. */
+interface Reference {
+  readonly ref: EntityRef;
+  readonly kind: EntityKind;
+  readonly classes: readonly string[];
 }
 
-/** Binds `v` to the entities a reference names: the IRI directly, else instances of `classes` first. */
-function refGenerator(v: Sparql, ref: EntityRef, classes: readonly string[], scope: string): Sparql | undefined {
+/** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
+function refTest(v: Sparql, { ref, kind }: Reference, scope: string): Sparql | undefined {
+  if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
+  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
+  return test && sparql`${kindTest(v, kind, variable(`${scope}_k`))} ${test}`;
+}
+
+/**
+ * Binds `v` to the entities a reference names: the IRI directly, or the IRIs a local name can be
+ * in the site's namespaces (then tested for the kind), else the kind's instances first.
+ */
+function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
+  if ('id' in ref && profile?.namespaces) {
+    const ids = idCandidates(ref.id, profile.namespaces);
+    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`))}` : undefined;
+  }
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
   return test && sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
 }
 
-/** Kinds with a fallback for entities typed with no class of any kind (MAPPING.md). */
-function fallbackGenerator(kind: EntityKind): Sparql | undefined {
+/** Kinds with a fallback for entities typed with no class of any kind (MAPPING.md): the pattern that finds them. */
+export function fallbackGenerator(kind: EntityKind): Sparql | undefined {
   // OPTIONAL + !BOUND rather than FILTER NOT EXISTS: Oxigraph runs the latter per row without
   // its indexes (measured 226 ms against 34 s on 100k triples, bench/shapes-100k.md).
   const untyped = sparql`OPTIONAL { ?e a ?fk . GRAPH ${iri(ONTOLOGY_GRAPH)} { ?fk bkg:kind ?fkk } } FILTER(!BOUND(?fkk))`;
@@ -189,46 +213,58 @@ interface CompiledConstraint {
 }
 
 /** A relation to another entity: `?anchor path ?e`, generated from the anchor or checked from `?e`. */
-function viaAnchor(ref: EntityRef, classes: readonly string[], path: Sparql, scope: string): CompiledConstraint | undefined {
+function viaAnchor(ref: Reference, path: Sparql, scope: string, profile: SiteProfile | undefined): CompiledConstraint | undefined {
   const anchor = variable(`${scope}_a`);
-  const generator = refGenerator(anchor, ref, classes, scope);
-  const test = refTest(anchor, ref, classes, scope);
+  const generator = refGenerator(anchor, ref, scope, profile);
+  const test = refTest(anchor, ref, scope);
   if (!generator || !test) return undefined;
   return { generate: sparql`${generator} ${anchor} ${path} ?e .`, check: sparql`FILTER EXISTS { ?e ^(${path}) ${anchor} . ${test} }` };
 }
 
-function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string): CompiledConstraint | undefined {
+/** Compiles a constraint; with a site profile, ids, the kind fallback and property names are anchored on what the site holds. */
+function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string, profile: SiteProfile | undefined): CompiledConstraint | undefined {
   const k = variable(`${scope}_k`);
   switch (c.type) {
     case 'id': {
       const test = idTest(e, c.id);
       if (isDirectIri(c.id)) return { generate: sparql`VALUES ?e { ${iri(c.id)} }`, check: sparql`FILTER(?e = ${iri(c.id)})` };
-      return test && { check: test };
+      if (!test || !profile?.namespaces) return test && { check: test };
+      const ids = idCandidates(c.id, profile.namespaces);
+      return ids?.length ? { generate: sparql`VALUES ?e { ${ids.map(iri)} }`, check: test } : undefined;
     }
     case 'ifcId': {
       const [ref, id] = [variable(`${scope}_r`), variable(`${scope}_g`)];
       const pattern = sparql`${ref} ref:ifcGlobalID ${id} FILTER(STR(${id}) = ${literal(c.ifcId)})`;
-      return { generate: sparql`${pattern} ?e ref:hasExternalReference ${ref} .`, check: sparql`FILTER EXISTS { ?e ref:hasExternalReference ${ref} . ${pattern} }` };
+      // Where every GlobalId of the site is a plain string, the literal itself is the index key
+      // (the STR() test read all 12k of them at 1M triples: 18 ms for one click in a 3D viewer).
+      const lookup = profile?.plainIfcIds ? sparql`${ref} ref:ifcGlobalID ${literal(c.ifcId)} .` : pattern;
+      return { generate: sparql`${lookup} ?e ref:hasExternalReference ${ref} .`, check: sparql`FILTER EXISTS { ?e ref:hasExternalReference ${ref} . ${pattern} }` };
     }
     case 'class':
       return { generate: classGenerator(e, c.classes.closure, k), check: sparql`FILTER EXISTS { ${classTest(e, c.classes.closure, k)} }` };
     case 'kind': {
       const typed = classGenerator(e, c.classes, k);
-      const fallback = fallbackGenerator(c.kind);
+      // The profile lists the untyped entities (or says there are none) instead of the scan that finds them.
+      const untyped = profile?.untyped.get(c.kind);
+      const fallback = untyped ? (untyped.length > 0 ? sparql`VALUES ?e { ${untyped.map(iri)} }` : undefined) : fallbackGenerator(c.kind);
       // Two independent generators, each anchored on its own. As a check the kind adds nothing:
       // every result's kind is checked in JavaScript.
       return { generate: fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed };
     }
     case 'name':
       return { check: nameFilter(e, c.name, variable(`${scope}_name`)) };
-    case 'property':
-      return { check: propertyTest(e, c.name, c.value) };
+    case 'property': {
+      const check = propertyTest(e, c.name, c.value);
+      if (c.name === undefined || !profile?.predicates) return { check };
+      const predicates = profile.predicates.filter((p) => localName(p) === c.name);
+      return predicates.length > 0 ? { generate: propertyGenerator(e, predicates, c.value), check } : undefined;
+    }
     case 'inLocation': {
       const paths = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor(c.location, c.locationClasses, paths(true), scope);
+      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, paths(true), scope, profile);
     }
     case 'ofEquipment':
-      return viaAnchor(c.equipment, c.equipmentClasses, POINT, scope);
+      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, POINT, scope, profile);
     case 'equipmentClass': {
       const owner = variable(`${scope}_a`);
       return {
@@ -237,13 +273,14 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       };
     }
     case 'ofZone':
-      return viaAnchor(c.zone, c.zoneClasses, ZONE_POINTS, scope);
+      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses }, ZONE_POINTS, scope, profile);
     case 'inSystem': {
-      if (kind !== 'Point') return viaAnchor(c.system, c.systemClasses, PART, scope);
+      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses };
+      if (kind !== 'Point') return viaAnchor(system, PART, scope, profile);
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
-      const generator = refGenerator(anchor, c.system, c.systemClasses, scope);
-      const test = refTest(anchor, c.system, c.systemClasses, scope);
+      const generator = refGenerator(anchor, system, scope, profile);
+      const test = refTest(anchor, system, scope);
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
       if (isTraversal(branches)) return undefined;
@@ -256,7 +293,8 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
   }
 }
 
-// Lower generates first: direct IRIs, then anchors found by id, then class lists, then scans.
+// Lower generates first: IRIs, then anchors found by id, then class lists, then scans. An id or
+// a property generates only when it names IRIs (directly, or through the site profile).
 const priority: Record<Constraint['type'], number> = {
   id: 0,
   ifcId: 1,
@@ -268,23 +306,26 @@ const priority: Record<Constraint['type'], number> = {
   equipmentClass: 5,
   kind: 6,
   name: 9,
-  property: 9,
+  property: 5,
 };
 
 const generatorRank = (c: Constraint): number => {
-  if (c.type === 'id' && !isDirectIri(c.id)) return 9;
   if (c.type === 'inLocation' && 'name' in c.location) return 5;
+  if (c.type === 'property' && c.value !== undefined) return 3;
   return priority[c.type];
 };
 
-/** The root query of a plan; `undefined` when a constraint can match nothing (an impossible id). */
-export function rootQuery(plan: RootPlan, attributes: ReadonlySet<Attribute>): Sparql | undefined {
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`) }));
+/**
+ * The root query of a plan; `undefined` when a constraint can match nothing (an impossible id).
+ * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored.
+ */
+export function rootQuery(plan: RootPlan, attributes: ReadonlySet<Attribute>, profile?: SiteProfile): Sparql | undefined {
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, profile) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)
     .sort((a, b) => generatorRank(a.c) - generatorRank(b.c))[0];
   if (!generator) throw new Error('A root plan needs a constraint that binds ?e');
   const checks = compiled.filter((entry) => entry !== generator).flatMap((entry) => (entry.compiled!.check ? [entry.compiled!.check] : []));
-  return selectEntities(plan.graph, join([generator.compiled!.generate!, ...checks], '\n'), trusted('?e ?tag'), attributes);
+  return selectEntities(plan.graph, join([generator.compiled!.generate!, ...checks], '\n'), trusted('?e ?tag'), attributes, profile);
 }

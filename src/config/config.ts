@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ifcConfig, type IfcConfig } from '../ifc/ifc-config.ts';
 import { readingsConfig, type ReadingsConfig } from '../readings/readings-config.ts';
 import { graphStoreConfig, type GraphStoreConfig } from './graph-store-config.ts';
 
@@ -40,8 +41,16 @@ export interface Config {
   readonly maxGraphUploadBytes: number;
   /** Site files and models: where their bytes live, upload limit, downloads, the demo's file set. */
   readonly files: FilesConfig;
+  /** Reading IFC files and converting them to fragments: workers and their limits. */
+  readonly ifc: IfcConfig;
   /** The triplestore: embedded Oxigraph, any SPARQL 1.1 endpoint, or Comunica over embedded data. */
   readonly graphStore: GraphStoreConfig;
+  /** The per-site SPARQL endpoint: how long a client's query may run, and how many results it may give. */
+  readonly sparqlEndpoint: { readonly timeoutMs: number; readonly maxResults: number };
+  /** Bearer token `/metrics` requires; unset: `/metrics` is open (scrapers inside the deployment's network). */
+  readonly metricsToken: string | undefined;
+  /** On SIGTERM, how long in-flight requests may take to finish before their connections are cut, in seconds. */
+  readonly shutdownGraceSeconds: number;
   readonly graphqlLimits: {
     readonly maxDepth: number;
     readonly maxAliases: number;
@@ -81,6 +90,9 @@ export const S3_MAX_OBJECT_BYTES = 5 * 1024 ** 3;
 
 /** The repository root, for paths that default to files the project ships. */
 export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** The ontology the project ships (derived from Brick by `npm run build:ontology`). */
+export const defaultOntologyPath = resolve(projectRoot, 'ontology/brick-hierarchy.ttl');
 
 /** Thrown when the environment holds a value the service cannot use; one line per problem. */
 export class ConfigError extends Error {
@@ -142,7 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     dataDir: path('BKG_DATA_DIR', resolve(projectRoot, 'data'))!,
-    ontologyPath: path('BKG_ONTOLOGY', resolve(projectRoot, 'ontology/brick-hierarchy.ttl'))!,
+    ontologyPath: path('BKG_ONTOLOGY', defaultOntologyPath)!,
     sitesDir: path('BKG_SITES_DIR', undefined),
     demoFixture: path('BKG_DEMO_FIXTURE', resolve(projectRoot, 'fixtures/demo.ttl')),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
@@ -170,7 +182,14 @@ export function loadConfig(env: Env = process.env): Config {
       downloadUrlSeconds: int('BKG_DOWNLOAD_URL_SECONDS', 300, 1, 604_800),
       demoFilesDir: path('BKG_DEMO_FILES', resolve(projectRoot, 'fixtures/demo-files')),
     },
+    ifc: ifcConfig({ int }),
     graphStore: graphStoreConfig(env, problems, { int, oneOf, url }),
+    sparqlEndpoint: {
+      timeoutMs: int('BKG_SPARQL_TIMEOUT_MS', 10_000, 100, 600_000),
+      maxResults: int('BKG_SPARQL_MAX_RESULTS', 10_000, 1, 1_000_000),
+    },
+    metricsToken: secret('BKG_METRICS_TOKEN', 16),
+    shutdownGraceSeconds: int('BKG_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     graphqlLimits: {
       maxDepth: int('BKG_GRAPHQL_MAX_DEPTH', 12, 1, 100),
       maxAliases: int('BKG_GRAPHQL_MAX_ALIASES', 30, 1, 1000),
@@ -187,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     auth: Object.freeze(config.auth),
     rateLimits: Object.freeze(config.rateLimits),
     graphqlLimits: Object.freeze(config.graphqlLimits),
+    sparqlEndpoint: Object.freeze(config.sparqlEndpoint),
     files: Object.freeze({ ...config.files, s3: config.files.s3 && Object.freeze(config.files.s3) }),
   });
 }

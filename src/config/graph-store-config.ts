@@ -16,6 +16,8 @@ export interface GraphStoreConfig {
   readonly maxConnections: number;
   /** The endpoint's quirks; `auto` reads them off the server's answer. */
   readonly dialect: 'auto' | 'standard' | 'virtuoso';
+  /** Where the service's graphs live on the endpoint instead of `urn:bkg:` (a triplestore shared by several deployments). */
+  readonly graphNamespace: string | undefined;
 }
 
 /** The parsers `loadConfig` shares, so every variable is read and reported the same way. */
@@ -24,6 +26,9 @@ export interface EnvReaders {
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T;
   url(name: string, protocols: readonly string[]): string | undefined;
 }
+
+// An absolute IRI (scheme, then no spaces, quotes or angle brackets) that graph names can follow.
+const GRAPH_NAMESPACE = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*[:/#]$/;
 
 /** The graph store settings: `BKG_GRAPH_STORE` and the `SPARQL_*` variables. */
 export function graphStoreConfig(env: Record<string, string | undefined>, problems: string[], read: EnvReaders): GraphStoreConfig {
@@ -38,7 +43,11 @@ export function graphStoreConfig(env: Record<string, string | undefined>, proble
     timeoutMs: read.int('SPARQL_TIMEOUT_MS', 30_000, 100, 3_600_000),
     maxConnections: read.int('SPARQL_MAX_CONNECTIONS', 16, 1, 1024),
     dialect: read.oneOf('SPARQL_DIALECT', ['auto', 'standard', 'virtuoso'] as const, 'auto'),
+    graphNamespace: env.SPARQL_GRAPH_NAMESPACE || undefined,
   };
+  if (config.graphNamespace !== undefined && !GRAPH_NAMESPACE.test(config.graphNamespace)) {
+    problems.push(`SPARQL_GRAPH_NAMESPACE must be an IRI prefix ending in ":", "/" or "#" (such as urn:acme:staging:), got "${config.graphNamespace}"`);
+  }
   if (config.kind === 'sparql' && !config.queryUrl) problems.push('SPARQL_QUERY_URL is required when BKG_GRAPH_STORE is sparql');
   return Object.freeze(config);
 }

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'QUERY_TOO_COMPLEX'
+  | 'MODEL_INVALID'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
@@ -32,6 +33,7 @@ const statusOf: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   GRAPHQL_VALIDATION_FAILED: 400,
   QUERY_TOO_COMPLEX: 400,
+  MODEL_INVALID: 400,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,
 };
@@ -70,3 +72,6 @@ export const forbidden = (message: string) => new AppError('FORBIDDEN', message)
 /** An engine (triplestore, database) failed or is unreachable. */
 export const serviceUnavailable = (message: string, cause?: unknown) =>
   new AppError('SERVICE_UNAVAILABLE', message, undefined, { cause });
+
+/** A query over a limit: too slow, too many results, too deep. */
+export const queryTooComplex = (message: string) => new AppError('QUERY_TOO_COMPLEX', message);

@@ -54,14 +54,16 @@ const unchanged = (file: StoredFile, fields: NewFileFields, sha256: string): boo
 /**
  * Restores the demo site's files to `<dir>/manifest.json`: files it lists get their recorded
  * ids, fields and bytes back (bytes re-stored only when they differ or are gone), any other demo
- * file is deleted. A file's format is the manifest's, else its name's extension.
+ * file is deleted, but for the fragments files the service made from them. A file's format is the
+ * manifest's, else its name's extension.
  */
 export function demoFilesRestorer(files: SiteFiles, dir: string): () => Promise<void> {
   return async () => {
     const manifest = manifestSchema.parse(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')));
     const wanted = new Set(manifest.files.map((entry) => entry.id));
     for (const file of await files.list({ sites: [DEMO_SITE] })) {
-      if (!wanted.has(file.id)) await files.delete(file.id);
+      // The fragments file made from a manifest IFC file stays: it is made again only when the IFC changes.
+      if (!wanted.has(file.id) && !(file.generated_from !== null && wanted.has(file.generated_from))) await files.delete(file.id);
     }
     for (const entry of manifest.files) {
       const path = join(dir, entry.path);

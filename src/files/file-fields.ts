@@ -84,3 +84,17 @@ export const listModelsQuery = z.object({
     .optional(),
   storey: string().optional(),
 });
+
+/** Largest page of a model's element list; larger `limit`s are cut to it. */
+export const MAX_ELEMENT_PAGE_SIZE = 10_000;
+
+/** The query of `GET /api/v1/sites/{siteId}/models/{modelId}/elements`: one element by GlobalId, or a page (of one storey). */
+export const listElementsQuery = z.object({
+  ifcId: string().min(1, 'This field may not be blank.').max(64, maxLength(64)).optional(),
+  storey: string().optional(),
+  limit: positiveInt('integer')
+    .refine((value) => value > 0, 'Ensure this value is greater than 0.')
+    .transform((value) => Math.min(value, MAX_ELEMENT_PAGE_SIZE))
+    .optional(),
+  offset: positiveInt('integer').optional(),
+});

@@ -1,6 +1,8 @@
 import { json, Router, type Request, type RequestHandler, type Response } from 'express';
 import { canRead, type Client } from '../auth/client.ts';
 import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
+import { pageLinks } from '../http/page-links.ts';
+import { countUpload } from '../http/use-request-metrics.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { readableSite, requireCredentials, writableSite } from '../sites/site-access.ts';
 import { SITE_ID } from '../sites/site-directory.ts';
@@ -21,21 +23,6 @@ const fieldError = (field: string, message: string) => badUserInput(`Invalid req
 
 /** The sites whose files a client may list. */
 const readableSites = (client: Client): readonly string[] | '*' => (client.kind === 'anonymous' ? [] : client.sites);
-
-/** The page links of a DRF LimitOffsetPagination answer: absolute URLs, the other query parameters kept. */
-function pageLinks(req: Request, count: number, limit: number, offset: number): { next: string | null; previous: string | null } {
-  const link = (newOffset: number | undefined) => {
-    const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-    url.searchParams.set('limit', String(limit));
-    if (newOffset === undefined) url.searchParams.delete('offset');
-    else url.searchParams.set('offset', String(newOffset));
-    return url.toString();
-  };
-  return {
-    next: offset + limit < count ? link(offset + limit) : null,
-    previous: offset <= 0 ? null : link(offset - limit > 0 ? offset - limit : undefined),
-  };
-}
 
 /**
  * `/api/files/` (SPEC 4.3): list, upload (multipart), read, update (multipart or JSON; the file
@@ -76,6 +63,7 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
       const received = receivedFile(req);
       try {
         await handler(req, res, received);
+        if (received) countUpload(res, 'file', received.size);
       } catch (error) {
         if (received) await files.discard(received.key);
         throw error;

@@ -1,12 +1,12 @@
 import type { Database } from '../db/database.ts';
 import { isoTimestamp } from '../db/sql-values.ts';
-import type { Category, ModelFormat, StoredFile } from './site-file.ts';
+import { readsAsIfc, type Category, type IfcInfo, type IfcStatus, type IfcStorey, type ModelFormat, type StoredFile } from './site-file.ts';
 
-/** A file row to insert: everything but the timestamps. */
-export type NewStoredFile = Omit<StoredFile, 'created_at' | 'updated_at'>;
+/** A file row to insert: everything but the timestamps and what the service reads from an IFC file. */
+export type NewStoredFile = Omit<StoredFile, 'created_at' | 'updated_at' | 'ifc'>;
 
 /** The columns an update may change. */
-export type FileChanges = Partial<Omit<StoredFile, 'id' | 'site' | 'created_at' | 'updated_at'>>;
+export type FileChanges = Partial<Omit<StoredFile, 'id' | 'site' | 'created_at' | 'updated_at' | 'ifc' | 'generated_from'>>;
 
 /** What the file list filters on; `sites` are the sites the caller may read. */
 export interface FileFilter {
@@ -23,11 +23,28 @@ export interface ModelFilter {
 }
 
 const COLUMNS =
-  'id, site, category, name, entity_uri, content_type, size_bytes, format, storey, sort_order, source_ifc, blob_key, sha256, created_at, updated_at';
+  'id, site, category, name, entity_uri, content_type, size_bytes, format, storey, sort_order, source_ifc, blob_key, sha256, created_at, updated_at, ' +
+  'ifc_status, ifc_error, ifc_schema, ifc_storeys, ifc_element_count, generated_from, ' +
+  '(SELECT g.id FROM site_files g WHERE g.generated_from = site_files.id) AS fragments_id';
 
 const CHANGEABLE = ['category', 'name', 'entity_uri', 'content_type', 'size_bytes', 'format', 'storey', 'sort_order', 'source_ifc', 'blob_key', 'sha256'] as const;
 
 type Row = Record<string, unknown>;
+
+/** jsonb arrives parsed (PGlite, pg); text only from engines that leave it alone. */
+const json = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+
+const ifcOf = (row: Row): IfcInfo | null =>
+  row.ifc_status === null || row.ifc_status === undefined
+    ? null
+    : {
+        status: row.ifc_status as IfcStatus,
+        error: (row.ifc_error as string | null) ?? null,
+        schema: (row.ifc_schema as string | null) ?? null,
+        storeys: (json(row.ifc_storeys) as IfcStorey[] | null) ?? [],
+        element_count: row.ifc_element_count === null || row.ifc_element_count === undefined ? null : Number(row.ifc_element_count),
+        fragments_id: (row.fragments_id as string | null) ?? null,
+      };
 
 const toFile = (row: Row): StoredFile => ({
   id: row.id as string,
@@ -42,8 +59,10 @@ const toFile = (row: Row): StoredFile => ({
   storey: row.storey as string,
   sort_order: Number(row.sort_order),
   source_ifc: (row.source_ifc as string | null) ?? null,
+  ifc: ifcOf(row),
   blob_key: row.blob_key as string,
   sha256: row.sha256 as string,
+  generated_from: (row.generated_from as string | null) ?? null,
   created_at: isoTimestamp(row.created_at),
   updated_at: isoTimestamp(row.updated_at),
 });
@@ -108,12 +127,15 @@ export class SiteFileStore {
     return (await this.db.query(`${sql} ORDER BY sort_order, created_at, id`, params)).map(toFile);
   }
 
-  /** Inserts a file row. */
+  /** Inserts a file row; an IFC file the service reads starts `pending`. */
   async insert(file: NewStoredFile): Promise<StoredFile> {
     const [row] = await this.db.query(
-      `INSERT INTO site_files (id, site, category, name, entity_uri, content_type, size_bytes, format, storey, sort_order, source_ifc, blob_key, sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
-      [file.id, file.site, file.category, file.name, file.entity_uri, file.content_type, file.size_bytes, file.format, file.storey, file.sort_order, file.source_ifc, file.blob_key, file.sha256],
+      `INSERT INTO site_files (id, site, category, name, entity_uri, content_type, size_bytes, format, storey, sort_order, source_ifc, blob_key, sha256, ifc_status, generated_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${COLUMNS}`,
+      [
+        file.id, file.site, file.category, file.name, file.entity_uri, file.content_type, file.size_bytes, file.format, file.storey,
+        file.sort_order, file.source_ifc, file.blob_key, file.sha256, readsAsIfc(file) ? 'pending' : null, file.generated_from,
+      ],
     );
     return toFile(row!);
   }
@@ -132,10 +154,14 @@ export class SiteFileStore {
     return row && toFile(row);
   }
 
-  /** Deletes a file row, returning it (with its blob key); undefined if there was none. */
-  async delete(id: string): Promise<StoredFile | undefined> {
-    const [row] = await this.db.query(`DELETE FROM site_files WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
-    return row && toFile(row);
+  /**
+   * Deletes a file row with the fragments file the service made from it, returning the file and
+   * those (with their blob keys) or undefined when there was no such file.
+   */
+  async delete(id: string): Promise<{ file: StoredFile; generated: StoredFile[] } | undefined> {
+    const rows = (await this.db.query(`DELETE FROM site_files WHERE id = $1 OR generated_from = $1 RETURNING ${COLUMNS}`, [id])).map(toFile);
+    const file = rows.find((row) => row.id === id);
+    return file && { file, generated: rows.filter((row) => row !== file) };
   }
 
   /** Deletes every file row of a site, returning them. */

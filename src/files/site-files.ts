@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Database } from '../db/database.ts';
+import { IfcModelStore } from '../ifc/ifc-model-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { SiteFileStore, type FileChanges, type FileFilter, type ModelFilter, type NewStoredFile } from './site-file-store.ts';
-import type { StoredFile } from './site-file.ts';
+import { readsAsIfc, type StoredFile } from './site-file.ts';
 
 /** Bytes younger than this are never swept: their record may be on its way. */
 const SWEEP_GRACE_MS = 60 * 60 * 1000;
@@ -17,7 +18,9 @@ export interface StoredUpload {
 }
 
 /** A new file's record fields: everything but the id, the timestamps and what its bytes decide. */
-export type NewFileFields = Omit<NewStoredFile, 'id' | 'size_bytes' | 'blob_key' | 'sha256'>;
+export type NewFileFields = Omit<NewStoredFile, 'id' | 'size_bytes' | 'blob_key' | 'sha256' | 'generated_from'> & {
+  readonly generated_from?: string | null;
+};
 
 /** The record fields an update may change (the bytes come as a StoredUpload). */
 export type FileFieldChanges = Omit<FileChanges, 'size_bytes' | 'blob_key' | 'sha256'>;
@@ -30,6 +33,7 @@ export type FileFieldChanges = Omit<FileChanges, 'size_bytes' | 'blob_key' | 'sh
  */
 export class SiteFiles {
   private sweepTimer: NodeJS.Timeout | undefined;
+  private readonly ifcListeners: Array<(file: StoredFile) => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -62,20 +66,29 @@ export class SiteFiles {
     return this.store().models(site, filter);
   }
 
+  /** Calls `listener` with every file that becomes an IFC file to read (status `pending`), after its record is written. */
+  onIfcPending(listener: (file: StoredFile) => void): void {
+    this.ifcListeners.push(listener);
+  }
+
   /** Records a file whose bytes are stored; if that fails, the bytes are removed. */
   async create(fields: NewFileFields, upload: StoredUpload, id: string = randomUUID()): Promise<StoredFile> {
+    let file: StoredFile;
     try {
-      return await this.store().insert({ ...fields, id, size_bytes: upload.size, blob_key: upload.key, sha256: upload.sha256 });
+      file = await this.store().insert({ ...fields, generated_from: fields.generated_from ?? null, id, size_bytes: upload.size, blob_key: upload.key, sha256: upload.sha256 });
     } catch (error) {
       await this.discard(upload.key);
       throw error;
     }
+    this.announce(file);
+    return file;
   }
 
   /**
    * Changes a file's record and, with `upload`, its bytes: the record switches to the new bytes in
    * one statement, then the old bytes are removed. On failure the file is as it was and the new
-   * bytes are removed. Undefined when the file is gone.
+   * bytes are removed. Undefined when the file is gone. An IFC file whose bytes change (or that
+   * becomes one) is read again: what was read from it, and the fragments file made from it, go.
    */
   async update(id: string, changes: FileFieldChanges, upload?: StoredUpload): Promise<StoredFile | undefined> {
     let result: { before: StoredFile; after: StoredFile } | undefined;
@@ -85,14 +98,21 @@ export class SiteFiles {
         const before = await store.get(id, { forUpdate: true });
         if (!before) return undefined;
         const bytes = upload && { blob_key: upload.key, size_bytes: upload.size, sha256: upload.sha256 };
-        const after = await store.update(id, { ...changes, ...bytes });
-        return after && { before, after };
+        let after = await store.update(id, { ...changes, ...bytes });
+        if (!after) return undefined;
+        const reads = readsAsIfc(after);
+        if (reads ? upload !== undefined || after.ifc === null : after.ifc !== null) {
+          for (const generated of await new IfcModelStore(tx).reset(id, reads ? 'pending' : null)) await this.blobs.delete(generated.blob_key);
+          after = (await store.get(id))!;
+        }
+        return { before, after };
       });
     } catch (error) {
       if (upload) await this.discard(upload.key);
       throw error;
     }
     if (upload) await this.discard(result ? result.before.blob_key : upload.key);
+    if (result) this.announce(result.after);
     return result?.after;
   }
 
@@ -103,8 +123,9 @@ export class SiteFiles {
   delete(id: string): Promise<StoredFile | undefined> {
     return this.db.transaction(async (tx) => {
       const gone = await new SiteFileStore(tx).delete(id);
-      if (gone) await this.blobs.delete(gone.blob_key);
-      return gone;
+      if (!gone) return undefined;
+      for (const file of [gone.file, ...gone.generated]) await this.blobs.delete(file.blob_key);
+      return gone.file;
     });
   }
 
@@ -162,6 +183,12 @@ export class SiteFiles {
   /** Removes bytes no record points to; a failure only costs space, so it is logged, not thrown. */
   async discard(key: string): Promise<void> {
     await this.blobs.delete(key).catch((error: unknown) => this.logger.warn({ err: error, key }, 'could not remove unrecorded file bytes'));
+  }
+
+  /** Tells the listeners about an IFC file waiting to be read. */
+  private announce(file: StoredFile): void {
+    if (file.ifc?.status !== 'pending') return;
+    for (const listener of this.ifcListeners) listener(file);
   }
 
   private store(): SiteFileStore {

@@ -1,6 +1,6 @@
 import type { Client } from '../auth/client.ts';
 import type { Ontology } from '../ontology/ontology.ts';
-import type { CurrentValues } from '../readings/current-values.ts';
+import type { CurrentValuesBatch } from '../readings/current-values-batch.ts';
 import type { LivePointValues } from '../readings/point-values-subscription.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import type { GraphStore } from '../store/graph-store.ts';
@@ -10,7 +10,8 @@ export interface GraphQLContext {
   readonly store: GraphStore;
   readonly ontology: Ontology;
   readonly sites: SiteDirectory;
-  readonly readings: CurrentValues;
+  /** This request's one currentValue lookup, shared by its root fields. */
+  readonly readings: CurrentValuesBatch;
   /** New readings as they arrive, for subscriptions. */
   readonly live: LivePointValues;
   /** Who is asking: tenancy is checked against it before any query runs. */

@@ -13,10 +13,16 @@ const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'Sys
 /** A root field: the whole selection below it is planned and run here, at once. */
 function rootResolver(query: RootQueryName) {
   return async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => {
-    const siteId = args.siteId as string;
-    await requireSite(context.sites, context.client, siteId);
-    const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology);
-    return executePlan(plan, context);
+    // Taken before the first await, so the request's one currentValue lookup waits for this field.
+    const readings = context.readings.ticket();
+    try {
+      const siteId = args.siteId as string;
+      await requireSite(context.sites, context.client, siteId);
+      const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology);
+      return await executePlan(plan, { store: context.store, ontology: context.ontology, readings });
+    } finally {
+      readings.done();
+    }
   };
 }
 

@@ -11,11 +11,19 @@ import { sitesRoutes } from '../sites/sites-routes.ts';
 import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
 import { filesRoutes } from '../files/files-routes.ts';
 import { modelsRoutes } from '../models/models-routes.ts';
+import { viewerAssets } from '../viewer/viewer-assets.ts';
 import { errorHandler } from './error-handler.ts';
+import { sparqlRoutes } from '../sparql-endpoint/sparql-routes.ts';
 import './request-context.ts';
 import { useAuthentication } from './use-authentication.ts';
 import { useRateLimit } from './use-rate-limit.ts';
 import { useRequestSignal } from '../store/request-signal.ts';
+import { docsRoutes } from '../openapi/docs-routes.ts';
+import { metricsRoute } from '../metrics/metrics-route.ts';
+import { graphiqlAssets } from '../graphql/graphiql.ts';
+import { listAppRoutes, routeNamer } from './route-table.ts';
+import { useRequestMetrics } from './use-request-metrics.ts';
+import { useRequestScope } from './use-request-scope.ts';
 
 /** The express app: health, then authentication and rate limits, then GraphQL and the REST API. */
 export function createApp(config: Config, services: Services, logger: Logger): Express {
@@ -23,7 +31,14 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
 
-  // Probes are neither authenticated nor limited.
+  // Every request gets an id, a log scope, an access-log line and its metrics; the route names come
+  // from the finished app (below).
+  let routeOf: (method: string, path: string) => string = () => 'unmatched';
+  app.use(useRequestScope(), useRequestMetrics(services.metrics, logger, (method, path) => routeOf(method, path)));
+
+  // Probes, metrics and documentation are neither authenticated nor limited.
+  app.get('/metrics', metricsRoute(services.metrics, config.metricsToken));
+  app.use(docsRoutes(), graphiqlAssets());
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -39,6 +54,9 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', engines: Object.fromEntries(results) });
   });
 
+  // The viewer page is public: it holds no data.
+  app.use('/viewer', viewerAssets());
+
   // Queries to an external store stop when the client goes away.
   app.use(useRequestSignal());
   app.use(useAuthentication(services.authenticator));
@@ -47,19 +65,25 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const yoga = createGraphQL(config, services);
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
-  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes });
+  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation });
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
-  const models = modelsRoutes(services.sites, services.files, download);
+  const modelElements = { ifc: services.ifc, store: services.store, ontology: services.ontology };
+  const models = modelsRoutes(services.sites, services.files, modelElements, { download });
+  // The viewer page reads the demo site's models without a key (the demo site is public).
+  app.use('/viewer/api/sites', modelsRoutes(services.sites, services.files, modelElements, { download, anonymousDemo: true }));
   const readings = readingsRoutes(services.sites, services.live.ingest);
   const timeseries = timeseriesRoutes({ sites: services.sites, store: services.store, ontology: services.ontology, readings: services.live.store });
   // Existing clients call the site routes without the version segment too.
-  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries);
+  const sparql = sparqlRoutes(services.sites, services.store, config.sparqlEndpoint);
+  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries, sparql);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
   app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, download }));
   app.use('/api/v1/keys', keysRoutes(services.keys));
 
   app.use((req, _res, next) => next(notFound(`No route for ${req.method} ${req.path}.`)));
   app.use(errorHandler(logger));
+  // Handlers that are not express routes: GraphQL, and the viewer's static files.
+  routeOf = routeNamer(listAppRoutes(app), [yoga.graphqlEndpoint, '/viewer']);
   return app;
 }

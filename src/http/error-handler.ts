@@ -31,13 +31,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     else if (error?.type === 'entity.too.large') appError = new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
     else if (error?.type === 'entity.parse.failed') appError = new AppError('BAD_USER_INPUT', 'The request body is not valid JSON.');
     else {
-      logger.error({ err: error, requestId: req.requestId }, 'unexpected error');
+      logger.error({ err: error }, 'unexpected error');
       appError = new AppError('INTERNAL_SERVER_ERROR', 'Unexpected error.');
     }
     // A body cut off part-way (over a size limit) leaves the connection mid-request: close it after
     // this answer, or the next request sent on it would never be read.
     if (req.destroyed && !req.complete) res.setHeader('Connection', 'close');
-    if (appError.status >= 500 && appError.code !== 'INTERNAL_SERVER_ERROR') logger.warn({ err: appError.cause ?? appError, requestId: req.requestId }, appError.message);
+    if (appError.status >= 500 && appError.code !== 'INTERNAL_SERVER_ERROR') logger.warn({ err: appError.cause ?? appError }, appError.message);
     sendError(res, appError, isGraphQLPath(req.path));
   };
 }

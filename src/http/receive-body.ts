@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
+import { pipeToFile } from '../blobs/pipe-to-file.ts';
 import { AppError } from '../errors/app-error.ts';
 
 /** A request body spooled to a temporary file; `remove()` deletes it. */
@@ -31,7 +30,7 @@ export async function receiveBody(req: Request, directory: string, limit: number
   });
   const remove = () => rm(path, { force: true });
   try {
-    await pipeline(req, counter, createWriteStream(path));
+    await pipeToFile(req, [counter], path);
   } catch (error) {
     await remove();
     throw error;

@@ -6,6 +6,8 @@ declare module 'express-serve-static-core' {
     client: Client;
     /** From `X-Request-Id`, or made up; echoed in the response and in every log line. */
     requestId: string;
+    /** `performance.now()` when the request arrived. */
+    startedAt: number;
   }
 }
 

@@ -1,37 +1,104 @@
-import { Router } from 'express';
-import { notFound } from '../errors/app-error.ts';
-import { UUID, listModelsQuery } from '../files/file-fields.ts';
+import { Router, type Request } from 'express';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { UUID, listElementsQuery, listModelsQuery } from '../files/file-fields.ts';
 import { sendFile, type DownloadOptions } from '../files/send-file.ts';
-import type { ModelFormat } from '../files/site-file.ts';
+import type { ModelFormat, StoredFile } from '../files/site-file.ts';
 import type { SiteFiles } from '../files/site-files.ts';
+import { pageLinks } from '../http/page-links.ts';
 import { validateBody } from '../http/validate-body.ts';
+import type { IfcElementRow, IfcModels } from '../ifc/ifc-models.ts';
+import type { Ontology } from '../ontology/ontology.ts';
 import { readableSite, requireCredentials } from '../sites/site-access.ts';
-import type { SiteStore } from '../sites/site-store.ts';
+import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
+import type { GraphStore } from '../store/graph-store.ts';
+import { entityForIfcId } from './element-entity.ts';
 import { modelFile } from './model-file.ts';
+
+/** What the elements endpoint needs beyond the files: the IFC elements and the graph. */
+export interface ModelElementsDeps {
+  readonly ifc: IfcModels;
+  readonly store: GraphStore;
+  readonly ontology: Ontology;
+}
+
+export interface ModelsRoutesOptions {
+  readonly download: DownloadOptions;
+  /**
+   * Lets anonymous callers read the demo site's models (the viewer's own mount, /viewer/api/sites):
+   * the demo site is public. Under /api/v1 the models endpoints need credentials (SPEC 5.2).
+   */
+  readonly anonymousDemo?: boolean;
+}
+
+const DEFAULT_ELEMENT_PAGE = 1000;
+
+const elementJson = (row: IfcElementRow) => ({ ifc_id: row.global_id, ifc_class: row.ifc_class, name: row.name, storey: row.storey });
 
 /**
  * `/sites/{siteId}/models` (SPEC 4.2): a site's model files (site files whose format is ifc, frag,
- * glb or obj) for 3D viewers, and their bytes. Mounted beside the site routes.
+ * glb or obj) for 3D viewers, their bytes, and the storeys and elements of IFC models (and of
+ * fragments files made from one) with the graph entity each maps to. Mounted beside the site routes.
  */
-export function modelsRoutes(sites: SiteStore, files: SiteFiles, download: DownloadOptions): Router {
+export function modelsRoutes(sites: SiteStore, files: SiteFiles, elements: ModelElementsDeps, options: ModelsRoutesOptions): Router {
   const router = Router();
 
+  const site = (req: Request): Promise<SiteRecord> => {
+    if (!options.anonymousDemo) requireCredentials(req.client);
+    return readableSite(sites, req.client, String(req.params.siteId));
+  };
+
+  const model = async (siteId: string, id: string): Promise<StoredFile> => {
+    const file = UUID.test(id) ? await files.get(id.toLowerCase()) : undefined;
+    if (!file || file.site !== siteId || file.format === null) throw notFound(`Model "${id.slice(0, 100)}" not found.`);
+    return file;
+  };
+
+  /** The IFC file whose elements a model shows: itself, or the IFC a fragments file was made from; its elements must be read. */
+  const ifcOf = async (file: StoredFile): Promise<StoredFile> => {
+    const source = file.ifc ? file : file.source_ifc ? await files.get(file.source_ifc) : undefined;
+    if (!source?.ifc) throw notFound(`Model "${file.id}" has no IFC elements: it is neither an IFC file the service reads nor made from one.`);
+    if (source.ifc.element_count === null) {
+      const why = source.ifc.status === 'failed' ? `could not be read: ${source.ifc.error}` : `is still being read (status ${source.ifc.status}); try again shortly`;
+      throw new AppError('CONFLICT', `The IFC file "${source.name}" ${why}`, { status: source.ifc.status });
+    }
+    return source;
+  };
+
   router.get('/:siteId/models', async (req, res) => {
-    requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
+    const { id } = await site(req);
     const query = validateBody(listModelsQuery, req.query);
-    const models = await files.models(site.id, { format: query.file_format, storey: query.storey });
-    const base = `${req.baseUrl}/${site.id}/models`;
+    const models = await files.models(id, { format: query.file_format, storey: query.storey });
+    const base = `${req.baseUrl}/${id}/models`;
     res.json(models.map((file) => modelFile(file as typeof file & { format: ModelFormat }, `${base}/${file.id}/download`)));
   });
 
   router.get('/:siteId/models/:modelId/download', async (req, res) => {
-    requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
-    const id = req.params.modelId;
-    const file = UUID.test(id) ? await files.get(id.toLowerCase()) : undefined;
-    if (!file || file.site !== site.id || file.format === null) throw notFound(`Model "${id.slice(0, 100)}" not found.`);
-    await sendFile(req, res, files.blobs, file, download);
+    const { id } = await site(req);
+    await sendFile(req, res, files.blobs, await model(id, req.params.modelId), options.download);
+  });
+
+  router.get('/:siteId/models/:modelId/storeys', async (req, res) => {
+    const { id: siteId } = await site(req);
+    const ifc = await ifcOf(await model(siteId, req.params.modelId));
+    const counts = await elements.ifc.storeyCounts(ifc.id);
+    res.json(ifc.ifc!.storeys.map((storey) => ({ ...storey, element_count: counts.get(storey.name) ?? 0 })));
+  });
+
+  router.get('/:siteId/models/:modelId/elements', async (req, res) => {
+    const { id: siteId } = await site(req);
+    const query = validateBody(listElementsQuery, req.query);
+    const ifc = await ifcOf(await model(siteId, req.params.modelId));
+    if (query.ifcId !== undefined) {
+      const row = await elements.ifc.element(ifc.id, query.ifcId);
+      if (!row) throw notFound(`No element with GlobalId "${query.ifcId}" in this model.`);
+      const entity = await entityForIfcId(elements.store, elements.ontology, siteId, row.global_id);
+      res.json({ ...elementJson(row), model: ifc.id, mapped: entity !== null, entity });
+      return;
+    }
+    const limit = query.limit ?? DEFAULT_ELEMENT_PAGE;
+    const offset = query.offset ?? 0;
+    const { count, rows } = await elements.ifc.elements(ifc.id, { storey: query.storey }, { limit, offset });
+    res.json({ count, ...pageLinks(req, count, limit, offset), results: rows.map(elementJson) });
   });
 
   return router;

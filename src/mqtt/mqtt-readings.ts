@@ -93,6 +93,11 @@ export class MqttReadings {
     });
   }
 
+  /** Whether the broker connection is up now. */
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
   /** Resolves once the first subscription is granted. */
   ready(): Promise<void> {
     return this.subscribed;
@@ -116,7 +121,7 @@ export class MqttReadings {
       const route = this.route(topic);
       const items = this.items(payload, route);
       await this.checkSite(route.siteId);
-      const report = await this.ingest.ingest(route.siteId, items, route.timeseriesId).catch((error: unknown) => {
+      const report = await this.ingest.ingest(route.siteId, items, { source: 'mqtt', timeseriesId: route.timeseriesId }).catch((error: unknown) => {
         this.logger.error({ err: error, topic }, 'mqtt readings could not be stored');
         throw new BadMessage('the readings could not be stored');
       });

@@ -116,9 +116,23 @@ const SAFE_LOCAL = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /** The PREFIX lines every query starts with, so `iri()` can write short names. */
 export const prologue = new Sparql(PREFIXES.map(([p, ns]) => `PREFIX ${p}: <${ns}>`).join('\n'));
 
+// IRIs already written: the same class lists go into most queries, and validating each IRI again
+// cost a third of a millisecond per query (bench/results-*.md). Bounded: cleared when full.
+const written = new Map<string, Sparql>();
+const WRITTEN_MAX = 50_000;
+
 /** An IRI term; throws on a string that is not a valid absolute IRI. Known namespaces are shortened. */
 export function iri(value: string): Sparql {
+  const known = written.get(value);
+  if (known) return known;
   if (!isAbsoluteIri(value)) throw new TypeError(`Not a valid absolute IRI: ${JSON.stringify(value).slice(0, 200)}`);
+  if (written.size >= WRITTEN_MAX) written.clear();
+  const term = shortened(value);
+  written.set(value, term);
+  return term;
+}
+
+function shortened(value: string): Sparql {
   for (const [prefix, ns] of PREFIXES) {
     if (value.startsWith(ns)) {
       const local = value.slice(ns.length);

@@ -1,3 +1,5 @@
+import type { SeriesBySite } from './reading-store.ts';
+
 /** A point's latest reading as the API shows it (SPEC 2.3). */
 export interface PointValue {
   readonly value: number | null;
@@ -6,10 +8,13 @@ export interface PointValue {
   readonly quality: 'good' | 'stale' | 'unknown';
 }
 
+/** Current values by site id, then by timeseries id; absent ids have none. */
+export type PointValuesBySite = ReadonlyMap<string, ReadonlyMap<string, PointValue>>;
+
 /** Where `currentValue` comes from: one batched lookup for all the points of a request. */
 export interface CurrentValues {
-  /** The current value of each timeseries that has one (MAPPING.md "Current value"); absent ids have none. */
-  currentValues(siteId: string, timeseriesIds: readonly string[]): Promise<ReadonlyMap<string, PointValue>>;
+  /** The current value of each series that has one (MAPPING.md "Current value"). */
+  currentValues(series: SeriesBySite): Promise<PointValuesBySite>;
 }
 
 /** No readings store: every point's currentValue is null. */

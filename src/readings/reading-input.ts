@@ -2,6 +2,7 @@
  * Readings as clients send them (REST and MQTT): `{timeseriesId, timestamp, value}`, checked one by
  * one so that a bad item is reported with its reason and never blocks the good ones.
  */
+import { z } from 'zod';
 import { parseInstant } from '../timeseries/zoned-time.ts';
 import type { Reading } from './reading-store.ts';
 
@@ -41,13 +42,35 @@ export function readingTime(value: unknown): number | string {
   return ms;
 }
 
-/** A reading's value: a finite number, a boolean (true = 1, false = 0) or null. */
-function readingValue(value: unknown): number | null | string {
-  if (value === null) return null;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return 'Must be a finite number, a boolean or null.';
-}
+const requiredOr = (message: string, required = 'This field is required.') => (issue: { input: unknown }) => (issue.input === undefined ? required : message);
+
+/**
+ * One reading as clients send it. The REST body and MQTT messages are checked item by item with it
+ * (a bad item is reported, the good ones stored), and the OpenAPI document is generated from it.
+ */
+export const readingItemSchema = z.object(
+  {
+    timeseriesId: z
+      .string({ error: requiredOr('Must be a non-empty string.') })
+      .refine((id) => id.trim() !== '', { message: 'Must be a non-empty string.', abort: true })
+      .refine((id) => id.length <= MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`)
+      .meta({ description: `The series the reading belongs to (at most ${MAX_TIMESERIES_ID_LENGTH} characters); it need not be in the graph yet.`, example: 'ahu1-sat' }),
+    timestamp: z
+      .union([z.number(), z.string()], { error: requiredOr('Must be an ISO-8601 string with a UTC offset, or epoch milliseconds.') })
+      .transform((value, ctx) => {
+        const time = readingTime(value);
+        if (typeof time === 'number') return time;
+        ctx.addIssue({ code: 'custom', message: time });
+        return z.NEVER;
+      })
+      .meta({ description: 'ISO-8601 with a UTC offset (Z or ±hh:mm), or epoch milliseconds.', example: '2026-11-21T23:05:00+01:00' }),
+    value: z
+      .union([z.number(), z.boolean(), z.null()], { error: requiredOr('Must be a finite number, a boolean or null.', 'This field is required (null when the reading carries no number).') })
+      .transform((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value))
+      .meta({ description: 'A finite number, a boolean (stored as 1 or 0), or null for a reading without a number.', example: 13.4 }),
+  },
+  { error: 'Expected an object with timeseriesId, timestamp and value.' },
+);
 
 /**
  * Checks one item. `timeseriesId` may come from elsewhere (an MQTT per-series topic); if the item
@@ -55,33 +78,17 @@ function readingValue(value: unknown): number | null | string {
  */
 export function parseReading(item: unknown, fixedTimeseriesId?: string): ParsedReading {
   if (item instanceof InvalidJsonLine) return { errors: { non_field_errors: ['Not valid JSON.'] } };
-  if (!isObject(item)) return { errors: { non_field_errors: ['Expected an object with timeseriesId, timestamp and value.'] } };
-  const errors: FieldErrors = {};
-  let timeseriesId = fixedTimeseriesId;
-  if (item.timeseriesId !== undefined || fixedTimeseriesId === undefined) {
-    const id = item.timeseriesId;
-    if (id === undefined) errors.timeseriesId = ['This field is required.'];
-    else if (typeof id !== 'string' || id.trim() === '') errors.timeseriesId = ['Must be a non-empty string.'];
-    else if (id.length > MAX_TIMESERIES_ID_LENGTH) errors.timeseriesId = [`At most ${MAX_TIMESERIES_ID_LENGTH} characters.`];
-    else if (fixedTimeseriesId !== undefined && id !== fixedTimeseriesId) errors.timeseriesId = ['Does not match the timeseries id of the topic.'];
-    else timeseriesId = id;
+  const given = isObject(item) && fixedTimeseriesId !== undefined ? { ...item, timeseriesId: item.timeseriesId ?? fixedTimeseriesId } : item;
+  const result = readingItemSchema.safeParse(given);
+  if (!result.success) {
+    const errors: FieldErrors = {};
+    // One message per field: the first problem found.
+    for (const issue of result.error.issues) errors[issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors'] ??= [issue.message];
+    return { errors };
   }
-  let ms: number | undefined;
-  if (item.timestamp === undefined) errors.timestamp = ['This field is required.'];
-  else {
-    const time = readingTime(item.timestamp);
-    if (typeof time === 'string') errors.timestamp = [time];
-    else ms = time;
-  }
-  let value: number | null | undefined;
-  if (!('value' in item)) errors.value = ['This field is required (null when the reading carries no number).'];
-  else {
-    const parsed = readingValue(item.value);
-    if (typeof parsed === 'string') errors.value = [parsed];
-    else value = parsed;
-  }
-  if (Object.keys(errors).length > 0) return { errors };
-  return { reading: { timeseriesId: timeseriesId!, ms: ms!, value: value! } };
+  const { timeseriesId, timestamp, value } = result.data;
+  if (fixedTimeseriesId !== undefined && timeseriesId !== fixedTimeseriesId) return { errors: { timeseriesId: ['Does not match the timeseries id of the topic.'] } };
+  return { reading: { timeseriesId, ms: timestamp, value } };
 }
 
 /** Checks every item: the readings to store, and the rejected items with their reasons. */

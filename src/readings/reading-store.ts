@@ -13,6 +13,15 @@ export interface SeriesPoint {
   readonly value: number | null;
 }
 
+/** Timeseries ids by site id: the series a lookup is for. */
+export type SeriesBySite = ReadonlyMap<string, readonly string[]>;
+
+/** A site's latest readings by timeseries id, and the timezone its times are shown in. */
+export interface LatestReadings {
+  readonly timeZone: string;
+  readonly readings: Map<string, SeriesPoint>;
+}
+
 /** How readings in a window are combined. */
 export type Aggregate = 'mean' | 'min' | 'max' | 'sum' | 'count' | 'first' | 'last';
 
@@ -67,23 +76,31 @@ export class ReadingStore {
   }
 
   /**
-   * The latest reading of each series with `after < ts <= until`, in one query (one index probe per
-   * series), and the site's timezone. Series without such a reading are absent.
+   * The latest reading of each series with `after < ts <= until`, for series of any number of
+   * sites, in one query (one index probe per series), with each site's timezone. Sites and series
+   * without such a reading are absent.
    */
-  async latest(siteId: string, timeseriesIds: readonly string[], after: number, until: number): Promise<{ timeZone: string; readings: Map<string, SeriesPoint> }> {
-    const rows = await this.db.query<{ id: string; ts: unknown; value: unknown; timezone: string | null }>(
-      `SELECT s.id, r.ts, r.value, (SELECT timezone FROM sites WHERE id = $1) AS timezone
-       FROM unnest($2::text[]) AS s(id)
+  async latest(series: SeriesBySite, after: number, until: number): Promise<Map<string, LatestReadings>> {
+    const sites = [...series].flatMap(([siteId, ids]) => ids.map(() => siteId));
+    const ids = [...series].flatMap(([, ids]) => [...ids]);
+    const rows = await this.db.query<{ site: string; id: string; ts: unknown; value: unknown; timezone: string | null }>(
+      `SELECT s.site, s.id, r.ts, r.value, sites.timezone
+       FROM unnest($1::text[], $2::text[]) AS s(site, id)
+       LEFT JOIN sites ON sites.id = s.site
        CROSS JOIN LATERAL (
          SELECT ts, value FROM readings
-         WHERE site = $1 AND timeseries_id = s.id AND ts > $3::timestamptz AND ts <= $4::timestamptz
+         WHERE site = s.site AND timeseries_id = s.id AND ts > $3::timestamptz AND ts <= $4::timestamptz
          ORDER BY ts DESC LIMIT 1
        ) AS r`,
-      [siteId, [...timeseriesIds], iso(after), iso(until)],
+      [sites, ids, iso(after), iso(until)],
     );
-    const readings = new Map<string, SeriesPoint>();
-    for (const row of rows) readings.set(row.id, { ms: msOf(row.ts), value: numberOrNull(row.value) });
-    return { timeZone: rows[0]?.timezone ?? 'UTC', readings };
+    const bySite = new Map<string, LatestReadings>();
+    for (const row of rows) {
+      let site = bySite.get(row.site);
+      if (!site) bySite.set(row.site, (site = { timeZone: row.timezone ?? 'UTC', readings: new Map() }));
+      site.readings.set(row.id, { ms: msOf(row.ts), value: numberOrNull(row.value) });
+    }
+    return bySite;
   }
 
   /** Each series' readings with `start <= ts < end`, oldest first, at most `limit` per series, in one query. */

@@ -5,8 +5,15 @@ import type { Logger } from '../log/logger.ts';
 /** The service's Redis connection (rate-limit counters, events across replicas). */
 export type RedisClient = ReturnType<typeof createRedisClient>;
 
-const createRedisClient = (url: string) =>
-  createClient({ url, socket: { reconnectStrategy: (retries: number) => Math.min(retries * 200, 5000) } });
+// At start-up a few quick retries, then the failure (start-up reports it); once connected, retry for ever.
+const createRedisClient = (url: string, connected: () => boolean) =>
+  createClient({
+    url,
+    socket: {
+      connectTimeout: 5000,
+      reconnectStrategy: (retries: number, cause: Error) => (connected() ? Math.min(retries * 200, 5000) : retries < 3 ? 200 : cause),
+    },
+  });
 
 export interface RedisConnection {
   readonly client: RedisClient;
@@ -16,19 +23,22 @@ export interface RedisConnection {
 
 /** Connects to Redis; fails with SERVICE_UNAVAILABLE when it cannot be reached. Reconnects by itself after. */
 export async function connectRedis(url: string, logger: Logger): Promise<RedisConnection> {
-  const client = createRedisClient(url);
+  let ready = false;
+  const client = createRedisClient(url, () => ready);
   let reported = false;
   client.on('error', (error: Error) => {
-    if (!reported) logger.warn({ err: { message: error.message } }, 'redis connection error');
+    // Before the first connection, start-up reports the failure itself.
+    if (ready && !reported) logger.warn({ err: { message: error.message } }, 'redis connection error');
     reported = true;
   });
   client.on('ready', () => {
+    ready = true;
     reported = false;
   });
   try {
     await client.connect();
   } catch (error) {
-    await client.destroy();
+    if (client.isOpen) client.destroy();
     throw serviceUnavailable('Redis is unavailable', error);
   }
   return {

@@ -1,9 +1,16 @@
 import { join } from 'node:path';
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import { AppError, badUserInput } from '../errors/app-error.ts';
+import { validateBody } from '../http/validate-body.ts';
 import { receiveBody } from '../http/receive-body.ts';
+import { countUpload } from '../http/use-request-metrics.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { RdfSyntaxError, type GraphStore, type RdfFormat } from '../store/graph-store.ts';
+import type { ModelValidation } from '../validation/model-validation.ts';
+import type { ModelSource } from '../validation/model-validator.ts';
+import { reportTurtle } from '../validation/report-turtle.ts';
+import type { ValidationReport } from '../validation/validation-report.ts';
 import { readableSite, requireCredentials, writableSite } from './site-access.ts';
 import type { SiteStore } from './site-store.ts';
 
@@ -27,32 +34,90 @@ function formatOf(req: Request): RdfFormat {
 export interface GraphRoutesOptions {
   readonly tmpDir: string;
   readonly maxUploadBytes: number;
+  readonly validation: ModelValidation;
 }
 
-/** `/sites/{id}/graph`: PUT replaces, POST merges, GET exports the site's graph. */
+const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` }).optional();
+
+/** The query of `PUT|POST /sites/{id}/graph`: validate the model (`validate=1`), refuse it on violations (`strict=1`). */
+export const graphLoadQuery = z.object({
+  validate: flag('validate').meta({ description: 'Answer a validation report with the load (`validation`); warnings never stop a load.' }),
+  strict: flag('strict').meta({ description: 'Validate, and refuse a model with violations (400 with the report), leaving the graph as it was.' }),
+});
+
+/** A syntax error of the body as a 400 naming its line and column. */
+function syntaxError(error: unknown, format: RdfFormat): unknown {
+  return error instanceof RdfSyntaxError ? badUserInput(`The ${format} body has a syntax error: ${error.message}`, { line: error.line, column: error.column }) : error;
+}
+
+/**
+ * `/sites/{id}/graph`: PUT replaces, POST merges, GET exports the site's graph; `?validate=1` and
+ * `?strict=1` check the model a load makes against Brick's shapes; `POST …/graph/validate` checks a
+ * model (the body, or the stored graph) without loading it.
+ */
 export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphRoutesOptions): Router {
   const router = Router();
+  const stored = async (graph: string): Promise<ModelSource> => ({ data: await store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' });
 
-  const load = (replace: boolean) => async (req: Request<{ siteId: string }>, res: import('express').Response) => {
+  const load = (replace: boolean) => async (req: Request<{ siteId: string }>, res: Response) => {
     requireCredentials(req.client);
     const site = await writableSite(sites, req.client, req.params.siteId);
+    const query = validateBody(graphLoadQuery, req.query);
     const format = formatOf(req);
     const started = performance.now();
     const body = await receiveBody(req, options.tmpDir, options.maxUploadBytes);
     try {
       const graph = siteGraph(site.id);
-      const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format) : await store.mergeGraph(graph, { path: body.path }, format);
-      const seconds = (performance.now() - started) / 1000;
-      res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)) });
-    } catch (error) {
-      if (error instanceof RdfSyntaxError) {
-        throw badUserInput(`The ${format} body has a syntax error: ${error.message}`, { line: error.line, column: error.column });
+      let report: ValidationReport | undefined;
+      let validating = 0;
+      if (query.validate === '1' || query.strict === '1') {
+        // The model the load makes: the document alone (PUT), or the graph with it (POST). Checked
+        // first, so a refused model never touches the graph.
+        const before = performance.now();
+        const upload: ModelSource = { data: { path: body.path }, format };
+        report = await options.validation.validate(replace ? [upload] : [await stored(graph), upload], graph);
+        validating = performance.now() - before;
+        if (query.strict === '1' && report.summary.violations > 0) {
+          const n = report.summary.violations;
+          throw new AppError('MODEL_INVALID', `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`, { report });
+        }
       }
-      throw error;
+      const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format) : await store.mergeGraph(graph, { path: body.path }, format);
+      // The load's own time: the validation has its own in the report.
+      const seconds = (performance.now() - started - validating) / 1000;
+      countUpload(res, 'graph', body.bytes);
+      res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), ...(report ? { validation: report } : {}) });
+    } catch (error) {
+      throw syntaxError(error, format);
     } finally {
       await body.remove();
     }
   };
+
+  router.post('/:siteId/graph/validate', async (req, res) => {
+    requireCredentials(req.client);
+    const site = await readableSite(sites, req.client, req.params.siteId);
+    const type = req.accepts(['application/json', 'text/turtle']);
+    if (!type) throw new AppError('NOT_ACCEPTABLE', 'Accept application/json or text/turtle (a sh:ValidationReport).');
+    const graph = siteGraph(site.id);
+    let report: ValidationReport;
+    if (!req.get('content-type') && !(Number(req.get('content-length')) > 0)) {
+      // No body: the site's graph as it is.
+      report = await options.validation.validate([await stored(graph)], graph);
+    } else {
+      const format = formatOf(req);
+      const body = await receiveBody(req, options.tmpDir, options.maxUploadBytes);
+      try {
+        report = await options.validation.validate([{ data: { path: body.path }, format }], graph);
+      } catch (error) {
+        throw syntaxError(error, format);
+      } finally {
+        await body.remove();
+      }
+    }
+    if (type === 'text/turtle') res.type('text/turtle').send(await reportTurtle(report));
+    else res.json(report);
+  });
 
   router.put('/:siteId/graph', load(true));
   router.post('/:siteId/graph', load(false));

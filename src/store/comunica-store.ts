@@ -11,7 +11,8 @@ import { QueryEngine } from '@comunica/query-sparql';
 import N3 from 'n3';
 import oxigraph from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
-import type { GraphStore, LoadResult, RdfFormat, RdfSource, RdfTerm, SparqlRow } from './graph-store.ts';
+import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type RdfTerm, type SparqlRow } from './graph-store.ts';
+import { forComunica } from './comunica-query.ts';
 import { parseTriples } from './rdf-input.ts';
 import { requestSignal } from './request-signal.ts';
 
@@ -62,7 +63,11 @@ export class ComunicaStore implements GraphStore {
   }
 
   async select(query: string): Promise<SparqlRow[]> {
-    const stream = await this.engine.queryBindings(query, { sources: [this.data] });
+    // The service's queries name every graph they read, so the default graph's content never
+    // reaches an answer. As the union of all graphs it keeps Comunica 4.5 from dropping path
+    // alternatives: its optimizer tests each `a|b` alternative against the default graph only and
+    // prunes those with no triples there, so inside GRAPH every alternative path came out empty.
+    const stream = await this.engine.queryBindings(forComunica(query), { sources: [this.data], unionDefaultGraph: true });
     const signal = requestSignal();
     const stop = () => stream.destroy(signal?.reason as Error);
     signal?.addEventListener('abort', stop, { once: true });
@@ -75,6 +80,45 @@ export class ComunicaStore implements GraphStore {
       });
     } finally {
       signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  // Comunica evaluates on this thread but asynchronously: at the deadline its stream is destroyed.
+  async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
+    let stream: { destroy(error?: Error): void } | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = queryTimeout(query.timeoutMs);
+        stream?.destroy(error);
+        reject(error);
+      }, query.timeoutMs);
+    });
+    const run = async (): Promise<ClientQueryResult> => {
+      const context = { sources: [this.data] as [N3.Store] };
+      if (query.form === 'ASK') return { form: 'ASK', value: await this.engine.queryBoolean(query.text, context) };
+      if (query.form === 'SELECT') {
+        const result = await this.engine.query(query.text, context);
+        if (result.resultType !== 'bindings') throw new Error(`Comunica answered a SELECT with ${result.resultType}`);
+        const vars = (await result.metadata()).variables.map((v) => v.value);
+        const bindings = await result.execute();
+        stream = bindings;
+        const rows = (await bindings.toArray()).map((binding) => {
+          const row: Record<string, RdfTerm> = {};
+          for (const [variable, term] of binding) row[variable.value] = jsonTerm(term);
+          return row;
+        });
+        return { form: 'SELECT', vars, rows };
+      }
+      const quads = await this.engine.queryQuads(query.text, context);
+      stream = quads;
+      const triples = (await quads.toArray()).map((q) => N3.DataFactory.quad(q.subject, q.predicate, q.object) as N3.Quad);
+      return { form: query.form, ntriples: new N3.Writer({ format: 'N-Triples' }).quadsToString(triples) };
+    };
+    try {
+      return await Promise.race([run(), deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -91,7 +135,9 @@ export class ComunicaStore implements GraphStore {
     const node = N3.DataFactory.namedNode(graph);
     const quads: N3.Quad[] = [];
     for await (const batch of parseTriples(data, format, graph)) {
-      for (const q of batch) {
+      // Through an Oxigraph store first, so literals take the canonical form the embedded store
+      // answers with ("650.0"^^xsd:decimal is "650" there): the same answers, not just equal ones.
+      for (const q of new oxigraph.Store(batch).match(null, null, null, null)) {
         const triple = N3.DataFactory.fromQuad(q as unknown as N3.Quad);
         quads.push(N3.DataFactory.quad(triple.subject, triple.predicate, triple.object, node));
       }

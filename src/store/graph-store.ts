@@ -1,3 +1,5 @@
+import { queryTooComplex } from '../errors/app-error.ts';
+
 /** An RDF term as SPARQL 1.1 JSON results write it. */
 export interface RdfTerm {
   readonly type: 'uri' | 'literal' | 'bnode' | 'typed-literal';
@@ -15,6 +17,33 @@ export type RdfFormat = 'text/turtle' | 'application/n-triples' | 'application/n
 /** RDF to load: text, bytes, or a file read in chunks (large uploads never sit whole in memory). */
 export type RdfSource = string | Uint8Array | { readonly path: string };
 
+/** The four SPARQL query forms. */
+export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
+
+/**
+ * A read-only query a client wrote, already confined (src/sparql-endpoint/confine-query.ts): its
+ * FROM and FROM NAMED clauses name exactly `graphs`, and it has no SERVICE, no update, no GRAPH
+ * outside them.
+ */
+export interface ClientQuery {
+  readonly text: string;
+  readonly form: QueryForm;
+  /** The graphs the query may read: the site's graph and the ontology graph. */
+  readonly graphs: readonly string[];
+  /** Past this the query is stopped and `queryTimeout` thrown. */
+  readonly timeoutMs: number;
+}
+
+/** A client query's answer, in a form every store produces alike (serialized by the endpoint). */
+export type ClientQueryResult =
+  | { readonly form: 'SELECT'; readonly vars: readonly string[]; readonly rows: readonly SparqlRow[] }
+  | { readonly form: 'ASK'; readonly value: boolean }
+  | { readonly form: 'CONSTRUCT' | 'DESCRIBE'; readonly ntriples: string };
+
+/** The error of a client query stopped at its deadline. */
+export const queryTimeout = (timeoutMs: number) =>
+  queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific patterns, a LIMIT).`);
+
 /** What a load did. */
 export interface LoadResult {
   /** Triples in the graph after the load. */
@@ -30,6 +59,11 @@ export interface GraphStore {
   readonly name: string;
   /** Runs a SELECT query and returns its solutions. */
   select(query: string): Promise<SparqlRow[]>;
+  /**
+   * Runs a client's confined query within its deadline, without holding up the service's own
+   * queries past it; throws `queryTimeout` when the deadline passes.
+   */
+  clientQuery(query: ClientQuery): Promise<ClientQueryResult>;
   /**
    * Replaces a graph's content; on a syntax error throws `RdfSyntaxError` and leaves the graph as
    * it was. Of N-Quads and JSON-LD only the default graph is taken: a body can never write

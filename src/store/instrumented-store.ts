@@ -1,11 +1,18 @@
-import type { GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
+import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
 
 /** Told of every query a store runs: its text and how long it took. */
 export type QueryListener = (event: { store: string; query: string; durationMs: number; ok: boolean }) => void;
 
-/** Wraps a store to report each query (round-trip counts in tests, durations in logs and metrics). */
+/** Told when a graph is about to change (`done` false) and when the change is over (`done` true, failed or not). */
+export type ChangeListener = (event: { graph: string; done: boolean }) => void;
+
+/**
+ * Wraps a store to report each query (round-trip counts in tests, durations in logs and metrics)
+ * and each change of a graph (caches of what a graph holds, src/compiler/site-profile.ts).
+ */
 export class InstrumentedStore implements GraphStore {
   private readonly listeners = new Set<QueryListener>();
+  private readonly changeListeners = new Set<ChangeListener>();
 
   constructor(private readonly inner: GraphStore) {}
 
@@ -17,6 +24,17 @@ export class InstrumentedStore implements GraphStore {
   onQuery(listener: QueryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Adds a change listener; returns the function that removes it. */
+  onChange(listener: ChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** A query that is not one of a request's round trips (a cache being filled): not reported. */
+  selectUnreported(query: string): Promise<SparqlRow[]> {
+    return this.inner.select(query);
   }
 
   async select(query: string): Promise<SparqlRow[]> {
@@ -32,16 +50,21 @@ export class InstrumentedStore implements GraphStore {
     }
   }
 
+  // Not reported: listeners count the service's own round trips (and log their text at debug).
+  clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
+    return this.inner.clientQuery(query);
+  }
+
   replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
-    return this.inner.replaceGraph(graph, data, format);
+    return this.changing(graph, () => this.inner.replaceGraph(graph, data, format));
   }
 
   mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
-    return this.inner.mergeGraph(graph, data, format);
+    return this.changing(graph, () => this.inner.mergeGraph(graph, data, format));
   }
 
   dropGraph(graph: string): Promise<void> {
-    return this.inner.dropGraph(graph);
+    return this.changing(graph, () => this.inner.dropGraph(graph));
   }
 
   exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
@@ -58,5 +81,14 @@ export class InstrumentedStore implements GraphStore {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+
+  private async changing<T>(graph: string, change: () => Promise<T>): Promise<T> {
+    for (const listener of this.changeListeners) listener({ graph, done: false });
+    try {
+      return await change();
+    } finally {
+      for (const listener of this.changeListeners) listener({ graph, done: true });
+    }
   }
 }

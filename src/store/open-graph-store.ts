@@ -3,6 +3,7 @@ import type { GraphStoreConfig } from '../config/graph-store-config.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import { ComunicaStore } from './comunica-store.ts';
 import type { GraphStore } from './graph-store.ts';
+import { NamespacedStore } from './namespaced-store.ts';
 import { OxigraphStore } from './oxigraph-store.ts';
 import { SparqlHttpStore } from './sparql-http-store.ts';
 
@@ -13,8 +14,8 @@ export async function openGraphStore(config: GraphStoreConfig, dataDir: string):
       return OxigraphStore.open({ persistDir: join(dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH] });
     case 'comunica':
       return ComunicaStore.open({ persistDir: join(dataDir, 'graphs-comunica'), volatileGraphs: [ONTOLOGY_GRAPH] });
-    case 'sparql':
-      return new SparqlHttpStore({
+    case 'sparql': {
+      const store = new SparqlHttpStore({
         queryUrl: config.queryUrl!,
         updateUrl: config.updateUrl,
         gspUrl: config.gspUrl,
@@ -23,5 +24,7 @@ export async function openGraphStore(config: GraphStoreConfig, dataDir: string):
         maxConnections: config.maxConnections,
         dialect: config.dialect,
       });
+      return config.graphNamespace ? new NamespacedStore(store, config.graphNamespace) : store;
+    }
   }
 }

@@ -1,9 +1,11 @@
-import { Worker } from 'node:worker_threads';
-import type { GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
+import type { Worker } from 'node:worker_threads';
+import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
 import { RdfSyntaxError } from './graph-store.ts';
 import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { parseSelectResults } from './sparql-results.ts';
+import { startWorker } from '../workers/start-worker.ts';
+import { OxigraphSandbox } from './oxigraph-sandbox.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type RequestBody = OxigraphRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -13,20 +15,31 @@ export interface OxigraphStoreOptions {
   readonly persistDir: string | undefined;
   /** Graphs that are rebuilt at every start and need not be written to disk (the ontology). */
   readonly volatileGraphs?: readonly string[];
+  /** Graphs the client-query sandbox keeps copies of (default 4); see oxigraph-sandbox.ts. */
+  readonly sandboxGraphs?: number;
 }
 
-/** The embedded store: Oxigraph (WASM) in a worker thread, persisted to the data directory. */
+/**
+ * The embedded store: Oxigraph (WASM) in a worker thread, persisted to the data directory. Client
+ * queries run in a sandbox thread of their own over copies of the graphs they read, so one can be
+ * stopped at its deadline without stopping the store.
+ */
 export class OxigraphStore implements GraphStore {
   readonly name = 'oxigraph';
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | undefined;
+  /** Bumped by every write to a graph: tells the sandbox its copy is stale. */
+  private readonly versions = new Map<string, number>();
+  private readonly sandbox: OxigraphSandbox;
 
   private constructor(private readonly options: OxigraphStoreOptions) {
-    this.worker = new Worker(new URL('./oxigraph-worker.mjs', import.meta.url), {
-      workerData: { persistDir: options.persistDir },
-    });
+    this.worker = startWorker(new URL('./oxigraph-worker.ts', import.meta.url), { persistDir: options.persistDir });
+    this.sandbox = new OxigraphSandbox(
+      { snapshot: (graph) => this.exportGraph(graph, 'application/n-triples'), version: (graph) => this.versions.get(graph) ?? 0 },
+      options.sandboxGraphs ?? 4,
+    );
     this.worker.on('message', (response: OxigraphResponse) => {
       const pending = this.pending.get(response.id);
       if (!pending) return;
@@ -63,15 +76,22 @@ export class OxigraphStore implements GraphStore {
     return parseSelectResults(await this.call<string>({ op: 'select', query }));
   }
 
+  clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
+    return this.sandbox.run(query);
+  }
+
   replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
+    this.changed(graph);
     return this.call({ op: 'load', graph, data, format, replace: true, persistent: this.persistent(graph) });
   }
 
   mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
+    this.changed(graph);
     return this.call({ op: 'load', graph, data, format, replace: false, persistent: this.persistent(graph) });
   }
 
   dropGraph(graph: string): Promise<void> {
+    this.changed(graph);
     return this.call({ op: 'drop', graph });
   }
 
@@ -88,8 +108,16 @@ export class OxigraphStore implements GraphStore {
   }
 
   async close(): Promise<void> {
+    // The worker answers in order: once this answers, every write sent before it is on disk.
+    if (!this.failure) await this.ping().catch(() => undefined);
     this.failure ??= new Error('closed');
+    await this.sandbox.close();
     await this.worker.terminate();
+  }
+
+  // Before the write is sent: a copy asked for after this reads the new content (the worker answers in order).
+  private changed(graph: string): void {
+    this.versions.set(graph, (this.versions.get(graph) ?? 0) + 1);
   }
 
   private persistent(graph: string): boolean {

@@ -4,6 +4,7 @@
  * shown by a test in test/integration/stores/virtuoso-dialect.test.ts.
  */
 import type { RdfTerm, SparqlRow } from './graph-store.ts';
+import { forVirtuoso } from './virtuoso-query.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -18,6 +19,8 @@ export interface SparqlDialect {
   readonly blankNodesInInsertData: boolean;
   /** A term of a result as the embedded store would write it. */
   normalizeTerm(term: RdfTerm): RdfTerm;
+  /** A query of the service as the endpoint runs it correctly. */
+  prepareQuery(query: string): string;
 }
 
 /** Literals as SPARQL 1.1 JSON results write them: `literal` with a datatype, none for xsd:string. */
@@ -33,6 +36,7 @@ export const standardDialect: SparqlDialect = {
   queryEncoding: 'direct',
   blankNodesInInsertData: true,
   normalizeTerm: standardTerm,
+  prepareQuery: (query) => query,
 };
 
 /**
@@ -41,7 +45,11 @@ export const standardDialect: SparqlDialect = {
  * - `INSERT DATA` with a blank node fails ("Blank node is not allowed in a constant clause"):
  *   such triples go in an `INSERT { } WHERE { }` template, where blank nodes are allowed;
  * - results use the 2008 `typed-literal` type, type plain strings as xsd:string, and write
- *   booleans as `"1"`/`"0"`: normalized to the canonical form the embedded store answers.
+ *   booleans as `"1"`/`"0"`: normalized to the canonical form the embedded store answers;
+ * - ASK is answered as a one-row SELECT of `1` or `0` (askAnswer reads both forms);
+ * - repeated property paths (`*`, `+`, `?`) from a variable are refused or answered in part,
+ *   and EXISTS is answered wrongly in several shapes: the service's queries are rewritten into
+ *   shapes it answers right (virtuoso-query.ts).
  * Quirks every store is guarded against regardless of dialect (so they need no switch here):
  * a Graph Store POST with a chunked body is answered 201 and loads nothing, so bodies are always
  * sent with a length; results cut at `ResultSetMaxRows` say so only in an `X-SPARQL-MaxRows`
@@ -52,6 +60,7 @@ export const virtuosoDialect: SparqlDialect = {
   name: 'virtuoso',
   queryEncoding: 'form',
   blankNodesInInsertData: false,
+  prepareQuery: forVirtuoso,
   normalizeTerm(term) {
     const normal = standardTerm(term);
     if (normal.datatype === `${XSD}boolean` && (normal.value === '1' || normal.value === '0')) {
@@ -60,6 +69,14 @@ export const virtuosoDialect: SparqlDialect = {
     return normal;
   },
 };
+
+/** The answer of an ASK query: SPARQL's `{"boolean": …}`, or the one-row SELECT some endpoints write instead. */
+export function askAnswer(document: { boolean?: boolean; results?: { bindings?: SparqlRow[] } }, dialect: SparqlDialect): boolean {
+  if (typeof document.boolean === 'boolean') return document.boolean;
+  const [row] = normalizeRows(document.results?.bindings ?? [], dialect);
+  const value = row && Object.values(row)[0]?.value;
+  return value === 'true' || value === '1';
+}
 
 /** The dialect a server names in its `Server` header (Virtuoso says `Virtuoso/07...`). */
 export function dialectOfServer(server: string | undefined): SparqlDialect {

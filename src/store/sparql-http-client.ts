@@ -34,6 +34,8 @@ export interface SendOptions {
   readonly body?: () => SizedBody;
   /** Whether the request has the query deadline; loads have none (their size is unbounded). */
   readonly deadline: boolean;
+  /** A deadline of its own (a client's query), and the error to throw when it passes. */
+  readonly ownDeadline?: { readonly ms: number; readonly error: () => Error };
   /** Statuses that are answers rather than failures (404 for an absent graph). */
   readonly accept?: readonly number[];
 }
@@ -70,7 +72,8 @@ export class SparqlHttpClient {
 
   /** Sends a request and reads its whole answer; throws AppErrors for failures (see the file comment). */
   async send(url: URL, options: SendOptions): Promise<HttpAnswer> {
-    const deadline = options.deadline ? AbortSignal.timeout(this.options.timeoutMs) : undefined;
+    const deadlineMs = options.ownDeadline?.ms ?? this.options.timeoutMs;
+    const deadline = options.deadline ? AbortSignal.timeout(deadlineMs) : undefined;
     const signals = [deadline, requestSignal()].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     for (let attempt = 0; ; attempt++) {
@@ -79,7 +82,7 @@ export class SparqlHttpClient {
       try {
         answer = await this.once(url, options, authorization, signal);
       } catch (error) {
-        if (deadline?.aborted) throw serviceUnavailable(`The triplestore did not answer within ${this.options.timeoutMs} ms.`, error);
+        if (deadline?.aborted) throw options.ownDeadline?.error() ?? serviceUnavailable(`The triplestore did not answer within ${deadlineMs} ms.`, error);
         if (signal?.aborted) throw serviceUnavailable('The request was cancelled.', error);
         throw serviceUnavailable('The triplestore cannot be reached.', error);
       }

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import type { GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
+import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
-import { SparqlHttpClient, type HttpAnswer, type SizedBody } from './sparql-http-client.ts';
-import { dialectNamed, dialectOfServer, normalizeRows, type SparqlDialect } from './sparql-dialect.ts';
+import { SparqlHttpClient, type HttpAnswer, type SendOptions, type SizedBody } from './sparql-http-client.ts';
+import { askAnswer, dialectNamed, dialectOfServer, normalizeRows, type SparqlDialect } from './sparql-dialect.ts';
 
 export interface SparqlHttpStoreOptions {
   readonly queryUrl: string;
@@ -38,6 +38,8 @@ const INSERT_BATCH = 2_000;
 const SPOOL_IN_MEMORY = 16 * 1024 * 1024;
 
 const results = { accept: 'application/sparql-results+json' };
+// Graphs come back in whichever of these the endpoint writes, and are read back with Oxigraph.
+const GRAPH_ACCEPT = 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8';
 
 /** The SPARQL 1.1 protocol store. */
 export class SparqlHttpStore implements GraphStore {
@@ -66,7 +68,7 @@ export class SparqlHttpStore implements GraphStore {
     return this.resolvedDialect;
   }
 
-  private async query(text: string, accept: string): Promise<HttpAnswer> {
+  private async query(text: string, accept: string, ownDeadline?: SendOptions['ownDeadline']): Promise<HttpAnswer> {
     const dialect = await this.dialect();
     const answer = await this.client.send(this.queryUrl, {
       method: 'POST',
@@ -76,6 +78,7 @@ export class SparqlHttpStore implements GraphStore {
       },
       body: () => (dialect.queryEncoding === 'form' ? new URLSearchParams({ query: text }).toString() : text),
       deadline: true,
+      ownDeadline,
     });
     // Virtuoso cuts results at ResultSetMaxRows and says so only here: never pass on a partial answer.
     const cut = header(answer, 'x-sparql-maxrows');
@@ -84,9 +87,23 @@ export class SparqlHttpStore implements GraphStore {
   }
 
   async select(query: string): Promise<SparqlRow[]> {
-    const answer = await this.query(query, results.accept);
+    const dialect = await this.dialect();
+    const answer = await this.query(dialect.prepareQuery(query), results.accept);
     const document = JSON.parse(answer.text) as { results?: { bindings?: SparqlRow[] } };
-    return normalizeRows(document.results?.bindings ?? [], await this.dialect());
+    return normalizeRows(document.results?.bindings ?? [], dialect);
+  }
+
+  async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
+    const graphResult = query.form === 'CONSTRUCT' || query.form === 'DESCRIBE';
+    // The endpoint's own limits stay as they are; ours is a deadline on the request.
+    const answer = await this.query(query.text, graphResult ? GRAPH_ACCEPT : results.accept, { ms: query.timeoutMs, error: () => queryTimeout(query.timeoutMs) });
+    if (query.form === 'CONSTRUCT' || query.form === 'DESCRIBE') {
+      return { form: query.form, ntriples: graphOf(answer).dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() }) };
+    }
+    const document = JSON.parse(answer.text) as { head?: { vars?: string[] }; boolean?: boolean; results?: { bindings?: SparqlRow[] } };
+    const dialect = await this.dialect();
+    if (query.form === 'ASK') return { form: 'ASK', value: askAnswer(document, dialect) };
+    return { form: 'SELECT', vars: document.head?.vars ?? [], rows: normalizeRows(document.results?.bindings ?? [], dialect) };
   }
 
   /** Runs SPARQL Update operations (one request, so the endpoint may apply them together). */
@@ -180,16 +197,14 @@ export class SparqlHttpStore implements GraphStore {
   }
 
   async exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
-    const accept = 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8';
+    const accept = GRAPH_ACCEPT;
     const answer = this.gspUrl
       ? // The same deadline as queries: a store that hangs must answer 503, not hold the request forever.
         await this.client.send(withParams(this.gspUrl, { graph }), { method: 'GET', headers: { accept }, deadline: true, accept: [404] })
       : await this.query(sparql`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text, accept);
     if (answer.status === 404) return '';
     // Read back and written by Oxigraph, so every store exports the same text for the same graph.
-    const contentType = (header(answer, 'content-type') ?? 'text/turtle').split(';')[0]!.trim();
-    const readAs = contentType === 'text/turtle' ? 'text/turtle' : 'application/n-triples';
-    return new oxigraph.Store(oxigraph.parse(answer.text, { format: readAs })).dump({ format, from_graph_name: oxigraph.defaultGraph() });
+    return graphOf(answer).dump({ format, from_graph_name: oxigraph.defaultGraph() });
   }
 
   async countTriples(graph: string): Promise<number> {
@@ -251,6 +266,13 @@ function insertData(graph: Sparql, lines: readonly string[], asData: boolean): S
   // Oxigraph wrote these lines in N-Triples syntax: literals escaped, IRIs checked.
   const triples = trusted(lines.join(''));
   return asData ? sparql`INSERT DATA { GRAPH ${graph} {\n${triples}} }` : sparql`INSERT { GRAPH ${graph} {\n${triples}} } WHERE {}`;
+}
+
+/** A graph the endpoint answered (N-Triples or Turtle), read into an Oxigraph store. */
+function graphOf(answer: HttpAnswer): oxigraph.Store {
+  const contentType = (header(answer, 'content-type') ?? 'text/turtle').split(';')[0]!.trim();
+  const readAs = contentType === 'text/turtle' ? 'text/turtle' : 'application/n-triples';
+  return new oxigraph.Store(oxigraph.parse(answer.text, { format: readAs }));
 }
 
 function withParams(url: URL, params: Record<string, string>): URL {

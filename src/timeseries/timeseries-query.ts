@@ -16,7 +16,8 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const UNIT_MS: Record<string, number> = { s: 1000, m: MINUTE, h: 60 * MINUTE, d: DAY, w: 7 * DAY };
 
-const bodySchema = z.strictObject({
+/** The body of `POST /sites/{id}/timeseries`, as checked (and documented in the OpenAPI document). */
+export const timeseriesQueryBody = z.strictObject({
   timeseriesIds: z
     .array(z.string().min(1, 'A timeseries id cannot be empty.').max(MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`), 'A list of timeseries ids is required.')
     .min(1, 'At least one timeseries id.')
@@ -60,7 +61,7 @@ export function windowMs(text: string): number | undefined {
 
 /** Validates and resolves a body against the site's zone and the current time. */
 export function parseTimeseriesQuery(body: unknown, now: number, timeZone: string): TimeseriesQuery {
-  const input = validateBody(bodySchema, body);
+  const input = validateBody(timeseriesQueryBody, body);
   const fields: Record<string, string[]> = {};
   const start = instant(input.start ?? '-1h', now, timeZone);
   if (start === undefined) fields.start = ['ISO-8601 (e.g. 2026-11-21T00:00:00+01:00) or a relative time such as -15m, -1h, -24h, -7d.'];

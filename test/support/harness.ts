@@ -1,11 +1,15 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import type { Express } from 'express';
+import type { DestinationStream } from 'pino';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/create-app.ts';
 import { createLogger } from '../../src/log/logger.ts';
-import { siteGraph } from '../../src/rdf/vocabulary.ts';
+import { ONTOLOGY_GRAPH, siteGraph } from '../../src/rdf/vocabulary.ts';
 import { createServices, type Services } from '../../src/services.ts';
 
 export interface GraphQLResult {
@@ -24,6 +28,8 @@ export interface Harness {
   /** The SPARQL texts sent since the last reset. */
   queries(): string[];
   readonly services: Services;
+  /** The express app (its routes, for the OpenAPI coverage test). */
+  readonly app: Express;
   readonly url: string;
   readonly adminKey: string;
   close(): Promise<void>;
@@ -39,11 +45,14 @@ const storeEnv = (): Record<string, string> =>
  * Starts the app on a real listener (loopback, a free port) on embedded engines, with the given
  * sites (id → Turtle text) loaded, the admin key `ADMIN_KEY`, and rate limits out of the way.
  */
-export async function createHarness(options: { sites: Record<string, string>; env?: Record<string, string> }): Promise<Harness> {
+export async function createHarness(options: { sites: Record<string, string>; env?: Record<string, string>; log?: DestinationStream }): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'bkg-test-'));
   const sitesDir = join(dir, 'sites');
   await mkdir(sitesDir);
   for (const [siteId, turtle] of Object.entries(options.sites)) await writeFile(join(sitesDir, `${siteId}.ttl`), turtle);
+  // On an external store each harness keeps its graphs under a namespace of its own, so suite
+  // files can run at once on one endpoint without loading over each other's sites.
+  const external = (options.env?.BKG_GRAPH_STORE ?? process.env.BKG_GRAPH_STORE) === 'sparql';
   const config = loadConfig({
     BKG_DATA_DIR: join(dir, 'data'),
     BKG_SITES_DIR: sitesDir,
@@ -54,12 +63,16 @@ export async function createHarness(options: { sites: Record<string, string>; en
     BKG_RATE_LIMIT_KEY: '1000000',
     BKG_RATE_LIMIT_USER: '1000000',
     BKG_RATE_LIMIT_ANONYMOUS: '1000000',
+    // IFC files are read in child processes; suites that test it turn them on (BKG_IFC_WORKERS: '1').
+    BKG_IFC_WORKERS: '0',
     ...storeEnv(),
+    ...(external ? { SPARQL_GRAPH_NAMESPACE: `urn:bkg:test:${randomUUID()}:` } : {}),
     ...options.env,
   });
-  const logger = createLogger(config);
+  const logger = createLogger(config, options.log);
   const services = await createServices(config, logger);
-  const server = createApp(config, services, logger).listen(0, '127.0.0.1');
+  const app = createApp(config, services, logger);
+  const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let sent: string[] = [];
@@ -71,6 +84,7 @@ export async function createHarness(options: { sites: Record<string, string>; en
   };
   return {
     services,
+    app,
     url,
     adminKey: ADMIN_KEY,
     fetch: request,
@@ -88,8 +102,8 @@ export async function createHarness(options: { sites: Record<string, string>; en
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      // An external store outlives the test: leave none of its site graphs behind.
-      if (services.store.name === 'sparql') for (const siteId of Object.keys(options.sites)) await services.store.dropGraph(siteGraph(siteId));
+      // An external store outlives the test: leave none of its graphs behind.
+      if (external) for (const graph of [...Object.keys(options.sites).map(siteGraph), ONTOLOGY_GRAPH]) await services.store.dropGraph(graph);
       await services.close();
       await rm(dir, { recursive: true, force: true });
     },

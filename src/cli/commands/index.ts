@@ -7,6 +7,7 @@ import { load } from './load.ts';
 import { sitesCreate } from './sites-create.ts';
 import { sitesDelete } from './sites-delete.ts';
 import { sitesList } from './sites-list.ts';
+import { validate } from './validate.ts';
 
 /** Every command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesDelete, load, exportGraph, keysCreate, keysList, keysRevoke];
+export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesDelete, load, exportGraph, validate, keysCreate, keysList, keysRevoke];

@@ -1,28 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { flag, stringOption, usage, type Command } from '../command.ts';
 import { CommandError } from '../errors.ts';
+import { rdfFileFormat } from '../rdf-file-format.ts';
 import { groupDigits } from '../format.ts';
 import { UploadProgress, waitNote } from '../progress.ts';
 import { sitePath } from './site-record.ts';
-
-/** The formats the service loads, by the name given to --format. */
-const FORMATS: Readonly<Record<string, string>> = {
-  turtle: 'text/turtle',
-  ntriples: 'application/n-triples',
-  nquads: 'application/n-quads',
-  jsonld: 'application/ld+json',
-};
-
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  '.ttl': 'turtle',
-  '.turtle': 'turtle',
-  '.nt': 'ntriples',
-  '.nq': 'nquads',
-  '.jsonld': 'jsonld',
-  '.json': 'jsonld',
-};
 
 /** The service's answer to `PUT`/`POST /api/v1/sites/{id}/graph`. */
 interface LoadResult {
@@ -56,12 +40,9 @@ Example:
   async run(context) {
     const { api, json, stdout, stderr } = context;
     const [siteId, file] = context.args as [string, string];
-    const formatName = stringOption(context, 'format') ?? EXTENSIONS[extname(file).toLowerCase()];
-    if (formatName === undefined) {
-      throw usage(load, `Cannot tell the format of "${basename(file)}" from its extension; pass --format turtle, ntriples, nquads or jsonld.`);
-    }
-    const contentType = FORMATS[formatName];
-    if (contentType === undefined) throw usage(load, `--format must be turtle, ntriples, nquads or jsonld, got "${formatName}".`);
+    const format = rdfFileFormat(file, stringOption(context, 'format'));
+    if ('error' in format) throw usage(load, format.error);
+    const contentType = format.type;
     const size = await stat(file).then(
       (s) => {
         if (!s.isFile()) throw new CommandError(`"${file}" is not a file.`);

@@ -45,6 +45,11 @@ const REST: Record<string, (siteId: string) => [string, RequestInit]> = {
     { method: 'POST', headers: { 'content-type': 'application/n-triples' }, body: '<https://example.org/f#Bldg> <http://www.w3.org/2000/01/rdf-schema#comment> "touched" .\n' },
   ],
   'DELETE site': (id) => [`/api/v1/sites/${id}/`, { method: 'DELETE' }],
+  'GET sparql': (id) => [`/api/v1/sites/${id}/sparql?query=${encodeURIComponent('SELECT * { ?s ?p ?o } LIMIT 1')}`, { headers: { accept: 'application/sparql-results+json' } }],
+  'POST validate': (id) => [`/api/v1/sites/${id}/graph/validate`, { method: 'POST' }],
+  'GET models': (id) => [`/api/v1/sites/${id}/models`, {}],
+  'POST readings': (id) => [`/api/v1/sites/${id}/readings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ timeseriesId: 'ts-x', timestamp: '2026-11-22T10:00:00Z', value: 1 }]) }],
+  'POST timeseries': (id) => [`/api/v1/sites/${id}/timeseries`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timeseriesIds: ['ts-x'] }) }],
 };
 
 /** Expected status per endpoint and client, for [own, foreign, unknown]. */
@@ -56,6 +61,12 @@ const REST_MATRIX: Record<string, Record<ClientName, [number, number, number]>> 
   'POST graph':  { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
   // Deleting a site is for admins: the writer key and the user may see the site, not delete it.
   'DELETE site': { key: [403, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
+  // Like GraphQL, the SPARQL endpoint serves anonymous callers the demo site; any other is not found.
+  'GET sparql':  { key: [200, 404, 404], user: [200, 404, 404], anonymous: [404, 404, 404] },
+  'POST validate': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
+  'GET models':  { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
+  'POST readings': { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
+  'POST timeseries': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
 };
 
 const REST_CODES: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };

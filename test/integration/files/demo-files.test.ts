@@ -11,7 +11,7 @@ import { file, postForm } from './files-support.ts';
 
 const fixtures = join(projectRoot, 'fixtures', 'demo-files');
 const manifest = JSON.parse(await readFile(join(fixtures, 'manifest.json'), 'utf8')) as { files: Array<Record<string, any>> };
-const [sheet, log, model] = manifest.files as [Record<string, any>, Record<string, any>, Record<string, any>];
+const [sheet, log, model, ifc] = manifest.files as [Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>];
 
 describe('the demo site’s files', () => {
   let h: Harness;
@@ -44,7 +44,11 @@ describe('the demo site’s files', () => {
 
   it('include a model a viewer can list and load', async () => {
     const models = await (await h.fetch('/api/v1/sites/demo/models', asReader())).json();
-    expect(models).toEqual([expect.objectContaining({ id: model.id, format: 'obj', storey: 'Floor 2', download_url: `/api/v1/sites/demo/models/${model.id}/download` })]);
+    expect(models).toEqual([
+      expect.objectContaining({ id: model.id, format: 'obj', storey: 'Floor 2', download_url: `/api/v1/sites/demo/models/${model.id}/download` }),
+      // The IFC model whose GlobalIds the demo graph carries (converted to fragments in the background: test/e2e/viewer.test.ts).
+      expect.objectContaining({ id: ifc.id, name: 'Demo Tower.ifc', format: 'ifc', source_ifc: null }),
+    ]);
     const bytes = await (await h.fetch(models[0].download_url, asReader())).text();
     expect(bytes).toBe(await readFile(join(fixtures, model.path), 'utf8'));
     expect((await fetch(`${h.url}/api/v1/sites/demo/models`)).status).toBe(401);

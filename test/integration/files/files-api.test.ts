@@ -69,6 +69,7 @@ describe.each(storeVariants())('site files on $name', (variant) => {
         storey: '',
         sort_order: 0,
         source_ifc: null,
+        ifc: null,
         created_at: expect.stringMatching(ISO_UTC),
         updated_at: expect.stringMatching(ISO_UTC),
       });

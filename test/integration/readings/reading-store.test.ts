@@ -102,7 +102,7 @@ describe.each(engines)('reading store on $name', (engine) => {
     expect(row).toEqual({ n: 2500, nulls: 250 });
   });
 
-  it('latest: per series the newest reading with after < ts <= until, and the site timezone, in one query', async () => {
+  it('latest: per series the newest reading with after < ts <= until, with its site timezone, for several sites in one query', async () => {
     await readings.write('s1', [
       { timeseriesId: 'a', ms: T0 - 10 * MIN, value: 1 },
       { timeseriesId: 'a', ms: T0 - 2 * MIN, value: 2 },
@@ -111,14 +111,24 @@ describe.each(engines)('reading store on $name', (engine) => {
       { timeseriesId: 'c', ms: T0, value: null },
     ]);
     await readings.write('s2', [{ timeseriesId: 'b', ms: T0, value: 9 }]);
-    const { timeZone, readings: latest } = await readings.latest('s1', ['a', 'b', 'c', 'missing'], T0 - 5 * MIN, T0);
-    expect(timeZone).toBe('Europe/Berlin');
+    const latest = await readings.latest(new Map([['s1', ['a', 'b', 'c', 'missing']]]), T0 - 5 * MIN, T0);
     expect(latest).toEqual(
       new Map([
-        ['a', { ms: T0 - 2 * MIN, value: 2 }],
-        ['c', { ms: T0, value: null }],
+        [
+          's1',
+          {
+            timeZone: 'Europe/Berlin',
+            readings: new Map([
+              ['a', { ms: T0 - 2 * MIN, value: 2 }],
+              ['c', { ms: T0, value: null }],
+            ]),
+          },
+        ],
       ]),
     );
+    const both = await readings.latest(new Map([['s1', ['b']], ['s2', ['b']]]), T0 - 5 * MIN, T0);
+    expect([...both.keys()]).toEqual(['s2']);
+    expect(both.get('s2')!.readings.get('b')).toEqual({ ms: T0, value: 9 });
   });
 
   it('range: start inclusive, end exclusive, oldest first, limit per series, in request order', async () => {

@@ -179,23 +179,27 @@ describe('Point.currentValue', () => {
     expect(['-08:00', '-07:00']).toContain(laOffset);
   });
 
-  it('is looked up once per root field for all selected points (nested too), and not at all when unselected', async () => {
+  it('is looked up once per request for all selected points (nested, several root fields, several sites), and not at all when unselected', async () => {
     const spy = vi.spyOn(h.services.readings, 'currentValues');
+    const asked = (call: number) => Object.fromEntries([...spy.mock.calls[call]![0]].map(([site, ids]) => [site, [...ids].sort()]));
     try {
       const res = await h.graphql(`{
         equipment(siteId: "berlin") { name points { name currentValue { value } } }
       }`);
       expect(res.errors).toBeUndefined();
       expect(spy).toHaveBeenCalledTimes(1);
-      expect([...spy.mock.calls[0]![1]].sort()).toEqual(['ts-fan', 'ts-sat', 'ts-sat-sp', 'ts-zat']);
+      expect(asked(0)).toEqual({ berlin: ['ts-fan', 'ts-sat', 'ts-sat-sp', 'ts-zat'] });
 
       spy.mockClear();
       const two = await h.graphql(`{
         a: point(siteId: "berlin") { name currentValue { value } equipment { points { currentValue { quality } } } }
         b: point(siteId: "berlin") { name timeseriesId }
+        c: point(siteId: "la", is: "Fan_Status") { name currentValue { value } }
+        d: equipment(siteId: "la") { name points { currentValue { timestamp } } }
       }`);
       expect(two.errors).toBeUndefined();
       expect(spy).toHaveBeenCalledTimes(1);
+      expect(asked(0)).toEqual({ berlin: ['ts-fan', 'ts-rh', 'ts-sat', 'ts-sat-sp', 'ts-zat'], la: ['ts-fan', 'ts-sat', 'ts-sat-sp', 'ts-zat'] });
 
       spy.mockClear();
       const none = await h.graphql(`{ point(siteId: "berlin") { name timeseriesId } }`);

@@ -237,10 +237,10 @@ describe('relationQuery', () => {
 });
 
 describe('propertiesQuery', () => {
-  it('is one SELECT over all parents, confined to the site graph', () => {
+  it('is one SELECT over all parents, confined to the site graph, the parents anchoring both branches', () => {
     const query = expectConfined(propertiesQuery(SITE_GRAPH, PARENTS));
     expect(projection(query)).toEqual(['parent', 'p', 'v', 'u']);
-    expect(valuesFor(query, 'parent')).toEqual([PARENTS]);
+    expect(valuesFor(query, 'parent')).toEqual([PARENTS, PARENTS]);
   });
 });
 

@@ -11,12 +11,13 @@ const compose = parse(readFileSync(new URL('docker-compose.yml', root), 'utf8'))
   services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string }; image?: string }>;
 };
 
-/** Every variable name src/config reads: `env.NAME` or a reader called with `'NAME'`. */
+/** Every variable name the configuration reads (src/config and each folder's `*-config.ts`): `env.NAME` or a reader called with `'NAME'`. */
 function variablesTheConfigReads(): Set<string> {
   const names = new Set<string>();
-  const dir = new URL('src/config/', root);
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-    const text = readFileSync(new URL(file, dir), 'utf8');
+  const src = new URL('src/', root);
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.startsWith('config/') ? f.endsWith('.ts') : f.endsWith('-config.ts'));
+  for (const file of files) {
+    const text = readFileSync(new URL(file, src), 'utf8');
     for (const m of text.matchAll(/env\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);
     for (const m of text.matchAll(/\(\s*'([A-Z][A-Z0-9_]+)'/g)) names.add(m[1]!);
   }
@@ -47,6 +48,7 @@ describe('docker-compose.yml', () => {
     expect(config.graphStore.queryUrl).toBe('http://triplestore:7878/query');
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);
     expect(config.redisUrl).toBe('redis://redis:6379');
+    expect(config.readings.mqtt?.url).toBe('mqtt://mosquitto:1883');
   });
 
   it('builds the gateway in stages and runs it as a non-root user', () => {

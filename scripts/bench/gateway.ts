@@ -1,0 +1,230 @@
+/**
+ * The service under test: the real services and express app on a fresh data directory, one
+ * generated site loaded through the store (timed), and three ways to ask it a GraphQL query:
+ * in-process (yoga without a socket), over HTTP (the app on loopback), and the SPARQL it sent,
+ * replayed straight to the store. Round trips are counted as the service makes them: SPARQL
+ * queries and currentValue lookups.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import type { Client } from '../../src/auth/client.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { createGraphQL } from '../../src/graphql/create-yoga.ts';
+import { createApp } from '../../src/http/create-app.ts';
+import { createLogger } from '../../src/log/logger.ts';
+import { siteGraph } from '../../src/rdf/vocabulary.ts';
+import type { CurrentValues } from '../../src/readings/current-values.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import type { SparqlRow } from '../../src/store/graph-store.ts';
+
+export const BENCH_SITE = 'bench';
+const ADMIN_KEY = 'bench-admin-key-0123456789';
+const ADMIN: Client = { kind: 'key', id: 'bench', name: 'bench', sites: '*', write: true, admin: true };
+
+/** Which triplestore the service runs on, and the environment that selects it. */
+export interface StoreChoice {
+  readonly name: string;
+  readonly env: Record<string, string>;
+}
+
+export const EMBEDDED: StoreChoice = { name: 'oxigraph', env: { BKG_GRAPH_STORE: 'oxigraph' } };
+export const COMUNICA: StoreChoice = { name: 'comunica', env: { BKG_GRAPH_STORE: 'comunica' } };
+
+/** Virtuoso (or any SPARQL 1.1 endpoint) at `queryUrl`; Virtuoso's Graph Store endpoint sits beside `/sparql`. */
+export const endpointStore = (queryUrl: string, gspUrl?: string): StoreChoice => ({
+  name: 'virtuoso',
+  env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: queryUrl, SPARQL_GSP_URL: gspUrl ?? queryUrl.replace(/\/sparql$/, '/sparql-graph-crud'), SPARQL_TIMEOUT_MS: '600000' },
+});
+
+/** How the site load went. */
+export interface LoadMeasure {
+  readonly triples: number;
+  readonly wallMs: number;
+  /** CPU time of this process (the store's worker included) during the load. */
+  readonly cpuMs: number;
+  /** Peak resident memory of the process so far, after the load. */
+  readonly peakRssMiB: number;
+  readonly rssMiB: number;
+  /** Resident memory just before the load (the service without the site). */
+  readonly rssBeforeMiB: number;
+}
+
+/** One execution of a GraphQL query, with what it cost. */
+export interface Execution {
+  readonly ms: number;
+  readonly body: { data?: Record<string, unknown>; errors?: Array<{ message: string }> };
+  /** SPARQL texts, in the order the service sent them. */
+  readonly sparql: readonly string[];
+  /** currentValue lookups. */
+  readonly lookups: number;
+}
+
+export class Gateway {
+  private sent: string[] = [];
+  private lookups = 0;
+  private readonly agent = new Agent({ connections: 64, pipelining: 1 });
+
+  private constructor(
+    readonly store: StoreChoice,
+    readonly services: Services,
+    private readonly yoga: ReturnType<typeof createGraphQL>,
+    private readonly server: Server,
+    readonly url: string,
+    private readonly dataDir: string,
+    readonly load: LoadMeasure,
+  ) {
+    services.store.onQuery(({ query }) => this.sent.push(query));
+  }
+
+  /**
+   * Starts the service on `store` and loads `file` as the site's graph. `recordsTemplate`: a
+   * migrated PGlite records directory to copy (creating one takes seconds; the smoke test has one).
+   */
+  static async start(store: StoreChoice, file: string, log: (message: string) => void, recordsTemplate?: string): Promise<Gateway> {
+    const dataDir = await mkdtemp(join(tmpdir(), 'bkg-bench-'));
+    if (recordsTemplate) await cp(recordsTemplate, join(dataDir, 'records'), { recursive: true });
+    const config = loadConfig({
+      BKG_DATA_DIR: dataDir,
+      BKG_DEMO_FIXTURE: '',
+      BKG_DEMO_SIMULATOR: '0',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'production',
+      BKG_ADMIN_KEY: ADMIN_KEY,
+      BKG_RATE_LIMIT_KEY: '10000000',
+      BKG_RATE_LIMIT_USER: '10000000',
+      BKG_RATE_LIMIT_ANONYMOUS: '10000000',
+      // No IFC conversion workers: nothing here uploads IFC files, and they would take CPU.
+      BKG_IFC_WORKERS: '0',
+      ...store.env,
+    });
+    const logger = createLogger(config);
+    const services = await createServices(config, logger);
+    let gateway: Gateway | undefined;
+    try {
+      log(`${store.name}: loading ${file}`);
+      const rssBeforeMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const { triples } = await services.store.replaceGraph(siteGraph(BENCH_SITE), { path: file }, 'text/turtle');
+      const wallMs = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      const load: LoadMeasure = {
+        triples,
+        wallMs,
+        cpuMs: (used.user + used.system) / 1000,
+        peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+        rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
+        rssBeforeMiB,
+      };
+      await services.sites.ensure({ id: BENCH_SITE, name: 'Benchmark portfolio', organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
+      const counted = { ...services, readings: countingLookups(services.readings, () => gateway && gateway.lookups++) };
+      const server = createApp(config, counted, logger).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      gateway = new Gateway(store, services, createGraphQL(config, counted), server, url, dataDir, load);
+      return gateway;
+    } catch (error) {
+      await services.close();
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Runs a query in-process: GraphQL parsing, validation, limits and execution, without a socket. */
+  async inProcess(document: string, variables: Record<string, unknown>): Promise<Execution> {
+    return this.measure(async () => {
+      const response = await this.yoga.fetch(
+        'http://bench.local/graphql',
+        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: document, variables }) },
+        { req: { client: ADMIN } } as never,
+      );
+      return (await response.json()) as Execution['body'];
+    });
+  }
+
+  /** Runs a query over HTTP on loopback, with the admin key, as a client would. */
+  async overHttp(document: string, variables: Record<string, unknown>): Promise<Execution> {
+    return this.measure(async () => {
+      const response = await request(`${this.url}/graphql`, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
+        body: JSON.stringify({ query: document, variables }),
+      });
+      return (await response.body.json()) as Execution['body'];
+    });
+  }
+
+  /** Runs SPARQL texts one after another straight on the store, without GraphQL. */
+  async raw(queries: readonly string[]): Promise<{ ms: number; rows: SparqlRow[][] }> {
+    const started = performance.now();
+    const rows: SparqlRow[][] = [];
+    for (const query of queries) rows.push(await this.services.store.selectUnreported(query));
+    return { ms: performance.now() - started, rows };
+  }
+
+  /**
+   * Replaces the site's graph with `file` over HTTP, as `bkg load` does (`PUT …/graph`, the body
+   * streamed to disk, then loaded and persisted), and measures it like the first load.
+   */
+  async loadOverHttp(file: string): Promise<LoadMeasure> {
+    const rssBeforeMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const response = await request(`${this.url}/api/v1/sites/${BENCH_SITE}/graph`, {
+      method: 'PUT',
+      dispatcher: this.agent,
+      headers: { ...this.headers, 'content-type': 'text/turtle', 'content-length': String(statSync(file).size) },
+      body: createReadStream(file),
+    });
+    const answer = (await response.body.json()) as { triples?: number; detail?: string };
+    if (response.statusCode !== 200 || answer.triples === undefined) throw new Error(`Loading over HTTP failed: ${response.statusCode} ${JSON.stringify(answer)}`);
+    const used = process.cpuUsage(cpu);
+    return {
+      triples: answer.triples,
+      wallMs: performance.now() - started,
+      cpuMs: (used.user + used.system) / 1000,
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
+      rssBeforeMiB,
+    };
+  }
+
+  /** The headers autocannon sends. */
+  get headers(): Record<string, string> {
+    return { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ADMIN_KEY}` };
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+    await this.agent.close();
+    // An external store outlives the run: leave no benchmark graph behind.
+    if (this.store.env.BKG_GRAPH_STORE === 'sparql') await this.services.store.dropGraph(siteGraph(BENCH_SITE));
+    await this.services.close();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async measure(run: () => Promise<Execution['body']>): Promise<Execution> {
+    this.sent = [];
+    this.lookups = 0;
+    const started = performance.now();
+    const body = await run();
+    return { ms: performance.now() - started, body, sparql: [...this.sent], lookups: this.lookups };
+  }
+}
+
+/** The readings source, counting each batched currentValue lookup. */
+function countingLookups(inner: CurrentValues, count: () => void): CurrentValues {
+  return {
+    currentValues: (...args: Parameters<CurrentValues['currentValues']>) => {
+      count();
+      return inner.currentValues(...args);
+    },
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * One size of the benchmark, in a process of its own (so peak memory is this size's): the service
+ * on the embedded store with the site loaded, every query of the suite, the N+1 comparison and
+ * autocannon; then, when asked, the suite again on Comunica and on a SPARQL endpoint. Writes a
+ * `SizeResult` as JSON. Run by `bench.ts`; by hand:
+ *
+ *   node --import tsx scripts/bench/run-size.ts --file bench/data/portfolio-100k.ttl --size 100k --out /tmp/r.json
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { findAnchors, seedReadings } from './anchors.ts';
+import { COMUNICA, EMBEDDED, Gateway, endpointStore, type LoadMeasure, type StoreChoice } from './gateway.ts';
+import { measureQuery, type QueryResult } from './measure-query.ts';
+import { equipmentIdsOf, measureNPlusOne, type NPlusOneResult } from './n-plus-one.ts';
+import { competingShapes } from './shapes.ts';
+import { N_PLUS_ONE_QUERY, SUITE, THROUGHPUT_QUERIES, variablesOf, type BenchQuery } from './suite.ts';
+import { measureThroughput, type ThroughputResult } from './throughput.ts';
+
+/** The suite on one store. */
+export interface StoreRun {
+  readonly store: string;
+  readonly load?: LoadMeasure;
+  /** The same file loaded again over HTTP (`PUT …/graph`), at the end of the run. */
+  readonly httpLoad?: LoadMeasure;
+  readonly queries: readonly QueryResult[];
+  readonly nPlusOne?: NPlusOneResult;
+  readonly error?: string;
+}
+
+export interface SizeResult {
+  readonly size: string;
+  readonly file: string;
+  readonly embedded: StoreRun;
+  readonly throughput: readonly ThroughputResult[];
+  readonly others: readonly StoreRun[];
+  readonly loadAverage: { readonly start: number; readonly end: number };
+  readonly seconds: number;
+}
+
+export interface RunOptions {
+  readonly iterations: number;
+  readonly budgetMs: number;
+  readonly httpSeconds: number;
+  readonly connections: number;
+  readonly otherIterations: number;
+  readonly only: ReadonlySet<string> | undefined;
+  readonly recordsTemplate: string | undefined;
+}
+
+/** Runs the suite on one store; `full` adds HTTP, competing shapes and N+1 (the embedded store's run). */
+async function runStore(
+  choice: StoreChoice,
+  file: string,
+  options: RunOptions,
+  full: boolean,
+  log: (message: string) => void,
+  whileUp?: (gateway: Gateway, variables: Record<string, unknown>, queries: readonly BenchQuery[]) => Promise<void>,
+): Promise<StoreRun> {
+  const gateway = await Gateway.start(choice, file, log, options.recordsTemplate);
+  try {
+    const load = gateway.load;
+    log(`${choice.name}: ${load.triples} triples in ${(load.wallMs / 1000).toFixed(1)} s, peak RSS ${load.peakRssMiB} MiB`);
+    const anchors = await findAnchors(gateway);
+    await seedReadings(gateway, anchors);
+    const variables = variablesOf(anchors);
+    const queries = SUITE.filter((q) => !options.only || options.only.has(q.id));
+    // One pass over the suite first: the first queries of a process pay for compiling its code
+    // paths (left out on the other stores, where a query can take minutes).
+    if (full) for (const query of queries) await gateway.inProcess(query.document, variables);
+    const results: QueryResult[] = [];
+    const ontology = gateway.services.ontology;
+    for (const query of queries) {
+      const result = await measureQuery(gateway, query, variables, {
+        iterations: full ? options.iterations : options.otherIterations,
+        budgetMs: full ? options.budgetMs : options.budgetMs * 2,
+        http: full,
+        shapes: () => (full ? competingShapes(ontology, query.id) : []),
+      });
+      log(`${choice.name}: ${query.id}: ${result.error ?? `${result.total} entities, ${result.sparqlQueries}+${result.lookups} round trips, p50 ${result.inProcess.p50.toFixed(2)} ms (raw ${result.raw.p50.toFixed(2)} ms)`}`);
+      results.push(result);
+    }
+    let nPlusOne: NPlusOneResult | undefined;
+    const nested = queries.find((q) => q.id === N_PLUS_ONE_QUERY);
+    if (nested) {
+      const answer = await gateway.inProcess(nested.document, variables);
+      // On a store where the batched query alone took the budget, one query per parent would take hours.
+      const batchedMs = results.find((r) => r.id === N_PLUS_ONE_QUERY)?.raw.p50 ?? 0;
+      if (full || batchedMs < options.budgetMs / 4) {
+        nPlusOne = await measureNPlusOne(gateway, equipmentIdsOf(answer.body.data), {
+          iterations: full ? Math.max(1, Math.round(options.iterations / 4)) : 1,
+          budgetMs: options.budgetMs,
+        });
+        log(`${choice.name}: N+1: ${nPlusOne.parents} parents, batched ${nPlusOne.batched.p50.toFixed(1)} ms, one per parent ${nPlusOne.perParent.p50.toFixed(1)} ms`);
+      }
+    }
+    await whileUp?.(gateway, variables, queries);
+    const httpLoad = full ? await gateway.loadOverHttp(file) : undefined;
+    if (httpLoad) log(`${choice.name}: loaded again over HTTP in ${(httpLoad.wallMs / 1000).toFixed(1)} s, peak RSS ${httpLoad.peakRssMiB} MiB`);
+    return { store: choice.name, load, httpLoad, queries: results, nPlusOne };
+  } finally {
+    await gateway.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      file: { type: 'string' },
+      size: { type: 'string' },
+      out: { type: 'string' },
+      iterations: { type: 'string', default: '30' },
+      'budget-ms': { type: 'string', default: '8000' },
+      'http-seconds': { type: 'string', default: '30' },
+      connections: { type: 'string', default: '32' },
+      'other-iterations': { type: 'string', default: '5' },
+      comunica: { type: 'boolean', default: false },
+      virtuoso: { type: 'string' },
+      only: { type: 'string' },
+      'records-template': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.file || !values.size || !values.out) throw new Error('usage: run-size.ts --file FILE --size LABEL --out JSON [options]');
+  const log = (message: string) => console.error(`[bench ${values.size}] ${message}`);
+  const options: RunOptions = {
+    iterations: Number(values.iterations),
+    budgetMs: Number(values['budget-ms']),
+    httpSeconds: Number(values['http-seconds']),
+    connections: Number(values.connections),
+    otherIterations: Number(values['other-iterations']),
+    only: values.only ? new Set(values.only.split(',')) : undefined,
+    recordsTemplate: values['records-template'],
+  };
+  const started = performance.now();
+  const loadStart = loadavg()[0]!;
+  const throughput: ThroughputResult[] = [];
+  const embedded = await runStore(EMBEDDED, values.file, options, true, log, async (gateway, variables, queries) => {
+    if (options.httpSeconds <= 0) return;
+    for (const id of THROUGHPUT_QUERIES) {
+      const query = queries.find((q) => q.id === id);
+      if (!query) continue;
+      log(`autocannon: ${id}, ${options.connections} connections, ${options.httpSeconds} s`);
+      const result = await measureThroughput(gateway, id, query.document, variables, { seconds: options.httpSeconds, connections: options.connections });
+      log(`autocannon: ${id}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.failures} failures`);
+      throughput.push(result);
+    }
+  });
+  const others: StoreRun[] = [];
+  const extra = [...(values.comunica ? [COMUNICA] : []), ...(values.virtuoso ? [endpointStore(values.virtuoso)] : [])];
+  for (const choice of extra) {
+    try {
+      others.push(await runStore(choice, values.file, options, false, log));
+    } catch (error) {
+      log(`${choice.name} failed: ${(error as Error).message}`);
+      others.push({ store: choice.name, queries: [], error: (error as Error).message });
+    }
+  }
+  const result: SizeResult = {
+    size: values.size,
+    file: values.file,
+    embedded,
+    throughput,
+    others,
+    loadAverage: { start: loadStart, end: loadavg()[0]! },
+    seconds: (performance.now() - started) / 1000,
+  };
+  writeFileSync(values.out, JSON.stringify(result));
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,135 @@
+/**
+ * What the planner knows of a site's graph beyond the ontology, read from the graph once after
+ * each change, never per request: the entities typed with no class of any kind (MAPPING.md's
+ * fallback), the namespaces entity IRIs use, the predicates, and whether IFC GlobalIds are plain
+ * strings. With it the planner anchors what would otherwise scan the site: the kind fallback
+ * becomes a short VALUES list or nothing
+ * (the scan of every hasPoint edge cost 0.8 s at 1M triples), an id's local name the few IRIs it
+ * can be, a property name its predicates, an IFC GlobalId the literal itself.
+ *
+ * Kept only where this process sees every change of the store (the embedded stores, through
+ * `InstrumentedStore.onChange`): with an external store another replica may change a graph, so
+ * there the planner goes without and emits the shapes that need no profile.
+ */
+import type { EntityKind } from '../ontology/ontology.ts';
+import type { EntityRecord } from './entity-records.ts';
+import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
+import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
+import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
+import { InstrumentedStore } from '../store/instrumented-store.ts';
+import { fallbackGenerator } from './sparql-builder.ts';
+
+export interface SiteProfile {
+  /** Per kind that has a fallback, its untyped entities; a kind missing here has too many to list. */
+  readonly untyped: ReadonlyMap<EntityKind, readonly string[]>;
+  /** The namespaces (an IRI up to its last `#` or `/`) of the site's entities; undefined: too many. */
+  readonly namespaces: readonly string[] | undefined;
+  /** The predicates of the graph; undefined: too many. */
+  readonly predicates: readonly string[] | undefined;
+  /** Every IFC GlobalId of the site is a plain string literal, so one can be looked up as a term. */
+  readonly plainIfcIds: boolean;
+  /**
+   * The fallback tag (`tagOf`) of every untyped entity, when all three lists are known: then
+   * queries need not compute tags, `applyTags` sets them. Only untyped entities read their tag.
+   */
+  readonly tags: ReadonlyMap<string, string> | undefined;
+}
+
+/** Sets the fallback tags a query left out (see `SiteProfile.tags`). */
+export function applyTags(records: ReadonlyMap<string, EntityRecord>, profile: SiteProfile | undefined): void {
+  if (!profile?.tags) return;
+  for (const record of records.values()) record.tag = profile.tags.get(record.iri) ?? '';
+}
+
+// Past these a list stops paying for itself (a long VALUES, or a scan would do as well).
+const LIMITS = { untyped: 1000, namespaces: 64, predicates: 4096 } as const;
+const FALLBACK_KINDS: readonly EntityKind[] = ['Location', 'Equipment', 'Point'];
+
+const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+const namespaceOf = (entity: string) => entity.replace(/[^#/]*$/, '');
+
+/** The IRIs (or strings) a one-column query returns; undefined when there are more than `limit`. */
+async function column(select: (query: string) => Promise<SparqlRow[]>, query: Sparql, name: string, limit: number): Promise<string[] | undefined> {
+  const rows = await select(sparql`${query}\nLIMIT ${trusted(String(limit + 1))}`.text);
+  if (rows.length > limit) return undefined;
+  return rows.flatMap((row) => (row[name] && row[name].type !== 'bnode' ? [row[name].value] : []));
+}
+
+// The tag's precedence (sparql-patterns.ts `tagOf`): location end first, then has points, then is a point.
+const TAGS: ReadonlyArray<readonly [EntityKind, string]> = [
+  ['Point', 'pt'],
+  ['Equipment', 'hp'],
+  ['Location', 'le'],
+];
+
+/** Each untyped entity's tag; later entries of `TAGS` win, as `tagOf` tests them first. */
+function fallbackTags(untyped: ReadonlyMap<EntityKind, readonly string[]>): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const [kind, tag] of TAGS) for (const entity of untyped.get(kind) ?? []) tags.set(entity, tag);
+  return tags;
+}
+
+/** Reads a site graph's profile (a few queries, each one scan at most). */
+export async function readSiteProfile(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<SiteProfile> {
+  const g = iri(graph);
+  const untyped = new Map<EntityKind, readonly string[]>();
+  for (const kind of FALLBACK_KINDS) {
+    const list = await column(select, sparql`${prologue}\nSELECT DISTINCT ?e WHERE { GRAPH ${g} { ${fallbackGenerator(kind)!} } }`, 'e', LIMITS.untyped);
+    if (list) untyped.set(kind, list);
+  }
+  const typedNamespaces = await column(
+    select,
+    // `+`, not `*` (the same namespaces): Virtuoso refuses a REPLACE whose pattern can match the empty string.
+    sparql`${prologue}\nSELECT DISTINCT ?ns WHERE { GRAPH ${g} { ?s a ?t } BIND(REPLACE(STR(?s), "[^#/]+$", "") AS ?ns) }`,
+    'ns',
+    LIMITS.namespaces,
+  );
+  // Untyped entities are candidates of their kind too; a kind with too many to list may use any namespace.
+  const complete = FALLBACK_KINDS.every((kind) => untyped.has(kind));
+  const namespaces = typedNamespaces && complete ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort() : undefined;
+  const predicates = await column(select, sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${g} { ?s ?p ?o } }`, 'p', LIMITS.predicates);
+  const otherIfcIds = await select(
+    sparql`${prologue}\nSELECT ?id WHERE { GRAPH ${g} { ?r ref:ifcGlobalID ?id FILTER(!isLiteral(?id) || DATATYPE(?id) != ${iri(XSD_STRING)}) } } LIMIT 1`.text,
+  );
+  return {
+    untyped,
+    namespaces: namespaces && namespaces.length <= LIMITS.namespaces ? namespaces : undefined,
+    predicates,
+    plainIfcIds: otherIfcIds.length === 0,
+    tags: complete ? fallbackTags(untyped) : undefined,
+  };
+}
+
+/** The profiles of one store's site graphs, dropped when a graph changes and read again after. */
+class SiteProfiles {
+  private readonly profiles = new Map<string, Promise<SiteProfile | undefined>>();
+
+  constructor(private readonly store: InstrumentedStore) {
+    store.onChange(({ graph, done }) => {
+      if (graph === ONTOLOGY_GRAPH) this.profiles.clear();
+      else this.profiles.delete(graph);
+      // Read on load, in the background: the first query after it finds the profile ready or waits for it.
+      if (done && graph !== ONTOLOGY_GRAPH) void this.of(graph);
+    });
+  }
+
+  of(graph: string): Promise<SiteProfile | undefined> {
+    let profile = this.profiles.get(graph);
+    if (!profile) {
+      // Not one of a request's round trips: read without being counted, and never fatal (the planner goes without).
+      profile = readSiteProfile((query) => this.store.selectUnreported(query), graph).catch(() => undefined);
+      this.profiles.set(graph, profile);
+    }
+    return profile;
+  }
+}
+
+const byStore = new WeakMap<InstrumentedStore, SiteProfiles>();
+
+/** The profile of a site graph, or undefined where this process does not see every change of the store. */
+export function siteProfile(store: GraphStore, graph: string): Promise<SiteProfile | undefined> {
+  if (!(store instanceof InstrumentedStore) || store.name === 'sparql') return Promise.resolve(undefined);
+  let profiles = byStore.get(store);
+  if (!profiles) byStore.set(store, (profiles = new SiteProfiles(store)));
+  return profiles.of(graph);
+}

@@ -1,0 +1,135 @@
+import type { Database } from '../db/database.ts';
+import type { IfcStatus, IfcStorey, StoredFile } from '../files/site-file.ts';
+
+/** A product of an IFC file as the elements endpoint shows it. */
+export interface IfcElementRow {
+  readonly global_id: string;
+  readonly ifc_class: string;
+  readonly name: string;
+  /** The storey's name; empty outside any storey. */
+  readonly storey: string;
+}
+
+/**
+ * Which bytes of a file a job works on (each upload gets a fresh blob key, even for the same
+ * bytes): writes of a job whose bytes were replaced meanwhile change nothing.
+ */
+export interface IfcJobFile {
+  readonly id: string;
+  readonly blob_key: string;
+}
+
+/** Elements are written in batches of this many rows (one statement each). */
+export const ELEMENT_BATCH = 1000;
+
+/**
+ * What the service read from IFC files: the status columns of `site_files` and the `ifc_elements`
+ * rows (migration 004). Pass a transaction's Database to combine changes.
+ */
+export class IfcModelStore {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Forgets what was read from a file (and its elements) and sets its status (null: not an IFC
+   * file the service reads). Deletes the fragments file made from it and answers it, so the
+   * caller removes its bytes.
+   */
+  async reset(id: string, status: IfcStatus | null): Promise<Array<Pick<StoredFile, 'id' | 'blob_key'>>> {
+    await this.db.query(
+      'UPDATE site_files SET ifc_status = $2, ifc_error = NULL, ifc_schema = NULL, ifc_storeys = NULL, ifc_element_count = NULL WHERE id = $1',
+      [id, status],
+    );
+    await this.db.query('DELETE FROM ifc_elements WHERE file_id = $1', [id]);
+    return this.db.query<{ id: string; blob_key: string }>('DELETE FROM site_files WHERE generated_from = $1 RETURNING id, blob_key', [id]);
+  }
+
+  /** The files whose reading or conversion has not finished (a restart interrupted it, or it never started). */
+  async unfinished(): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      "SELECT id FROM site_files WHERE ifc_status IN ('pending', 'reading', 'converting') ORDER BY created_at, id",
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Starts (or restarts) reading a file: status `reading`, nothing read yet. False when the file is
+   * gone or its bytes changed.
+   */
+  async startReading(file: IfcJobFile): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE site_files SET ifc_status = 'reading', ifc_error = NULL, ifc_schema = NULL, ifc_storeys = NULL, ifc_element_count = NULL
+       WHERE id = $1 AND blob_key = $2 RETURNING id`,
+      [file.id, file.blob_key],
+    );
+    if (rows.length === 0) return false;
+    await this.db.query('DELETE FROM ifc_elements WHERE file_id = $1', [file.id]);
+    return true;
+  }
+
+  /** Adds a batch of elements; a GlobalId the file already has keeps its first row. */
+  async addElements(file: IfcJobFile, rows: readonly IfcElementRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(
+      `INSERT INTO ifc_elements (file_id, global_id, ifc_class, name, storey)
+       SELECT $1, e.global_id, e.ifc_class, e.name, e.storey
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS e (global_id, ifc_class, name, storey)
+       WHERE EXISTS (SELECT 1 FROM site_files WHERE id = $1 AND blob_key = $2)
+       ON CONFLICT (file_id, global_id) DO NOTHING`,
+      [
+        file.id,
+        file.blob_key,
+        rows.map((row) => row.global_id),
+        rows.map((row) => row.ifc_class),
+        rows.map((row) => row.name),
+        rows.map((row) => row.storey),
+      ],
+    );
+  }
+
+  /** Records what was read (schema, storeys, how many elements) and moves on to `converting`. */
+  async finishReading(file: IfcJobFile, schema: string, storeys: readonly IfcStorey[]): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE site_files SET ifc_status = 'converting', ifc_schema = $3, ifc_storeys = $4::jsonb,
+         ifc_element_count = (SELECT count(*) FROM ifc_elements WHERE file_id = $1)
+       WHERE id = $1 AND blob_key = $2 RETURNING id`,
+      [file.id, file.blob_key, schema, JSON.stringify(storeys)],
+    );
+    return rows.length > 0;
+  }
+
+  /** Sets where a job ended: `ready`, `failed` with the reason, or `pending` again (to be retried). */
+  async finish(file: IfcJobFile, status: 'ready' | 'failed' | 'pending', error: string | null = null): Promise<void> {
+    await this.db.query('UPDATE site_files SET ifc_status = $3, ifc_error = $4 WHERE id = $1 AND blob_key = $2', [file.id, file.blob_key, status, error]);
+  }
+
+  /** One element of a file, or undefined. */
+  async element(fileId: string, globalId: string): Promise<IfcElementRow | undefined> {
+    const [row] = await this.db.query<Record<string, unknown>>(
+      'SELECT global_id, ifc_class, name, storey FROM ifc_elements WHERE file_id = $1 AND global_id = $2',
+      [fileId, globalId],
+    );
+    return row as IfcElementRow | undefined;
+  }
+
+  /** How many elements stand on each storey of a file, by storey name ('' for those outside any storey). */
+  async storeyCounts(fileId: string): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ storey: string; count: unknown }>('SELECT storey, count(*) AS count FROM ifc_elements WHERE file_id = $1 GROUP BY storey', [fileId]);
+    return new Map(rows.map((row) => [row.storey, Number(row.count)]));
+  }
+
+  /** A page of a file's elements (of one storey, if given), by GlobalId, and how many match. */
+  async elements(fileId: string, filter: { storey?: string | undefined }, page: { limit: number; offset: number }): Promise<{ count: number; rows: IfcElementRow[] }> {
+    const params: unknown[] = [fileId];
+    let where = 'file_id = $1';
+    if (filter.storey !== undefined) {
+      params.push(filter.storey);
+      where += ' AND storey = $2';
+    }
+    const [counted] = await this.db.query<{ count: unknown }>(`SELECT count(*) AS count FROM ifc_elements WHERE ${where}`, params);
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT global_id, ifc_class, name, storey FROM ifc_elements WHERE ${where} ORDER BY global_id COLLATE "C" LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    );
+    return { count: Number(counted!.count), rows: rows as unknown as IfcElementRow[] };
+  }
+}

@@ -1,0 +1,435 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { newKeySchema } from '../auth/keys-routes.ts';
+import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
+import { createFileFields, listElementsQuery, listFilesQuery, listModelsQuery, updateFileFields } from '../files/file-fields.ts';
+import { MAX_READINGS_PER_REQUEST, readingItemSchema } from '../readings/reading-input.ts';
+import { newSiteSchema } from '../sites/site-schema.ts';
+import { timeseriesQueryBody } from '../timeseries/timeseries-query.ts';
+import {
+  createdKey,
+  elementPage,
+  errorBody,
+  fieldErrors,
+  fileRecord,
+  filePage,
+  health,
+  ingestReport,
+  keyRecord,
+  loadResult,
+  mappedElement,
+  modelFile,
+  modelStoreys,
+  readiness,
+  siteRecord,
+  timeseriesAnswer,
+} from './response-schemas.ts';
+
+type Responses = RouteConfig['responses'];
+type Content = ZodContentObject;
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+const bytes = (description: string, types: readonly string[] = ['*/*']): ResponseConfig => ({
+  description,
+  content: Object.fromEntries(types.map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }])) as Content,
+});
+const text = (description: string, types: readonly string[]): ResponseConfig => ({
+  description,
+  content: Object.fromEntries(types.map((type) => [type, { schema: z.string() }])) as Content,
+});
+
+const ERRORS = {
+  400: json(z.union([fieldErrors, errorBody]), 'Invalid input: field errors (`{"field": ["message"]}`) or `{detail, code}`.'),
+  401: json(errorBody, 'No credentials, or a bad, expired or revoked token (`WWW-Authenticate: Bearer error="invalid_token"`).'),
+  403: json(errorBody, 'Not allowed: a write without write access, any write on the demo site, or an admin operation without an admin key.'),
+  404: json(errorBody, 'No such resource, or one the caller may not read (the two are indistinguishable).'),
+  406: json(errorBody, 'No representation for the Accept header.'),
+  409: json(errorBody, 'A resource with this id exists already.'),
+  413: json(errorBody, 'The body is over the size limit.'),
+  416: json(errorBody, 'The Range cannot be satisfied.'),
+  415: json(errorBody, 'The Content-Type is not one this endpoint reads.'),
+  429: json(errorBody, 'Over the client’s rate limit; `Retry-After` says when to try again.'),
+  503: json(errorBody, 'An engine (triplestore, database, file store) is unavailable.'),
+} as const;
+type ErrorStatus = keyof typeof ERRORS;
+const errors = (...statuses: ErrorStatus[]): Responses => Object.fromEntries([...statuses, 401 as const, 429 as const].map((s) => [s, ERRORS[s]]));
+
+const siteId = z.string().meta({ description: 'Site id.', example: 'demo' });
+const siteParams = z.object({ siteId });
+const fileParams = z.object({ fileId: z.string().meta({ description: 'The site file’s UUID.', format: 'uuid' }) });
+const RDF_TYPES = ['text/turtle', 'application/n-triples', 'application/n-quads', 'application/ld+json'] as const;
+const rdfBody = {
+  description: 'The graph, in the format the Content-Type names; of N-Quads and JSON-LD only the default graph is taken. Streamed to disk, never held in memory.',
+  required: true,
+  content: Object.fromEntries(RDF_TYPES.map((type) => [type, { schema: z.string() }])) as Content,
+};
+const SPARQL_RESULT_TYPES = [
+  'application/sparql-results+json',
+  'application/sparql-results+xml',
+  'text/csv',
+  'text/tab-separated-values',
+  'text/turtle',
+  'application/n-triples',
+] as const;
+const sparqlQuery = z.string().meta({ description: 'A SPARQL 1.1 query: SELECT, ASK, CONSTRUCT or DESCRIBE.', example: 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 10' });
+
+const TAGS = {
+  sites: 'Sites',
+  graph: 'Graph',
+  sparql: 'SPARQL',
+  files: 'Files',
+  models: 'Models',
+  readings: 'Readings',
+  timeseries: 'Timeseries',
+  keys: 'Keys',
+  graphql: 'GraphQL',
+  operations: 'Operations',
+  docs: 'Documentation',
+};
+
+/** Every path the service serves, registered with the schemas that validate its requests. */
+function register(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`bkg_…`) or a user token (JWT). Anonymous callers may read the demo site through GraphQL only.',
+  });
+  registry.registerComponent('securitySchemes', 'metricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'BKG_METRICS_TOKEN, when the service is configured with one.',
+  });
+  const path = (route: RouteConfig) => registry.registerPath(route);
+  const open = { security: [] };
+
+  // Sites
+  path({ method: 'get', path: '/api/v1/sites/', tags: [TAGS.sites], summary: 'List the sites the caller may read (the demo site included)', responses: { 200: json(z.array(siteRecord), 'The sites, by id.'), ...errors() } });
+  path({
+    method: 'post',
+    path: '/api/v1/sites/',
+    tags: [TAGS.sites],
+    summary: 'Create a site (admin)',
+    request: { body: { required: true, content: { 'application/json': { schema: newSiteSchema.meta({ id: 'NewSite' }) } } } },
+    responses: { 201: json(siteRecord, 'The new site.'), ...errors(400, 403, 409) },
+  });
+  path({ method: 'get', path: '/api/v1/sites/{siteId}', tags: [TAGS.sites], summary: 'Read a site', request: { params: siteParams }, responses: { 200: json(siteRecord, 'The site.'), ...errors(404) } });
+  path({
+    method: 'delete',
+    path: '/api/v1/sites/{siteId}',
+    tags: [TAGS.sites],
+    summary: 'Delete a site with its graph, files, readings and key grants (admin)',
+    request: { params: siteParams },
+    responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 503) },
+  });
+
+  // Graph
+  for (const [method, summary] of [
+    ['put', 'Replace the site’s graph'],
+    ['post', 'Merge into the site’s graph'],
+  ] as const) {
+    path({
+      method,
+      path: '/api/v1/sites/{siteId}/graph',
+      tags: [TAGS.graph],
+      summary: `${summary} (write access)`,
+      description: 'A syntax error answers 400 with its `line` and `column` and leaves the graph as it was.',
+      request: { params: siteParams, body: rdfBody },
+      responses: { 200: json(loadResult, 'Loaded.'), ...errors(400, 403, 404, 413, 415, 503) },
+    });
+  }
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph',
+    tags: [TAGS.graph],
+    summary: 'Export the site’s graph',
+    request: { params: siteParams },
+    responses: { 200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']), ...errors(404, 406, 503) },
+  });
+  path({
+    method: 'post',
+    path: '/api/v1/sites/{siteId}/graph/validate',
+    tags: [TAGS.graph],
+    summary: 'Check a model against the ontology’s Brick shapes without loading it',
+    description: 'A validation report a person can act on: per violation the focus node, its label, the path, the message and the severity; counts per kind; unknown classes with the closest known names. JSON by default, Turtle (`sh:ValidationReport`) by Accept.',
+    request: { params: siteParams, body: rdfBody },
+    responses: {
+      200: { description: 'The report.', content: { 'application/json': { schema: z.object({}).catchall(z.unknown()).meta({ id: 'ValidationReport' }) }, 'text/turtle': { schema: z.string() } } },
+      ...errors(400, 404, 413, 415, 503),
+    },
+  });
+
+  // SPARQL
+  const sparqlResponses: Responses = {
+    200: text('Results by Accept: SELECT and ASK as SPARQL JSON, XML, CSV or TSV; CONSTRUCT and DESCRIBE as Turtle or N-Triples.', SPARQL_RESULT_TYPES),
+    ...errors(400, 404, 406, 503),
+  };
+  const sparqlDescription =
+    'The SPARQL 1.1 Protocol, queries only, over exactly the site’s graph and the ontology: FROM, FROM NAMED and GRAPH cannot reach another site; updates and SERVICE are refused (400); a timeout and a result cap apply.';
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/sparql',
+    tags: [TAGS.sparql],
+    summary: 'Query the site’s graph in SPARQL',
+    description: sparqlDescription,
+    request: { params: siteParams, query: z.object({ query: sparqlQuery }) },
+    responses: sparqlResponses,
+  });
+  path({
+    method: 'post',
+    path: '/api/v1/sites/{siteId}/sparql',
+    tags: [TAGS.sparql],
+    summary: 'Query the site’s graph in SPARQL (query in the body)',
+    description: sparqlDescription,
+    request: {
+      params: siteParams,
+      body: {
+        required: true,
+        content: {
+          'application/sparql-query': { schema: sparqlQuery },
+          'application/x-www-form-urlencoded': { schema: z.object({ query: sparqlQuery }) },
+        },
+      },
+    },
+    responses: sparqlResponses,
+  });
+
+  // Models
+  const download: Responses = {
+    200: bytes('The file, with its own Content-Type.'),
+    206: bytes('The requested range.'),
+    302: { description: 'To a presigned S3 URL.' },
+    304: { description: 'Not modified.' },
+    ...errors(404, 416, 503),
+  };
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/models',
+    tags: [TAGS.models],
+    summary: 'List the site’s model files (SPEC 4.2)',
+    description: 'Also served with a trailing slash. Ordered by `sort_order`, then upload time.',
+    request: { params: siteParams, query: listModelsQuery },
+    responses: { 200: json(z.array(modelFile), 'The model files.'), ...errors(400, 404) },
+  });
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/models/{modelId}/download',
+    tags: [TAGS.models],
+    summary: 'Download a model file',
+    description: 'The bytes with `Content-Disposition: attachment`, a strong `ETag`, `Range` (206) and `If-None-Match` (304); with S3 and `?redirect=1` (or BKG_DOWNLOAD_REDIRECT) a 302 to a presigned URL.',
+    request: {
+      params: siteParams.extend({ modelId: z.string().meta({ format: 'uuid' }) }),
+      query: z.object({ redirect: z.enum(['0', '1']).optional() }),
+    },
+    responses: download,
+  });
+
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/models/{modelId}/elements',
+    tags: [TAGS.models],
+    summary: 'The elements of an IFC model (or of the IFC a fragments file was made from), or one element and its graph entity',
+    description: 'With `ifcId`: that element, `mapped`, and the graph entity carrying its GlobalId. Without: a page of elements (`limit`, default 1000, and `offset`), optionally of one storey. 409 while the IFC file is still being read.',
+    request: { params: siteParams.extend({ modelId: z.string().meta({ format: 'uuid' }) }), query: listElementsQuery },
+    responses: { 200: json(z.union([elementPage, mappedElement]), 'A page of elements, or the one asked for.'), ...errors(400, 404, 409, 503) },
+  });
+
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/models/{modelId}/storeys',
+    tags: [TAGS.models],
+    summary: 'The storeys of an IFC model (or of the IFC a fragments file was made from)',
+    description: 'By elevation (metres), each with how many elements stand on it. 409 while the IFC file is still being read.',
+    request: { params: siteParams.extend({ modelId: z.string().meta({ format: 'uuid' }) }) },
+    responses: { 200: json(modelStoreys, 'The storeys.'), ...errors(404, 409, 503) },
+  });
+
+  // Readings and timeseries
+  path({
+    method: 'post',
+    path: '/api/v1/sites/{siteId}/readings',
+    tags: [TAGS.readings],
+    summary: 'Store readings (write access)',
+    description: `A JSON array (or one object), or NDJSON (one reading per line), of at most ${MAX_READINGS_PER_REQUEST} readings. Each item is checked on its own: bad items are reported by index, the good ones stored in one transaction. Writing a reading again replaces it.`,
+    request: {
+      params: siteParams,
+      body: {
+        required: true,
+        content: {
+          'application/json': { schema: z.union([z.array(readingItemSchema.meta({ id: 'Reading' })).max(MAX_READINGS_PER_REQUEST), readingItemSchema]) },
+          'application/x-ndjson': { schema: z.string().meta({ description: 'One Reading object per line.' }) },
+        },
+      },
+    },
+    responses: { 200: json(ingestReport, 'What was stored and what was refused.'), ...errors(400, 403, 404, 413, 415, 503) },
+  });
+  path({
+    method: 'post',
+    path: '/api/v1/sites/{siteId}/timeseries',
+    tags: [TAGS.timeseries],
+    summary: 'Historical readings of up to 200 series, raw or per window (SPEC 4.4)',
+    request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: timeseriesQueryBody.meta({ id: 'TimeseriesQuery' }) } } } },
+    responses: { 200: json(timeseriesAnswer, 'The series; ids no point carries are under `errors`.'), ...errors(400, 404, 503) },
+  });
+
+  // Files
+  const fileList = z.union([z.array(fileRecord), filePage]);
+  path({
+    method: 'get',
+    path: '/api/files/',
+    tags: [TAGS.files],
+    summary: 'List site files (SPEC 4.3)',
+    description: 'Without `limit` the plain array of all matches; with `limit` (cut to 1000) and `offset` one page.',
+    request: { query: listFilesQuery },
+    responses: { 200: json(fileList, 'The files.'), ...errors(400, 404) },
+  });
+  const multipart = (schema: z.ZodObject, required: boolean) => ({
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: schema.extend({ file: (required ? z.string() : z.string().optional()).meta({ format: 'binary', description: 'The bytes.' }) }),
+      },
+    },
+  });
+  path({
+    method: 'post',
+    path: '/api/files/',
+    tags: [TAGS.files],
+    summary: 'Upload a site file (write access)',
+    request: { body: multipart(createFileFields, true) },
+    responses: { 201: json(fileRecord, 'The new file’s record; `Location` names it.'), ...errors(400, 403, 404, 413, 415, 503) },
+  });
+  path({ method: 'get', path: '/api/files/{fileId}/', tags: [TAGS.files], summary: 'Read a site file’s record', request: { params: fileParams }, responses: { 200: json(fileRecord, 'The record.'), ...errors(404) } });
+  path({
+    method: 'put',
+    path: '/api/files/{fileId}/',
+    tags: [TAGS.files],
+    summary: 'Update a site file (write access); fields not sent keep their value',
+    request: {
+      params: fileParams,
+      body: { ...multipart(updateFileFields, false), content: { ...multipart(updateFileFields, false).content, 'application/json': { schema: updateFileFields } } },
+    },
+    responses: { 200: json(fileRecord, 'The updated record.'), ...errors(400, 403, 404, 413, 415, 503) },
+  });
+  path({ method: 'delete', path: '/api/files/{fileId}/', tags: [TAGS.files], summary: 'Delete a site file and its bytes (write access)', request: { params: fileParams }, responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 503) } });
+  path({
+    method: 'get',
+    path: '/api/files/{fileId}/download/',
+    tags: [TAGS.files],
+    summary: 'Download a site file',
+    request: { params: fileParams, query: z.object({ redirect: z.enum(['0', '1']).optional() }) },
+    responses: download,
+  });
+
+  // Keys
+  path({
+    method: 'post',
+    path: '/api/v1/keys/',
+    tags: [TAGS.keys],
+    summary: 'Create an API key (admin); the secret is in the answer, once',
+    request: { body: { required: true, content: { 'application/json': { schema: newKeySchema.meta({ id: 'NewApiKey' }) } } } },
+    responses: { 201: json(createdKey, 'The key and its secret.'), ...errors(400, 403) },
+  });
+  path({ method: 'get', path: '/api/v1/keys/', tags: [TAGS.keys], summary: 'List API keys (admin), never their secrets', responses: { 200: json(z.array(keyRecord), 'The keys.'), ...errors(403) } });
+  path({
+    method: 'delete',
+    path: '/api/v1/keys/{keyId}',
+    tags: [TAGS.keys],
+    summary: 'Revoke an API key (admin), at once',
+    request: { params: z.object({ keyId: z.string().meta({ format: 'uuid' }) }) },
+    responses: { 204: { description: 'Revoked.' }, ...errors(403, 404) },
+  });
+
+  // GraphQL
+  const graphqlRequest = z
+    .object({ query: z.string(), variables: z.record(z.string(), z.unknown()).optional(), operationName: z.string().optional() })
+    .meta({ id: 'GraphQLRequest' });
+  const graphqlResult = z
+    .object({ data: z.unknown().optional(), errors: z.array(z.object({ message: z.string(), extensions: z.object({ code: z.string() }).catchall(z.unknown()).optional() }).catchall(z.unknown())).optional() })
+    .meta({ id: 'GraphQLResult' });
+  const graphqlResponse = json(graphqlResult, 'GraphQL result: `data`, and `errors` with `extensions.code`. Subscriptions stream as server-sent events with `Accept: text/event-stream`.');
+  path({
+    method: 'post',
+    path: '/graphql',
+    tags: [TAGS.graphql],
+    summary: 'GraphQL queries and subscriptions (schema: /graphql/schema.graphql)',
+    security: [{ bearer: [] }, {}],
+    request: { body: { required: true, content: { 'application/json': { schema: graphqlRequest } } } },
+    responses: { 200: graphqlResponse, 400: graphqlResponse, 401: graphqlResponse, 429: graphqlResponse, 503: graphqlResponse },
+  });
+  path({
+    method: 'get',
+    path: '/graphql',
+    tags: [TAGS.graphql],
+    summary: 'GraphiQL in a browser (Accept: text/html), or a query in the URL',
+    security: [{ bearer: [] }, {}],
+    request: { query: z.object({ query: z.string().optional(), variables: z.string().optional(), operationName: z.string().optional() }) },
+    responses: { 200: { description: 'GraphiQL, or a GraphQL result.', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: graphqlResult } } } },
+  });
+  path({ method: 'get', path: '/graphql/schema.graphql', tags: [TAGS.docs], summary: 'The GraphQL schema (SDL), with descriptions', ...open, responses: { 200: text('The SDL.', ['text/plain']) } });
+
+  // Operations and documentation
+  path({ method: 'get', path: '/healthz', tags: [TAGS.operations], summary: 'Liveness: the process answers', ...open, responses: { 200: json(health, 'Alive.') } });
+  path({ method: 'get', path: '/readyz', tags: [TAGS.operations], summary: 'Readiness: every engine answers', ...open, responses: { 200: json(readiness, 'Ready.'), 503: json(readiness, 'An engine is unavailable.') } });
+  path({
+    method: 'get',
+    path: '/metrics',
+    tags: [TAGS.operations],
+    summary: 'Prometheus metrics (text format); needs BKG_METRICS_TOKEN when one is configured',
+    security: [{ metricsToken: [] }, {}],
+    responses: { 200: text('Metrics.', ['text/plain']), 401: json(errorBody, 'A token is configured and the request did not carry it.') },
+  });
+  path({
+    method: 'get',
+    path: '/viewer',
+    tags: [TAGS.docs],
+    summary: 'The 3D viewer page (`/viewer?site=<id>`); it reads models through `/viewer/api/sites/…`, the models paths open to anonymous callers for the demo site',
+    ...open,
+    responses: { 200: text('HTML.', ['text/html']), 503: json(errorBody, 'The viewer is not built (npm run build:viewer).') },
+  });
+  path({ method: 'get', path: '/openapi.json', tags: [TAGS.docs], summary: 'This document', ...open, responses: { 200: text('OpenAPI 3.1.', ['application/json']) } });
+  path({ method: 'get', path: '/docs', tags: [TAGS.docs], summary: 'This document, rendered (Swagger UI)', ...open, responses: { 200: text('HTML.', ['text/html']) } });
+  path({
+    method: 'get',
+    path: '/docs/{asset}',
+    tags: [TAGS.docs],
+    summary: 'Swagger UI’s scripts and styles',
+    ...open,
+    request: { params: z.object({ asset: z.string() }) },
+    responses: { 200: text('The asset.', ['text/javascript', 'text/css']), 404: json(errorBody, 'No such asset.') },
+  });
+  path({
+    method: 'get',
+    path: `${GRAPHIQL_ASSETS_PATH}/{file}`,
+    tags: [TAGS.docs],
+    summary: 'GraphiQL’s scripts and styles, served by this service (no CDN)',
+    ...open,
+    request: { params: z.object({ file: z.string() }) },
+    responses: { 200: text('The asset.', ['text/javascript', 'text/css']), 404: json(errorBody, 'No such asset.') },
+  });
+}
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+let built: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
+
+/** The OpenAPI 3.1 document of the REST API, generated once from the request schemas. */
+export function openApiDocument() {
+  if (built) return built;
+  const registry = new OpenAPIRegistry();
+  register(registry);
+  built = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Building knowledge graph service',
+      version,
+      description:
+        'One Brick knowledge graph per site, queried over GraphQL (`/graphql`), with REST for sites, graphs, SPARQL, files, models, readings, timeseries and API keys. ' +
+        'Every site path is also served without the version segment (`/api/sites/…`); the models paths also under `/viewer/api/sites/…` for the 3D viewer (anonymous callers may read the demo site there). Paths are served with or without a trailing slash. ' +
+        'Errors: field errors as Django REST framework writes them, else `{detail, code}`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    security: [{ bearer: [] }],
+    tags: Object.values(TAGS).map((name) => ({ name })),
+  });
+  return built;
+}

@@ -1,0 +1,198 @@
+/**
+ * What the REST API answers, as zod schemas for the OpenAPI document. Each is checked against the
+ * TypeScript type the handler returns (`satisfies`), and tests validate real answers against the
+ * document, so neither can drift from the code unnoticed.
+ */
+import { z } from 'zod';
+import type { ApiKeyRecord } from '../auth/key-store.ts';
+import { CATEGORIES, IFC_STATUSES, MODEL_FORMATS, type SiteFileRecord } from '../files/site-file.ts';
+import type { ModelFile } from '../models/model-file.ts';
+import type { IngestReport } from '../readings/reading-ingest.ts';
+import type { SiteRecord } from '../sites/site-store.ts';
+
+const instant = (description: string) => z.string().meta({ description, example: '2026-11-21T22:05:00.000Z' });
+const uuid = (description: string) => z.string().meta({ description, format: 'uuid' });
+
+export const siteRecord = z
+  .object({
+    id: z.string().meta({ description: 'The site id: lowercase letters, digits and hyphens.', example: 'hq' }),
+    name: z.string(),
+    organization: z.string().nullable(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    country_code: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, upper case.' }),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    timezone: z.string().meta({ description: 'IANA time zone; instants of the site’s readings are given in it.', example: 'Europe/Berlin' }),
+    created_at: instant('When the site was created (UTC).'),
+    updated_at: instant('When the site last changed (UTC).'),
+  })
+  .meta({ id: 'Site', description: 'A site: one building portfolio, with its own knowledge graph.' }) satisfies z.ZodType<SiteRecord>;
+
+export const keyRecord = z
+  .object({
+    id: uuid('The key’s id (not its secret).'),
+    name: z.string(),
+    sites: z.union([z.literal('*'), z.array(z.string())]).meta({ description: 'The sites the key may read, or "*" for every site, present and future.' }),
+    write: z.boolean().meta({ description: 'Whether the key may change the data of its sites.' }),
+    admin: z.boolean().meta({ description: 'Whether the key may manage sites and keys.' }),
+    created_at: instant('When the key was created.'),
+    last_used_at: instant('When the key was last used.').nullable(),
+    revoked_at: instant('When the key was revoked.').nullable(),
+  })
+  .meta({ id: 'ApiKey', description: 'An API key as listed: never its secret.' }) satisfies z.ZodType<ApiKeyRecord>;
+
+export const createdKey = keyRecord
+  .extend({ key: z.string().meta({ description: 'The secret (`bkg_…`), shown this once; the service keeps only its SHA-256 hash.' }) })
+  .meta({ id: 'CreatedApiKey', description: 'A new API key, with its secret.' });
+
+export const fileRecord = z
+  .object({
+    id: uuid('The file’s id.'),
+    site: z.string().meta({ description: 'The site the file belongs to.' }),
+    category: z.enum(CATEGORIES),
+    name: z.string().meta({ description: 'Display name (at most 255 characters); by default the uploaded file’s name.' }),
+    entity_uri: z.string().meta({ description: 'The graph entity the file documents (an absolute IRI, at most 511 characters); empty when none.' }),
+    content_type: z.string().meta({ description: 'Media type of the bytes (at most 127 characters).' }),
+    size_bytes: z.number().int(),
+    format: z.enum(MODEL_FORMATS).nullable().meta({ description: 'Set for model files (ifc, frag, glb, obj); null for any other file.' }),
+    storey: z.string().meta({ description: 'Storey name; empty when not applicable.' }),
+    sort_order: z.number().int().meta({ description: 'Display order hint; 0 is first.' }),
+    source_ifc: uuid('The IFC file a fragment file was made from.').nullable(),
+    ifc: z
+      .object({
+        status: z.enum(IFC_STATUSES),
+        error: z.string().nullable().meta({ description: 'Why reading or conversion failed.' }),
+        schema: z.string().nullable().meta({ description: 'The schema the file declares (IFC2X3, IFC4, …), once read.' }),
+        storeys: z.array(z.object({ global_id: z.string(), name: z.string(), elevation: z.number().nullable().meta({ description: 'Metres.' }) })),
+        element_count: z.number().int().nullable().meta({ description: 'Products with a GlobalId, once read.' }),
+        fragments_id: uuid('The fragments (.frag) model file made from it, once converted.').nullable(),
+      })
+      .nullable()
+      .meta({ description: 'For IFC files of category model-3d or bim-source: what the service read from the file; else null.' }),
+    created_at: instant('Upload time.'),
+    updated_at: instant('Last change.'),
+  })
+  .meta({ id: 'SiteFile', description: 'A site file (SPEC 4.3).' }) satisfies z.ZodType<SiteFileRecord>;
+
+export const filePage = z
+  .object({
+    count: z.number().int().meta({ description: 'Matches in all pages.' }),
+    next: z.string().nullable().meta({ description: 'Absolute URL of the next page; null on the last.' }),
+    previous: z.string().nullable().meta({ description: 'Absolute URL of the previous page; null on the first.' }),
+    results: z.array(fileRecord),
+  })
+  .meta({ id: 'SiteFilePage', description: 'One page of the file list (with `limit`).' });
+
+export const modelFile = z
+  .object({
+    id: uuid('Model file id.'),
+    name: z.string().meta({ description: 'File display name.' }),
+    format: z.enum(MODEL_FORMATS),
+    storey: z.string().meta({ description: 'Storey name; an empty string when not applicable.' }),
+    sort_order: z.number().int().meta({ description: 'Display order hint; 0 is first.' }),
+    size_bytes: z.number().int(),
+    download_url: z.string().meta({ description: 'Path to download the file.', example: '/api/v1/sites/hq/models/6f1c…/download' }),
+    created_at: instant('Upload time.'),
+    source_ifc: uuid('The source IFC file, for fragment files; null otherwise.').nullable(),
+  })
+  .meta({ id: 'ModelFile', description: 'A model file of a site (SPEC 2.11).' }) satisfies z.ZodType<ModelFile>;
+
+export const loadResult = z
+  .object({
+    site: z.string(),
+    triples: z.number().int().meta({ description: 'Triples in the site’s graph after the load.' }),
+    bytes: z.number().int().meta({ description: 'Bytes received.' }),
+    seconds: z.number().meta({ description: 'From the first byte received to the graph stored.' }),
+  })
+  .meta({ id: 'GraphLoadResult', description: 'What a graph load did.' });
+
+export const fieldErrors = z.record(z.string(), z.array(z.string())).meta({
+  id: 'FieldErrors',
+  description: 'Field errors as Django REST framework writes them: field → messages; problems with the whole body under `non_field_errors`.',
+  example: { name: ['This field may not be blank.'] },
+});
+
+export const ingestReport = z
+  .object({
+    received: z.number().int(),
+    stored: z.number().int(),
+    rejected: z.array(z.object({ index: z.number().int().meta({ description: 'Position in the request (NDJSON: among non-empty lines).' }), errors: fieldErrors })),
+  })
+  .meta({ id: 'ReadingsReport', description: 'Readings received, stored, and the refused items with their reasons.' }) satisfies z.ZodType<IngestReport>;
+
+export const timeseriesAnswer = z
+  .object({
+    query: z.object({
+      start: z.string().meta({ description: 'Resolved start (inclusive), ISO-8601 in the site’s timezone.' }),
+      end: z.string().meta({ description: 'Resolved end (exclusive).' }),
+      window: z.string().nullable(),
+      aggregate: z.string().nullable(),
+    }),
+    series: z.array(
+      z.object({
+        timeseriesId: z.string(),
+        name: z.string().meta({ description: 'The point’s name in the graph.' }),
+        type: z.string().meta({ description: 'The point’s class.' }),
+        unit: z.string().nullable(),
+        equipment: z.string().nullable().meta({ description: 'The equipment’s name; null for a point of a zone or location.' }),
+        pointId: z.string(),
+        equipmentId: z.string().nullable(),
+        data: z.array(z.object({ t: z.string().meta({ description: 'Instant (or window start) in the site’s timezone.' }), v: z.number().nullable() })),
+      }),
+    ),
+    errors: z.record(z.string(), z.string()).meta({ description: 'Ids no point of the site carries, with the reason.' }),
+  })
+  .meta({ id: 'TimeseriesAnswer', description: 'Historical readings per series.' });
+
+export const errorBody = z
+  .object({
+    detail: z.string().meta({ description: 'What went wrong, for a person.' }),
+    code: z.string().meta({ description: 'Machine-readable code: NOT_FOUND, FORBIDDEN, UNAUTHENTICATED, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, …', example: 'NOT_FOUND' }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Error', description: 'An error that is not about fields; details (line, column, limit, …) beside `code`.' });
+
+export const health = z.object({ status: z.literal('ok') });
+
+export const readiness = z
+  .object({
+    status: z.enum(['ready', 'unavailable']),
+    engines: z.record(z.string(), z.enum(['ok', 'unavailable'])).meta({ description: 'graph, database, redis (when configured), files.' }),
+  })
+  .meta({ id: 'Readiness' });
+
+const element = {
+  ifc_id: z.string().meta({ description: 'The element’s IFC GlobalId.' }),
+  ifc_class: z.string().meta({ description: 'Its IFC class (IfcFlowTerminal, …).', example: 'IfcUnitaryEquipment' }),
+  name: z.string(),
+  storey: z.string().meta({ description: 'The storey’s name; empty outside any storey.' }),
+};
+
+export const elementPage = z
+  .object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(z.object(element)) })
+  .meta({ id: 'IfcElementPage', description: 'One page of an IFC model’s elements.' });
+
+export const modelStoreys = z
+  .array(
+    z.object({
+      global_id: z.string().meta({ description: 'The storey’s IFC GlobalId.' }),
+      name: z.string(),
+      elevation: z.number().nullable().meta({ description: 'In metres, whatever the file’s unit; null when the file gives none.' }),
+      element_count: z.number().int().meta({ description: 'How many elements stand on it.' }),
+    }),
+  )
+  .meta({ id: 'IfcStoreys', description: 'The storeys of an IFC model, by elevation.' });
+
+export const mappedElement = z
+  .object({
+    ...element,
+    model: z.string().meta({ description: 'The IFC file the element was read from.', format: 'uuid' }),
+    mapped: z.boolean().meta({ description: 'Whether a graph entity carries the GlobalId.' }),
+    entity: z
+      .object({ kind: z.enum(['Building', 'Equipment', 'Location', 'Zone', 'System']), id: z.string(), uri: z.string(), name: z.string(), type: z.string() })
+      .nullable()
+      .meta({ description: 'The graph entity, as GraphQL entityByIfcId resolves it; null when none.' }),
+  })
+  .meta({ id: 'IfcElement', description: 'An element of an IFC model and the graph entity it maps to.' });

@@ -1,0 +1,105 @@
+/**
+ * A client's SPARQL query made safe to run: parsed with sparqljs, refused if it could change data
+ * or reach outside the site (updates, SERVICE, functions outside SPARQL's own, FROM or GRAPH naming
+ * another graph), then rewritten so that it reads exactly the site's graph and the ontology graph
+ * whatever the store's default dataset is (explicit FROM and FROM NAMED; every `GRAPH ?g` bound to
+ * those graphs), and so that it stops one solution past the result cap.
+ */
+import sparqljs from 'sparqljs';
+import type { GraphPattern, Pattern, Query, SparqlQuery } from 'sparqljs';
+import { badUserInput } from '../errors/app-error.ts';
+import { PREFIXES } from '../ontology/prefixes.ts';
+import { RDF, UNIT } from '../rdf/vocabulary.ts';
+import type { QueryForm } from '../store/graph-store.ts';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+/** Prefixes a query may use without declaring them, as on GraphDB or Virtuoso: Brick's and RDF's own. A query's PREFIX overrides one. */
+const DECLARED = { ...PREFIXES, rdf: RDF, xsd: XSD, unit: UNIT, qudt: 'http://qudt.org/schema/qudt/' };
+/** SPARQL's own casts are the only IRI-named functions allowed (a store's extension functions may read files or URLs). */
+const CASTS = new Set(['string', 'integer', 'decimal', 'double', 'float', 'boolean', 'dateTime', 'date', 'time'].map((n) => XSD + n));
+
+/** What the stores run. */
+export interface ConfinedQuery {
+  readonly text: string;
+  readonly form: QueryForm;
+  /** The graphs it reads: the site's graph and the ontology graph. */
+  readonly graphs: readonly string[];
+  /** Solutions past this many mean the answer is over the cap (a LIMIT of cap + 1 was added). */
+  readonly solutionCap: number | undefined;
+}
+
+const refuse = (message: string) => badUserInput(message);
+
+/**
+ * Confines a query to `graphs` (the site's first) and to `maxResults` solutions; throws
+ * BAD_USER_INPUT (400) for what it refuses, with a message that says why.
+ */
+export function confineQuery(text: string, graphs: readonly string[], maxResults: number): ConfinedQuery {
+  let parsed: SparqlQuery;
+  try {
+    parsed = new sparqljs.Parser({ prefixes: DECLARED }).parse(text);
+  } catch (error) {
+    throw refuse(`The query is not valid SPARQL 1.1: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (parsed.type === 'update') throw refuse('This endpoint is read-only: SPARQL Update (INSERT, DELETE, LOAD, CLEAR, DROP, …) is refused.');
+  const query: Query = parsed;
+  const allowed = new Set(graphs);
+  const outside = (names: readonly { value: string }[] | undefined) => names?.find((n) => !allowed.has(n.value));
+  const foreign = outside(query.from?.default) ?? outside(query.from?.named);
+  if (foreign) throw refuse(`The query may read only this site's graph (${graphs[0]}) and the ontology (${graphs.slice(1).join(', ')}); FROM <${foreign.value}> is refused.`);
+  // A dataset the query states within the allowed graphs is kept; otherwise both graphs.
+  const from = query.from && (query.from.default.length > 0 || query.from.named.length > 0) ? query.from : undefined;
+  const named = graphs.map((g) => ({ termType: 'NamedNode', value: g }) as never);
+  query.from = { default: from?.default.length ? from.default : named, named: from?.named.length ? from.named : named };
+  query.where = confinePatterns(query.where ?? [], allowed, graphs) as Pattern[];
+  if (query.values) confineNode(query.values, allowed, graphs);
+  for (const key of ['having', 'order', 'group', 'variables', 'template'] as const) {
+    const part = (query as unknown as Record<string, unknown>)[key];
+    if (part) confineNode(part, allowed, graphs);
+  }
+  let solutionCap: number | undefined;
+  if (query.queryType !== 'ASK') {
+    const limited = query as { limit?: number };
+    if (limited.limit === undefined || limited.limit > maxResults) {
+      limited.limit = maxResults + 1;
+      solutionCap = maxResults;
+    }
+  }
+  return { text: new sparqljs.Generator().stringify(query), form: query.queryType, graphs, solutionCap };
+}
+
+function confinePatterns(patterns: readonly unknown[], allowed: ReadonlySet<string>, graphs: readonly string[]): unknown[] {
+  return patterns.map((pattern) => confineNode(pattern, allowed, graphs));
+}
+
+/**
+ * Walks any part of the parsed query (patterns, expressions, subqueries, EXISTS), refusing SERVICE,
+ * foreign GRAPH names and extension functions, and binding `GRAPH ?g` to the allowed graphs.
+ */
+function confineNode(node: unknown, allowed: ReadonlySet<string>, graphs: readonly string[]): unknown {
+  if (Array.isArray(node)) return confinePatterns(node, allowed, graphs);
+  if (node === null || typeof node !== 'object' || 'termType' in node) return node;
+  const record = node as Record<string, unknown>;
+  if (record.type === 'service') throw refuse('SERVICE is refused: this endpoint makes no requests to other endpoints.');
+  if (record.type === 'query' && (record as { from?: unknown }).from) throw refuse('A subquery may not have FROM clauses.');
+  if (record.type === 'functionCall') {
+    const name = record.function as string | { value: string };
+    const iri = typeof name === 'string' ? name : name.value;
+    if (!CASTS.has(iri)) throw refuse(`The function <${iri}> is refused: only SPARQL 1.1's built-in functions and XSD casts are available.`);
+  }
+  for (const [key, value] of Object.entries(record)) {
+    if (value && typeof value === 'object') record[key] = confineNode(value, allowed, graphs);
+  }
+  if (record.type === 'graph') {
+    const graph = record as unknown as GraphPattern;
+    if (graph.name.termType === 'NamedNode') {
+      if (!allowed.has(graph.name.value)) throw refuse(`GRAPH <${graph.name.value}> is refused: the query may read only this site's graph (${graphs[0]}) and the ontology.`);
+      return graph;
+    }
+    // FROM NAMED already limits GRAPH ?g; the VALUES makes it so on a store that reads more.
+    const variable = graph.name.value;
+    const values = { type: 'values', values: graphs.map((g) => ({ [`?${variable}`]: { termType: 'NamedNode', value: g } })) };
+    return { type: 'group', patterns: [values, graph] };
+  }
+  return record;
+}

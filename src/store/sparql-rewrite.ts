@@ -1,0 +1,88 @@
+/**
+ * Rewriting parsed SPARQL (sparqljs) for stores that need a query written another way: the walk
+ * over a query's patterns, and a property path taken apart into plain patterns. Every rewrite
+ * keeps the query's meaning; each store's module decides what to rewrite (Virtuoso's repeated
+ * paths, Comunica's `?` paths and EXISTS, a namespace's graph names).
+ */
+import type { Expression, GroupPattern, Pattern, PropertyPath, Triple, VariableTerm } from 'sparqljs';
+
+export type Predicate = Triple['predicate'];
+export type PathEnd = Triple['subject'] | Triple['object'];
+
+export const isPath = (p: Predicate): p is PropertyPath => (p as PropertyPath).type === 'path';
+export const bgp = (t: Triple): Pattern => ({ type: 'bgp', triples: [t] });
+export const groupOf = (patterns: Pattern[]): GroupPattern => ({ type: 'group', patterns });
+export const variableTerm = (value: string) => ({ termType: 'Variable', value }) as VariableTerm;
+
+/** True when the path, or a path inside it, is one of `types` (`*`, `+`, `?`, `|`, …). */
+export function pathHas(p: Predicate, types: ReadonlySet<string>): boolean {
+  return isPath(p) && (types.has(p.pathType) || p.items.some((item) => pathHas(item, types)));
+}
+
+/** Replaces a pattern (walking its children with `walk` as it needs), or leaves it to the default walk (undefined). */
+export type Visitor = (p: Pattern, walk: (list: Pattern[]) => Pattern[]) => Pattern[] | undefined;
+
+/**
+ * The patterns walked top-down: `visit` may replace each; the others have their children walked
+ * (groups, OPTIONAL, MINUS, UNION, GRAPH, subqueries, and the EXISTS in FILTER and BIND).
+ */
+export function mapPatterns(list: Pattern[], visit: Visitor): Pattern[] {
+  const walk = (l: Pattern[]): Pattern[] => l.flatMap((p) => visit(p, walk) ?? children(p, walk));
+  return walk(list);
+}
+
+function children(p: Pattern, walk: (list: Pattern[]) => Pattern[]): Pattern[] {
+  switch (p.type) {
+    case 'filter':
+    case 'bind':
+      return [{ ...p, expression: mapExists(p.expression as Expression, (group) => groupOf(walk([group]))) } as Pattern];
+    case 'query':
+      return [{ ...p, where: p.where && walk(p.where) }];
+    default:
+      return 'patterns' in p && Array.isArray(p.patterns) ? [{ ...p, patterns: walk(p.patterns as Pattern[]) } as Pattern] : [p];
+  }
+}
+
+/** The expression with the pattern of each EXISTS and NOT EXISTS in it replaced by `map(pattern)`. */
+export function mapExists(e: Expression, map: (pattern: Pattern) => Pattern): Expression {
+  if (typeof e !== 'object' || e === null || !('type' in e) || e.type !== 'operation') return e;
+  const exists = e.operator === 'exists' || e.operator === 'notexists';
+  return { ...e, args: e.args.map((a) => (exists ? map(a as Pattern) : mapExists(a as Expression, map))) } as Expression;
+}
+
+/** Every triple of the patterns replaced by `rewrite(triple)`. */
+export function mapTriples(list: Pattern[], rewrite: (t: Triple) => Pattern[]): Pattern[] {
+  return mapPatterns(list, (p) => (p.type === 'bgp' ? p.triples.flatMap(rewrite) : undefined));
+}
+
+export interface Expansion {
+  /** Paths kept whole, as one triple. */
+  readonly keep: (path: Predicate) => boolean;
+  /** The patterns of `s step o` for a repeated step (`*`, `+`, `?`). */
+  readonly repeated: (s: PathEnd, path: PropertyPath, o: PathEnd) => Pattern[];
+  /** A variable no other part of the query uses. */
+  readonly fresh: () => VariableTerm;
+}
+
+/** `s path o` as patterns: alternatives a UNION, sequences a join over fresh variables, inverses swapped. */
+export function expandPath(s: PathEnd, path: Predicate, o: PathEnd, how: Expansion): Pattern[] {
+  if (how.keep(path) || !isPath(path) || path.pathType === '!') return [bgp({ subject: s as Triple['subject'], predicate: path, object: o })];
+  switch (path.pathType) {
+    case '^':
+      return expandPath(o, path.items[0]!, s, how);
+    case '/': {
+      const out: Pattern[] = [];
+      let from = s;
+      path.items.forEach((item, i) => {
+        const to = i === path.items.length - 1 ? o : how.fresh();
+        out.push(...expandPath(from, item, to, how));
+        from = to;
+      });
+      return out;
+    }
+    case '|':
+      return [{ type: 'union', patterns: path.items.map((item) => groupOf(expandPath(s, item, o, how))) }];
+    default:
+      return how.repeated(s, path, o);
+  }
+}

@@ -1,0 +1,125 @@
+// With a site's profile (src/compiler/site-profile.ts) the planner anchors what would otherwise scan
+// the site: local-name ids become the IRIs they can be, the kind fallback a list of the untyped
+// entities (or nothing), a property name its predicates. Without one, the shapes stay as they were.
+import { describe, expect, it } from 'vitest';
+import type { Constraint, EntityKind, RootPlan } from '../../../src/compiler/plan.ts';
+import type { SiteProfile } from '../../../src/compiler/site-profile.ts';
+import { rootQuery } from '../../../src/compiler/sparql-builder.ts';
+import { contentsOf, parseSelect, valuesOf } from './sparql-support.ts';
+
+const BRICK = 'https://brickschema.org/schema/Brick#';
+const A = 'https://example.org/a#';
+const B = 'https://example.org/b/';
+const POINT_PREDICATES = [`${BRICK}hasPoint`, 'https://w3id.org/rec#hasPoint', `${BRICK}isPointOf`, 'https://w3id.org/rec#isPointOf'];
+
+const kind = (k: EntityKind): Constraint => ({ type: 'kind', kind: k, classes: [`${BRICK}${k}`] });
+
+function plan(k: EntityKind, constraints: Constraint[]): RootPlan {
+  return {
+    key: 'root',
+    query: k.toLowerCase() as RootPlan['query'],
+    siteId: 'x',
+    graph: 'urn:bkg:site:x',
+    kind: k,
+    single: false,
+    constraints: [kind(k), ...constraints],
+    selection: { kind: k, attributes: new Set(), fields: [] },
+  };
+}
+
+const profile = (over: Partial<SiteProfile> = {}): SiteProfile => ({
+  untyped: new Map<EntityKind, string[]>([
+    ['Equipment', [`${A}LCP1`]],
+    ['Point', []],
+    ['Location', []],
+  ]),
+  namespaces: [A, B],
+  predicates: [`${A}controllerName`, `${B}controllerName`, `${A}area`, `${BRICK}hasPoint`],
+  plainIfcIds: true,
+  tags: undefined,
+  ...over,
+});
+
+/** What a root query reads: its text, VALUES by variable, and its property paths. */
+function read(k: EntityKind, constraints: Constraint[], p: SiteProfile | undefined) {
+  const query = rootQuery(plan(k, constraints), new Set(), p);
+  if (!query) return undefined;
+  const contents = contentsOf(parseSelect(query).where ?? []);
+  const values = (variable: string) => contents.values.flatMap((v) => valuesOf(v, variable) ?? []);
+  const pathPredicates = contents.triples.flatMap(({ triple }) => ('items' in triple.predicate ? JSON.stringify(triple.predicate) : []));
+  return { text: query.text, values, pathPredicates };
+}
+
+describe('rootQuery with a site profile', () => {
+  it('binds ?e to the IRIs a local-name id can be in the site’s namespaces', () => {
+    const q = read('Equipment', [{ type: 'id', id: 'AHU1' }], profile())!;
+    expect(q.values('e')).toEqual([`${A}AHU1`, `${B}AHU1`]);
+  });
+
+  it('matches nothing when no namespace makes an IRI of the id', () => {
+    expect(read('Equipment', [{ type: 'id', id: 'not an iri' }], profile())).toBeUndefined();
+  });
+
+  it('anchors an equipment given by id on its candidate IRIs, tested for its kind by the ontology’s marks', () => {
+    const q = read('Point', [{ type: 'ofEquipment', equipment: { id: 'AHU1' }, equipmentClasses: [`${BRICK}AHU`] }], profile())!;
+    expect(q.values('c1_a')).toEqual([`${A}AHU1`, `${B}AHU1`]);
+    expect(q.values('c1_k')).toEqual([]);
+    expect(q.text).toContain('?c1_a a ?c1_k . GRAPH <urn:bkg:ontology> { ?c1_k bkg:kind bkg:Equipment }');
+  });
+
+  it('lists the untyped entities of a kind instead of scanning every hasPoint edge for them', () => {
+    const q = read('Equipment', [], profile())!;
+    expect(q.values('e')).toEqual([`${A}LCP1`]);
+    expect(q.text).not.toContain('?fb');
+  });
+
+  it('leaves the fallback out when the site has no untyped entity of the kind', () => {
+    const q = read('Point', [], profile())!;
+    expect(q.values('e')).toEqual([]);
+    expect(q.text).not.toContain('UNION');
+  });
+
+  it('scans for untyped entities when the profile had too many to list', () => {
+    const q = read('Equipment', [], profile({ untyped: new Map() }))!;
+    expect(q.text).toContain('?e (brick:hasPoint|rec:hasPoint|^brick:isPointOf|^rec:isPointOf) ?fb');
+  });
+
+  it('generates from the predicates a property name resolves to, with the value tested', () => {
+    const q = read('Equipment', [{ type: 'property', name: 'controllerName', value: 'DDC-1' }], profile())!;
+    expect(q.values('prop_p')).toEqual([`${A}controllerName`, `${B}controllerName`, `${A}controllerName`, `${B}controllerName`]);
+    expect(q.text).toContain('FILTER(STR(?prop_v) = "DDC-1")');
+  });
+
+  it('matches nothing for a property name no predicate of the site has', () => {
+    expect(read('Equipment', [{ type: 'property', name: 'nowhere' }], profile())).toBeUndefined();
+  });
+
+  it('tests a property on a bound entity with one triple pattern per EXISTS', () => {
+    const q = read('Equipment', [{ type: 'id', id: `${A}AHU1` }, { type: 'property', name: 'controllerName' }], profile({ predicates: undefined }))!;
+    expect(q.values('e')).toEqual([`${A}AHU1`]);
+    expect(q.text).toMatch(/FILTER\(EXISTS \{ \?e \?prop_p \?prop_v FILTER\(.*\) \} \|\| EXISTS \{ \?e \?prop_p \?prop_node FILTER\(.*\) FILTER EXISTS \{ \?prop_node brick:value \?prop_v +\} \}\)/);
+  });
+
+  it('looks an IFC GlobalId up as a plain literal where every GlobalId of the site is one', () => {
+    expect(read('Equipment', [{ type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }], profile())!.text).toContain('ref:ifcGlobalID "2O2Fr$t4X7Zf8NOew3FLOH" .');
+    expect(read('Equipment', [{ type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }], profile({ plainIfcIds: false }))!.text).toContain('FILTER(STR(?c1_g) = "2O2Fr$t4X7Zf8NOew3FLOH")');
+  });
+
+  it('leaves the fallback tag to JavaScript when the profile knows every untyped entity', () => {
+    expect(read('Equipment', [], profile())!.text).toContain('AS ?tag)');
+    expect(read('Equipment', [], profile({ tags: new Map([[`${A}LCP1`, 'hp']]) }))!.text).not.toContain('AS ?tag)');
+  });
+});
+
+describe('rootQuery without a site profile', () => {
+  it('tests a local-name id on every entity of the kind', () => {
+    const q = read('Equipment', [{ type: 'id', id: 'AHU1' }], undefined)!;
+    expect(q.values('e')).toEqual([]);
+    expect(q.text).toContain('STRENDS(STR(?e), "#AHU1")');
+  });
+
+  it('finds untyped entities by their hasPoint edges', () => {
+    const q = read('Equipment', [], undefined)!;
+    expect(q.pathPredicates.join(' ')).toContain(POINT_PREDICATES[0]);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The service's API as the viewer uses it: with a key, the site's `/api/v1` routes; without one,
+ * the demo site through the viewer's own read-only mount (`/viewer/api`), since the demo site is
+ * public. GraphQL answers anonymous callers on the demo site as it is.
+ */
+
+/** A model file (SPEC 2.11). */
+export interface ModelFile {
+  readonly id: string;
+  readonly name: string;
+  readonly format: 'ifc' | 'frag' | 'glb' | 'obj';
+  readonly storey: string;
+  readonly sort_order: number;
+  readonly size_bytes: number;
+  readonly download_url: string;
+  readonly source_ifc: string | null;
+}
+
+/** A storey of an IFC model, with how many of its elements stand on it. */
+export interface Storey {
+  readonly global_id: string;
+  readonly name: string;
+  readonly elevation: number | null;
+  readonly element_count: number;
+}
+
+/** The graph entity an element maps to. */
+export interface ElementEntity {
+  readonly kind: string;
+  readonly id: string;
+  readonly uri: string;
+  readonly name: string;
+  readonly type: string;
+}
+
+/** An element of an IFC model: class, storey, and the entity it maps to (or none). */
+export interface ModelElement {
+  readonly ifc_id: string;
+  readonly ifc_class: string;
+  readonly name: string;
+  readonly storey: string;
+  readonly mapped: boolean;
+  readonly entity: ElementEntity | null;
+}
+
+/** An answer other than 2xx, with the service's own words. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const PAGE = 10_000;
+
+export class Api {
+  private readonly base: string;
+
+  constructor(
+    readonly siteId: string,
+    private readonly key: string | undefined,
+  ) {
+    this.base = `${key ? '/api/v1/sites' : '/viewer/api/sites'}/${encodeURIComponent(siteId)}`;
+  }
+
+  private headers(): HeadersInit {
+    return this.key ? { authorization: `Bearer ${this.key}` } : {};
+  }
+
+  private async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(path, { ...init, headers: { ...this.headers(), ...init.headers } });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { detail?: string; errors?: Array<{ message: string }> };
+      throw new ApiError(response.status, body.detail ?? body.errors?.[0]?.message ?? `${response.status} ${response.statusText}`);
+    }
+    return response;
+  }
+
+  /** The site's model files, in display order. */
+  async models(): Promise<ModelFile[]> {
+    return (await this.fetch(`${this.base}/models`)).json();
+  }
+
+  /** A model file's bytes. */
+  async download(model: ModelFile): Promise<ArrayBuffer> {
+    return (await this.fetch(model.download_url)).arrayBuffer();
+  }
+
+  /** The storeys of an IFC model (or of the IFC file a fragments file was made from). */
+  async storeys(modelId: string): Promise<Storey[]> {
+    return (await this.fetch(`${this.base}/models/${modelId}/storeys`)).json();
+  }
+
+  /** One element by GlobalId, with its graph entity. */
+  async element(modelId: string, ifcId: string): Promise<ModelElement> {
+    return (await this.fetch(`${this.base}/models/${modelId}/elements?ifcId=${encodeURIComponent(ifcId)}`)).json();
+  }
+
+  /** The GlobalIds of every element on a storey, page by page. */
+  async storeyGlobalIds(modelId: string, storey: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const query = `storey=${encodeURIComponent(storey)}&limit=${PAGE}&offset=${offset}`;
+      const page = (await (await this.fetch(`${this.base}/models/${modelId}/elements?${query}`)).json()) as { count: number; results: Array<{ ifc_id: string }> };
+      ids.push(...page.results.map((e) => e.ifc_id));
+      if (offset + PAGE >= page.count) return ids;
+    }
+  }
+
+  /** A GraphQL query; its errors become an ApiError. */
+  async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    const response = await this.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: T; errors?: Array<{ message: string }> };
+    if (body.errors?.length) throw new ApiError(200, body.errors[0]!.message);
+    return body.data as T;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The viewer page: `/viewer?site=<id>` (the demo site when none is given). It asks for an API key
+ * unless the site is the public demo, lists the site's models, loads the fragments files (and OBJ
+ * or glTF models on request), and on a click shows the picked element's graph entity. A storey
+ * filter and fit-to-view sit in the bar. `window.__viewer` lets tests wait for the model and find
+ * an element on screen.
+ */
+import { Api, ApiError, type ModelElement, type ModelFile } from './api.ts';
+import { ENTITY_QUERY, type GraphEntity } from './entity-query.ts';
+import { modelItem, renderMessage, renderSelection } from './panel.ts';
+import { Scene, type Pick } from './scene.ts';
+
+const DEMO_SITE = 'demo';
+const KEY_STORAGE = 'bkg-viewer-key';
+/** How often the selected entity's current values are read again. */
+const REFRESH_MS = 15_000;
+
+/** What the end-to-end test reads and calls. */
+interface ViewerHook {
+  ready: boolean;
+  error: string | null;
+  screenPosition(globalId: string): Promise<{ x: number; y: number } | null>;
+}
+
+declare global {
+  interface Window {
+    __viewer: ViewerHook;
+  }
+}
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const status = (text: string) => {
+  $('status').textContent = text;
+};
+
+const params = new URLSearchParams(location.search);
+const siteId = params.get('site') || DEMO_SITE;
+const key = sessionStorage.getItem(KEY_STORAGE) ?? undefined;
+const hook: ViewerHook = { ready: false, error: null, screenPosition: async () => null };
+window.__viewer = hook;
+$('site-name').textContent = `site ${siteId}`;
+
+/** Shows the key form; a key entered is kept for this tab only. */
+function askForKey(reason: string): void {
+  status(reason);
+  const form = $<HTMLFormElement>('key-form');
+  form.hidden = false;
+  $('demo-link').hidden = siteId === DEMO_SITE;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = $<HTMLInputElement>('key-input').value.trim();
+    if (value) sessionStorage.setItem(KEY_STORAGE, value);
+    location.reload();
+  });
+}
+
+async function start(): Promise<void> {
+  if (!key && siteId !== DEMO_SITE) return askForKey(`Site "${siteId}" needs an API key.`);
+  const api = new Api(siteId, key);
+  let models: ModelFile[];
+  try {
+    models = await api.models();
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return askForKey(`No access to site "${siteId}" with this key: ${error.message}`);
+    throw error;
+  }
+
+  const scene = new Scene($('viewport'));
+  hook.screenPosition = (globalId) => scene.screenPosition(globalId);
+  const list = $('model-list');
+  const fragments = models.filter((m) => m.format === 'frag');
+  const loaded = new Set<string>();
+
+  const load = async (model: ModelFile) => {
+    status(`Loading ${model.name}…`);
+    const bytes = await api.download(model);
+    if (model.format === 'frag') await scene.loadFragments(model.id, bytes);
+    else await scene.loadMesh(model.id, model.format as 'obj' | 'glb', bytes);
+    loaded.add(model.id);
+  };
+  const toggle = async (model: ModelFile, show: boolean) => {
+    if (show) await load(model);
+    else {
+      await scene.unload(model.id);
+      loaded.delete(model.id);
+    }
+    status(`${loaded.size} model${loaded.size === 1 ? '' : 's'} shown`);
+  };
+
+  for (const model of models) {
+    if (model.format === 'ifc') {
+      const converted = fragments.find((f) => f.source_ifc === model.id);
+      list.append(modelItem(model.name, converted ? `IFC source of ${converted.name}` : 'IFC: not converted (yet); reload later'));
+    } else {
+      const size = model.size_bytes < 1024 ? `${model.size_bytes} B` : `${(model.size_bytes / 1024).toFixed(0)} kB`;
+      const detail = [model.format.toUpperCase(), model.storey, size].filter(Boolean).join(' · ');
+      list.append(modelItem(model.name, detail, { checked: model.format === 'frag', onChange: (show) => void toggle(model, show).catch(fail) }));
+    }
+  }
+  if (models.length === 0) list.append(modelItem('No models', 'This site has no model files yet.'));
+
+  for (const model of fragments) await load(model);
+
+  // Storeys come from the IFC files the fragments files were made from.
+  const storeyModels = new Map<string, string[]>();
+  for (const model of fragments.filter((f) => f.source_ifc)) {
+    for (const storey of await api.storeys(model.id).catch(() => [])) storeyModels.set(storey.name, [...(storeyModels.get(storey.name) ?? []), model.id]);
+  }
+  const select = $<HTMLSelectElement>('storey-select');
+  for (const name of storeyModels.keys()) select.append(new Option(name, name));
+  select.disabled = storeyModels.size === 0;
+  select.addEventListener('change', () => {
+    void (async () => {
+      const storey = select.value;
+      if (!storey) await scene.showOnly(null);
+      else {
+        status(`Showing ${storey}…`);
+        const shown = new Map<string, string[]>();
+        for (const modelId of storeyModels.get(storey) ?? []) shown.set(modelId, await api.storeyGlobalIds(modelId, storey));
+        await scene.showOnly(shown);
+      }
+      await scene.fit();
+      status(storey ? `Storey ${storey}` : 'All storeys');
+    })().catch(fail);
+  });
+
+  const fit = $<HTMLButtonElement>('fit-button');
+  fit.disabled = false;
+  fit.addEventListener('click', () => void scene.fit().catch(fail));
+
+  wireSelection(scene, api);
+  await scene.fit();
+  status(fragments.length > 0 ? `${loaded.size} model${loaded.size === 1 ? '' : 's'} loaded: click an element` : 'No fragments model to show yet');
+  hook.ready = true;
+}
+
+/** Clicks (not drags) on the canvas pick an element and show its entity, refreshed while selected. */
+function wireSelection(scene: Scene, api: Api): void {
+  const panel = $('entity');
+  let down: { x: number; y: number } | undefined;
+  let refresh: number | undefined;
+  let current = 0;
+
+  const show = async (pick: Pick, request: number) => {
+    const [element, data] = await Promise.all([
+      api.element(pick.modelId, pick.globalId),
+      api.graphql<{ entityByIfcId: GraphEntity | null }>(ENTITY_QUERY, { siteId: api.siteId, ifcId: pick.globalId }),
+    ]);
+    if (request === current) renderSelection(panel, element as ModelElement, data.entityByIfcId);
+  };
+
+  scene.canvas.addEventListener('pointerdown', (event) => {
+    down = { x: event.clientX, y: event.clientY };
+  });
+  scene.canvas.addEventListener('pointerup', (event) => {
+    if (!down || Math.hypot(event.clientX - down.x, event.clientY - down.y) > 4) return;
+    const request = ++current;
+    window.clearInterval(refresh);
+    void (async () => {
+      const pick = await scene.pick(event.clientX, event.clientY);
+      await scene.select(pick);
+      if (!pick) return renderMessage(panel, 'Nothing there. Click an element of the model.');
+      renderMessage(panel, 'Looking it up…');
+      await show(pick, request);
+      refresh = window.setInterval(() => void show(pick, request).catch(() => undefined), REFRESH_MS);
+    })().catch((error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true));
+  });
+}
+
+function fail(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  hook.error = message;
+  status(`Error: ${message}`);
+  console.error(error);
+}
+
+start().catch(fail);

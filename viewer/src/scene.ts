@@ -1,0 +1,137 @@
+/**
+ * The 3D side of the viewer: a That Open Engine world (scene, camera, renderer), fragments models
+ * by model file id, OBJ and glTF models beside them, picking, highlighting, showing one storey,
+ * fitting the view, and projecting an element to the screen (the end-to-end test's hook).
+ */
+import * as OBC from '@thatopen/components';
+import { RenderedFaces, type FragmentsModel } from '@thatopen/fragments';
+// The fragments worker ships with this build (a hashed asset): nothing is fetched from a CDN.
+import workerUrl from '@thatopen/fragments/worker?url';
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+
+/** An element under the pointer: its model (a model file id) and GlobalId. */
+export interface Pick {
+  readonly modelId: string;
+  readonly globalId: string;
+  readonly localId: number;
+}
+
+const HIGHLIGHT = { color: new THREE.Color('#ffd21f'), renderedFaces: RenderedFaces.TWO, opacity: 1, transparent: false };
+
+export class Scene {
+  private readonly components = new OBC.Components();
+  private readonly world: OBC.SimpleWorld<OBC.SimpleScene, OBC.OrthoPerspectiveCamera, OBC.SimpleRenderer>;
+  private readonly fragments: OBC.FragmentsManager;
+  private readonly meshes = new Map<string, THREE.Object3D>();
+  private selected: { model: FragmentsModel; localId: number } | undefined;
+
+  constructor(private readonly container: HTMLElement) {
+    const worlds = this.components.get(OBC.Worlds);
+    this.world = worlds.create<OBC.SimpleScene, OBC.OrthoPerspectiveCamera, OBC.SimpleRenderer>();
+    this.world.scene = new OBC.SimpleScene(this.components);
+    this.world.scene.setup();
+    this.world.scene.three.background = new THREE.Color('#eef1f5');
+    this.world.renderer = new OBC.SimpleRenderer(this.components, container);
+    this.world.camera = new OBC.OrthoPerspectiveCamera(this.components);
+    this.components.init();
+    this.fragments = this.components.get(OBC.FragmentsManager);
+    this.fragments.init(workerUrl);
+    // Fragments culls and picks levels of detail for the camera: refresh when it comes to rest.
+    this.world.camera.controls.addEventListener('rest', () => void this.fragments.core.update(true));
+    this.fragments.list.onItemSet.add(({ value: model }) => {
+      model.useCamera(this.world.camera.three);
+      this.world.scene.three.add(model.object);
+      void this.fragments.core.update(true);
+    });
+  }
+
+  /** The canvas the world renders into. */
+  get canvas(): HTMLCanvasElement {
+    return this.world.renderer!.three.domElement;
+  }
+
+  /** Loads a fragments file as model `modelId`. */
+  async loadFragments(modelId: string, bytes: ArrayBuffer): Promise<void> {
+    await this.fragments.core.load(bytes, { modelId });
+    await this.fragments.core.update(true);
+  }
+
+  /** Loads an OBJ or glTF binary model as `modelId` (shown, not pickable: it has no GlobalIds). */
+  async loadMesh(modelId: string, format: 'obj' | 'glb', bytes: ArrayBuffer): Promise<void> {
+    const object =
+      format === 'obj'
+        ? new OBJLoader().parse(new TextDecoder().decode(bytes))
+        : (await new GLTFLoader().parseAsync(bytes, '')).scene;
+    this.meshes.set(modelId, object);
+    this.world.scene.three.add(object);
+  }
+
+  /** Removes a loaded model. */
+  async unload(modelId: string): Promise<void> {
+    const mesh = this.meshes.get(modelId);
+    if (mesh) {
+      this.world.scene.three.remove(mesh);
+      this.meshes.delete(modelId);
+    }
+    if (this.fragments.list.has(modelId)) await this.fragments.core.disposeModel(modelId);
+  }
+
+  /** The element under a point of the page (client coordinates), if any. */
+  async pick(clientX: number, clientY: number): Promise<Pick | null> {
+    const hit = await this.fragments.raycast({ camera: this.world.camera.three, mouse: new THREE.Vector2(clientX, clientY), dom: this.canvas });
+    if (!hit) return null;
+    const [globalId] = await hit.fragments.getGuidsByLocalIds([hit.localId]);
+    return globalId ? { modelId: hit.fragments.modelId, globalId, localId: hit.localId } : null;
+  }
+
+  /** Highlights one element (or none). */
+  async select(pick: Pick | null): Promise<void> {
+    if (this.selected) await this.selected.model.resetHighlight([this.selected.localId]);
+    this.selected = undefined;
+    const model = pick && this.fragments.list.get(pick.modelId);
+    if (pick && model) {
+      await model.highlight([pick.localId], HIGHLIGHT);
+      this.selected = { model, localId: pick.localId };
+    }
+    await this.fragments.core.update(true);
+  }
+
+  /** Shows only these elements of each fragments model (by GlobalId); null shows everything. */
+  async showOnly(globalIds: ReadonlyMap<string, readonly string[]> | null): Promise<void> {
+    for (const [modelId, model] of this.fragments.list) {
+      await model.resetVisible();
+      const ids = globalIds?.get(modelId);
+      if (!globalIds) continue;
+      await model.setVisible(undefined, false);
+      if (ids && ids.length > 0) await model.setVisible(await this.localIds(model, ids), true);
+    }
+    await this.fragments.core.update(true);
+  }
+
+  /** Moves the camera so the visible elements fill the view. */
+  async fit(): Promise<void> {
+    const visible: OBC.ModelIdMap = {};
+    for (const [modelId, model] of this.fragments.list) visible[modelId] = new Set(await model.getItemsByVisibility(true));
+    await this.world.camera.fitToItems(visible);
+    await this.fragments.core.update(true);
+  }
+
+  /** Where an element's bounding-box centre is on the page (client coordinates), or null when no model has it. */
+  async screenPosition(globalId: string): Promise<{ x: number; y: number } | null> {
+    for (const model of this.fragments.list.values()) {
+      const [localId] = await model.getLocalIdsByGuids([globalId]);
+      if (localId === null || localId === undefined) continue;
+      const centre = (await model.getMergedBox([localId])).getCenter(new THREE.Vector3());
+      const ndc = centre.project(this.world.camera.three);
+      const rect = this.canvas.getBoundingClientRect();
+      return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
+    }
+    return null;
+  }
+
+  private async localIds(model: FragmentsModel, globalIds: readonly string[]): Promise<number[]> {
+    return (await model.getLocalIdsByGuids([...globalIds])).filter((id): id is number => id !== null);
+  }
+}
