@@ -24,8 +24,12 @@ export interface ConfinedQuery {
   readonly form: QueryForm;
   /** The graphs it reads: the site's graph and the ontology graph. */
   readonly graphs: readonly string[];
-  /** Solutions past this many mean the answer is over the cap (a LIMIT of cap + 1 was added). */
-  readonly solutionCap: number | undefined;
+  /**
+   * For a CONSTRUCT or DESCRIBE under the added LIMIT: a SELECT that has a row only when the
+   * pattern has more solutions than the cap. Their triples are deduplicated, so an answer under
+   * the cap in triples can still be one cut at the LIMIT; this tells the two apart.
+   */
+  readonly overflowProbe: string | undefined;
 }
 
 const refuse = (message: string) => badUserInput(message);
@@ -57,15 +61,30 @@ export function confineQuery(text: string, graphs: readonly string[], maxResults
     const part = (query as unknown as Record<string, unknown>)[key];
     if (part) confineNode(part, allowed, graphs);
   }
-  let solutionCap: number | undefined;
+  let overflowProbe: string | undefined;
   if (query.queryType !== 'ASK') {
     const limited = query as { limit?: number };
     if (limited.limit === undefined || limited.limit > maxResults) {
+      // One past the cap: the answer is over it when that solution comes back.
       limited.limit = maxResults + 1;
-      solutionCap = maxResults;
+      if (query.queryType !== 'SELECT' && query.where?.length) overflowProbe = probeText(query, maxResults);
     }
   }
-  return { text: new sparqljs.Generator().stringify(query), form: query.queryType, graphs, solutionCap };
+  return { text: new sparqljs.Generator().stringify(query), form: query.queryType, graphs, overflowProbe };
+}
+
+/** `SELECT (1 AS ?overflow)` over the query's dataset and pattern, from the solution just past the cap. */
+function probeText(query: Query, cap: number): string {
+  const { template: _template, ...rest } = query as Query & { template?: unknown };
+  const one = { termType: 'Literal', value: '1', datatype: { termType: 'NamedNode', value: `${XSD}integer` } };
+  const probe = {
+    ...rest,
+    queryType: 'SELECT',
+    variables: [{ expression: one, variable: { termType: 'Variable', value: 'overflow' } }],
+    offset: ((query as { offset?: number }).offset ?? 0) + cap,
+    limit: 1,
+  };
+  return new sparqljs.Generator().stringify(probe as unknown as SparqlQuery);
 }
 
 function confinePatterns(patterns: readonly unknown[], allowed: ReadonlySet<string>, graphs: readonly string[]): unknown[] {

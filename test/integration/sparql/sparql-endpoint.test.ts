@@ -193,8 +193,13 @@ for (const [name, storeEnv] of stores) {
       it('stops a cartesian explosion at the result cap', async () => {
         await refused(await get('SELECT * WHERE { ?a ?b ?c . ?d ?e ?f }'), 'QUERY_TOO_COMPLEX', new RegExp(`more than ${MAX_RESULTS} rows`));
         await refused(await get('CONSTRUCT { ?a <urn:p> ?d } WHERE { ?a ?b ?c . ?d ?e ?f }', 'application/n-triples'), 'QUERY_TOO_COMPLEX', /more than 500 triples/);
+        // Triples are deduplicated: one triple from every solution is still over the cap, not cut at the LIMIT.
+        await refused(await get('CONSTRUCT { <urn:a> <urn:p> <urn:b> } WHERE { ?a ?b ?c . ?d ?e ?f }', 'application/n-triples'), 'QUERY_TOO_COMPLEX', /more than 500 solutions/);
         // Within the cap with a LIMIT of the client's own.
         expect((await select('SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } LIMIT 20')).results.bindings).toHaveLength(20);
+        const few = await get('CONSTRUCT { ?a <urn:p> ?d } WHERE { ?a ?b ?c . ?d ?e ?f } LIMIT 30', 'application/n-triples');
+        expect(few.status).toBe(200);
+        expect((await few.text()).trim().split('\n').length).toBeLessThanOrEqual(30);
       });
 
       it('stops a cartesian explosion at the deadline, and answers the next query', async () => {

@@ -105,7 +105,7 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
     const EX = 'https://example.org/f#';
     const PART = '(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf)';
     const POINT = '(brick:hasPoint|^brick:isPointOf)';
-    // Virtuoso's own transitive subquery for `?from PART* ?to`, as src/store/virtuoso-paths.ts writes it.
+    // Virtuoso's own transitive subquery for `?from PART* ?to`, as src/store/virtuoso-query.ts writes it.
     const transitive = (from: string, to: string) =>
       `{ SELECT ?${from} ?${to} WHERE { ?${from} ${PART} ?${to} } } OPTION (TRANSITIVE, t_in(?${from}), t_out(?${to}), t_distinct, t_min(0)) .`;
     const hq = `{ SELECT ?parent WHERE { VALUES ?parent { <${EX}HQ> } } }`;
@@ -143,14 +143,19 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
       expect(await select(`?parent ${PART}+ ?e FILTER EXISTS { ?e a ?k FILTER(?k IN (rec:Room, brick:Room)) } ${facts}`, 'e')).toEqual(['R101', 'R102', 'R201']);
     });
 
-    it('drops rows of a group with two such joins before an OPTIONAL, so the store merges them into one', async () => {
+    // Two such joins before an OPTIONAL lost a row on one Virtuoso and not on another with other
+    // graphs loaded (the plan follows the statistics of everything the store holds), so this shows
+    // the merged join answering right, and the store's own rewrite of the split shape doing so too.
+    it('answers a group with two EXISTS joins before an OPTIONAL once the store merges them into one', async () => {
       const sensors = 'VALUES ?k { brick:Air_Flow_Sensor brick:Damper_Position_Command } ?e a ?k .';
       const onFloor1 = `?a rdfs:label "Floor 1" . ${transitive('a', 'm')} ?x brick:hasLocation|^brick:isLocationOf ?m . ?x ${POINT} ?e .`;
       const ofVav = '?e brick:isPointOf ?v . ?v a brick:VAV .';
       const apart = `${sensors} { SELECT DISTINCT ?e WHERE { ${onFloor1} } } { SELECT DISTINCT ?e WHERE { ${ofVav} } }`;
       expect(await raw(apart, 'e')).toEqual(['VAV101_Flow', 'VAV102_Damper']);
-      expect(await raw(`${apart} OPTIONAL { ?e rdfs:label ?l }`, 'e')).toEqual(['VAV101_Flow']);
       expect(await raw(`${sensors} { SELECT DISTINCT ?e WHERE { ${onFloor1} ${ofVav} } } OPTIONAL { ?e rdfs:label ?l }`, 'e')).toEqual(['VAV101_Flow', 'VAV102_Damper']);
+      const exists = `?e a ?k FILTER EXISTS { ?a rdfs:label "Floor 1" . ?a ${PART}* ?m . ?x brick:hasLocation|^brick:isLocationOf ?m . ?x ${POINT} ?e } FILTER EXISTS { ${ofVav} }`;
+      const rows = await store.select(`${prologue.text}\nSELECT DISTINCT ?e WHERE { GRAPH <${site}> { VALUES ?k { brick:Air_Flow_Sensor brick:Damper_Position_Command } ${exists} OPTIONAL { ?e rdfs:label ?l } } }`);
+      expect(rows.map((r) => r.e!.value.replace(EX, '')).sort()).toEqual(['VAV101_Flow', 'VAV102_Damper']);
     });
 
     it('makes an EXISTS in a BIND false after a BIND and an OPTIONAL, so the store tests an OPTIONAL join with BOUND', async () => {
