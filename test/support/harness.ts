@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/create-app.ts';
@@ -34,6 +36,8 @@ export interface Harness {
   readonly adminKey: string;
   close(): Promise<void>;
 }
+
+const execFileAsync = promisify(execFile);
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
@@ -69,6 +73,14 @@ export async function createHarness(options: { sites: Record<string, string>; en
     ...(external ? { SPARQL_GRAPH_NAMESPACE: `urn:bkg:test:${randomUUID()}:` } : {}),
     ...options.env,
   });
+  // A copy of the migrated PGlite database the global setup made (records-template.ts): creating
+  // one (initdb in WASM) takes seconds, and every suite file starts at least one harness.
+  // cp(1) copies its thousand files in a quarter of the time fs.cp takes.
+  const template = inject('recordsTemplate');
+  if (!config.databaseUrl && template) {
+    await mkdir(config.dataDir, { recursive: true });
+    await execFileAsync('cp', ['-R', template, join(config.dataDir, 'records')]);
+  }
   const logger = createLogger(config, options.log);
   const services = await createServices(config, logger);
   const app = createApp(config, services, logger);

@@ -2,8 +2,8 @@
  * The vitest projects: `oxigraph` runs every test on the embedded engines; `comunica` (with
  * `BKG_TEST_COMUNICA=1`) and `sparql:<name>` (when `BKG_TEST_SPARQL_URL` names an endpoint and
  * `BKG_TEST_SPARQL_CONFORMANCE=1`) run the GraphQL fixture suites again, unchanged, on that store,
- * so the output says which store failed. Both are opt-in: `.ci/run` does not turn them on yet
- * (README, "Which stores were tested, and how").
+ * so the output says which store failed. `.ci/run` turns both on (README, "Which stores were
+ * tested, and how"); `npm test` alone runs the embedded project only.
  */
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
