@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { storeProjects } from './test/support/store-projects.ts';
 
@@ -13,6 +14,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at once even on two cores: most of a suite file's time is spent waiting on
+    // engines (PGlite, the store's worker, Virtuoso, child processes), not computing.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/records-template.ts'],
     // Everything on the embedded engines, then the GraphQL suites again on each other store.
     projects: storeProjects(process.env),
