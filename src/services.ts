@@ -13,7 +13,7 @@ import { Ontology } from './ontology/ontology.ts';
 import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
 import type { CurrentValues } from './readings/current-values.ts';
 import { Readings } from './readings/readings.ts';
-import { connectRedis, type RedisConnection } from './redis/redis-connection.ts';
+import type { RedisConnection } from './redis/redis-connection.ts';
 import { DemoSite } from './sites/demo-site.ts';
 import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
 import { SiteStore } from './sites/site-store.ts';
@@ -58,7 +58,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     ontology: () => Ontology.load(config.ontologyPath),
     'graph store': () => openPingedGraphStore(config),
     database: () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-    redis: async () => (config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined),
+    // The Redis client is imported only when configured (a quarter of a second to load).
+    redis: async () => (config.redisUrl ? (await import('./redis/redis-connection.ts')).connectRedis(config.redisUrl, logger) : undefined),
     'file store': () => openBlobStore(config.files, config.dataDir),
   });
   const { ontology, database, redis } = engines;

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { GraphStoreConfig } from '../config/graph-store-config.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
-import { ComunicaStore } from './comunica-store.ts';
 import type { GraphStore } from './graph-store.ts';
 import { NamespacedStore } from './namespaced-store.ts';
 import { OxigraphStore } from './oxigraph-store.ts';
@@ -12,8 +11,11 @@ export async function openGraphStore(config: GraphStoreConfig, dataDir: string):
   switch (config.kind) {
     case 'oxigraph':
       return OxigraphStore.open({ persistDir: join(dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH] });
-    case 'comunica':
+    case 'comunica': {
+      // Comunica is hundreds of modules: loaded only for the store that runs on it.
+      const { ComunicaStore } = await import('./comunica-store.ts');
       return ComunicaStore.open({ persistDir: join(dataDir, 'graphs-comunica'), volatileGraphs: [ONTOLOGY_GRAPH] });
+    }
     case 'sparql': {
       const store = new SparqlHttpStore({
         queryUrl: config.queryUrl!,
