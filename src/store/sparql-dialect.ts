@@ -15,6 +15,11 @@ export interface SparqlDialect {
    * form body. Every SPARQL 1.1 endpoint must take both.
    */
   readonly queryEncoding: 'direct' | 'form';
+  /**
+   * The form parameter that makes the endpoint itself stop a query at a client's deadline (in
+   * ms), where it has one; without it an abandoned query runs on in the store until its own limit.
+   */
+  readonly timeoutParameter: string | undefined;
   /** Whether `INSERT DATA` may hold blank nodes (SPARQL 1.1 says yes). */
   readonly blankNodesInInsertData: boolean;
   /** A term of a result as the embedded store would write it. */
@@ -34,6 +39,7 @@ function standardTerm(term: RdfTerm): RdfTerm {
 export const standardDialect: SparqlDialect = {
   name: 'standard',
   queryEncoding: 'direct',
+  timeoutParameter: undefined,
   blankNodesInInsertData: true,
   normalizeTerm: standardTerm,
   prepareQuery: (query) => query,
@@ -47,6 +53,9 @@ export const standardDialect: SparqlDialect = {
  * - results use the 2008 `typed-literal` type, type plain strings as xsd:string, and write
  *   booleans as `"1"`/`"0"`: normalized to the canonical form the embedded store answers;
  * - ASK is answered as a one-row SELECT of `1` or `0` (askAnswer reads both forms);
+ * - a query past its `timeout=` (ms; a client query's deadline is sent so) or past the server's
+ *   MaxQueryExecutionTime answers 200 with what it had, flagged only by `X-SQL-State: S1TAT`:
+ *   the store turns that into the deadline's error, never a partial answer;
  * - repeated property paths (`*`, `+`, `?`) from a variable are refused or answered in part,
  *   and EXISTS is answered wrongly in several shapes: the service's queries are rewritten into
  *   shapes it answers right (virtuoso-query.ts).
@@ -59,6 +68,7 @@ export const standardDialect: SparqlDialect = {
 export const virtuosoDialect: SparqlDialect = {
   name: 'virtuoso',
   queryEncoding: 'form',
+  timeoutParameter: 'timeout',
   blankNodesInInsertData: false,
   prepareQuery: forVirtuoso,
   normalizeTerm(term) {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
+import { serviceUnavailable } from '../errors/app-error.ts';
 import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
 import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
@@ -76,13 +77,21 @@ export class SparqlHttpStore implements GraphStore {
         accept,
         'content-type': dialect.queryEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/sparql-query',
       },
-      body: () => (dialect.queryEncoding === 'form' ? new URLSearchParams({ query: text }).toString() : text),
+      body: () => {
+        if (dialect.queryEncoding !== 'form') return text;
+        const timeout = ownDeadline && dialect.timeoutParameter ? { [dialect.timeoutParameter]: String(ownDeadline.ms) } : {};
+        return new URLSearchParams({ query: text, ...timeout }).toString();
+      },
       deadline: true,
       ownDeadline,
     });
-    // Virtuoso cuts results at ResultSetMaxRows and says so only here: never pass on a partial answer.
+    // Virtuoso cuts results at ResultSetMaxRows, or at a timeout, and says so only in a header:
+    // never pass on a partial answer.
     const cut = header(answer, 'x-sparql-maxrows');
     if (cut !== undefined) throw new Error(`The triplestore cut the results at ${cut} rows; raise its result limit.`);
+    if (header(answer, 'x-sql-state') === 'S1TAT') {
+      throw ownDeadline?.error() ?? serviceUnavailable('The triplestore stopped the query at its own time limit and answered part of it.');
+    }
     return answer;
   }
 

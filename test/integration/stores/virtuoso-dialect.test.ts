@@ -44,6 +44,23 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
     await store.ping();
   });
 
+  it('answers part of a query past its timeout, flagged only by X-SQL-State, so the store sends the deadline and refuses the cut answer', async () => {
+    const explosion = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }';
+    const response = await request(url!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' },
+      body: new URLSearchParams({ query: explosion, timeout: '500' }).toString(),
+    });
+    const text = await response.body.text();
+    expect([response.statusCode, response.headers['x-sql-state']]).toEqual([200, 'S1TAT']);
+    expect(JSON.parse(text).results.bindings.length).toBeLessThanOrEqual(1);
+    // The store's client query stops in the store at the deadline: refused, and the store answers the next one at once.
+    const started = performance.now();
+    await expect(store.clientQuery({ text: explosion, form: 'SELECT', graphs: [graph], timeoutMs: 1_000 })).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+    expect(performance.now() - started).toBeLessThan(6_000);
+    await expect(store.select('ASK {}')).resolves.toBeDefined();
+  });
+
   it('refuses blank nodes in INSERT DATA, so they go in an INSERT template', async () => {
     const refused = await post(url!, { update: `INSERT DATA { GRAPH <${graph}> { <urn:x> <urn:p> _:b } }` });
     expect([refused.status, refused.text]).toEqual([400, expect.stringContaining('Blank node')]);
