@@ -52,8 +52,14 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
       body: new URLSearchParams({ query: explosion, timeout: '500' }).toString(),
     });
     const text = await response.body.text();
-    expect([response.statusCode, response.headers['x-sql-state']]).toEqual([200, 'S1TAT']);
-    expect(JSON.parse(text).results.bindings.length).toBeLessThanOrEqual(1);
+    // Alone it answers 200 with what it had (here no row at all); busy, it has answered a 500
+    // instead. A 200 in time for this query can only be a cut one, and it says so only here.
+    if (response.statusCode === 200) {
+      expect(response.headers['x-sql-state'], text).toBe('S1TAT');
+      expect(JSON.parse(text).results.bindings.length).toBeLessThanOrEqual(1);
+    } else {
+      expect(response.statusCode, text).toBe(500);
+    }
     // The store's client query stops in the store at the deadline: refused, and the store answers the next one at once.
     const started = performance.now();
     await expect(store.clientQuery({ text: explosion, form: 'SELECT', graphs: [graph], timeoutMs: 1_000 })).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
