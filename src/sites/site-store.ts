@@ -55,11 +55,28 @@ const toRecord = (row: SiteRow): SiteRecord => ({
  * `KeyStore.removeSite` in one transaction (both stores accept the transaction's Database).
  */
 export class SiteStore implements SiteDirectory {
-  constructor(private readonly db: Database) {}
+  /** When each site was last read to exist (`performance.now()`). */
+  private readonly seen = new Map<string, number>();
+
+  /**
+   * `existenceTtlMs`: how long `has` trusts that a site it found still exists. Every GraphQL root
+   * field asks, and the database's answer costs more than a small query on the store; a site
+   * deleted through this instance is forgotten at once, one deleted by another replica after at
+   * most this long (its graph is dropped before its record, so nothing of it is read meanwhile).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly existenceTtlMs = 5_000,
+  ) {}
 
   /** Whether the site exists. */
   async has(siteId: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 FROM sites WHERE id = $1', [siteId])).length > 0;
+    const seen = this.seen.get(siteId);
+    if (seen !== undefined && performance.now() - seen < this.existenceTtlMs) return true;
+    const exists = (await this.db.query('SELECT 1 FROM sites WHERE id = $1', [siteId])).length > 0;
+    if (exists) this.seen.set(siteId, performance.now());
+    else this.seen.delete(siteId);
+    return exists;
   }
 
   /** All sites, or only those named, ordered by id; unknown names are skipped. */
@@ -106,6 +123,8 @@ export class SiteStore implements SiteDirectory {
 
   /** Deletes a site's record; false if there was none. */
   async delete(id: string): Promise<boolean> {
-    return (await this.db.query('DELETE FROM sites WHERE id = $1 RETURNING id', [id])).length > 0;
+    const deleted = (await this.db.query('DELETE FROM sites WHERE id = $1 RETURNING id', [id])).length > 0;
+    this.seen.delete(id);
+    return deleted;
   }
 }

@@ -226,6 +226,26 @@ describe.each(engines)('record store on $name', (engine) => {
       expect(await sites.has('gone')).toBe(false);
       expect(await sites.delete('gone')).toBe(false);
     });
+
+    it('trusts a site it found for existenceTtlMs: its own delete is seen at once, another replica’s after that', async () => {
+      const replica = new SiteStore(db, 300);
+      await sites.create(site('cached'));
+      await sites.create(site('elsewhere-gone'));
+      expect(await replica.has('cached')).toBe(true);
+      expect(await replica.has('elsewhere-gone')).toBe(true);
+      // Deleted through the replica: gone for it at once.
+      expect(await replica.delete('cached')).toBe(true);
+      expect(await replica.has('cached')).toBe(false);
+      // Deleted through another instance (another replica): seen once the replica's trust lapses.
+      expect(await sites.delete('elsewhere-gone')).toBe(true);
+      expect(await replica.has('elsewhere-gone')).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(await replica.has('elsewhere-gone')).toBe(false);
+      // A site is never trusted not to exist: one created elsewhere is found at once.
+      expect(await replica.has('late')).toBe(false);
+      await sites.create(site('late'));
+      expect(await replica.has('late')).toBe(true);
+    });
   });
 
   describe('API keys', () => {
