@@ -33,7 +33,6 @@ import { isTraversal, locationPaths, relations } from '../src/compiler/relations
 import { kindsOf } from '../src/compiler/shape-entity.ts';
 import { relationQuery, rootQuery, traversalQuery } from '../src/compiler/sparql-builder.ts';
 import { FEEDS, POINT, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
-import { traverse } from '../src/compiler/traverse.ts';
 import { Ontology, type EntityKind } from '../src/ontology/ontology.ts';
 import { loadOntologyGraph } from '../src/ontology/ontology-graph.ts';
 import { iri, join, prologue, sparql, trusted, type Sparql } from '../src/rdf/sparql.ts';
@@ -42,6 +41,7 @@ import type { GraphStore, LoadResult, RdfFormat, SparqlRow } from '../src/store/
 import { parseSelectResults } from '../src/store/sparql-results.ts';
 import { PORTFOLIO_NAMESPACE, REPO_ROOT, defaultPortfolioPath, formatStats, writePortfolioFile } from './generate-portfolio.ts';
 import { formatCount, groupDigits, parseCount } from './lib/counts.ts';
+import { traversalAnswer } from './lib/traversal-answer.ts';
 
 export const BENCH_GRAPH = 'urn:bkg:site:bench';
 const ONTOLOGY_PATH = resolve(REPO_ROOT, 'ontology', 'brick-hierarchy.ttl');
@@ -174,26 +174,6 @@ function keptEntities(ontology: Ontology, kind: EntityKind, withParent: boolean)
     const items: string[] = [];
     for (const [parent, children] of links) for (const child of children.keys()) if (keep(records.get(child))) items.push(`${parent} ${child}`);
     return items;
-  };
-}
-
-/** The traversal's answer as `execute-plan.ts` computes it: BFS over the fetched edges, Equipment only. */
-function traversalAnswer(ontology: Ontology, closure?: readonly string[]) {
-  return (rows: readonly SparqlRow[]): string[] => {
-    const starts = new Set<string>();
-    const edges: Array<[string, string]> = [];
-    for (const row of rows) {
-      if (row.start) starts.add(row.start.value);
-      else if (row.x && row.y) edges.push([row.x.value, row.y.value]);
-    }
-    const { records } = readEntityRows(rows.filter((row) => row.e !== undefined));
-    const reached = traverse({ edges, starts, direction: 'upstream', maxDepth: undefined, follows: () => true });
-    const wanted = closure ? new Set(closure) : undefined;
-    return [...reached.keys()].filter((node) => {
-      const record = records.get(node);
-      if (!record || !kindsOf(record, ontology).has('Equipment')) return false;
-      return !wanted || [...record.types].some((t) => wanted.has(t));
-    });
   };
 }
 
@@ -494,7 +474,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         label: 'emitted `upstream`: start, edges reachable by `*`, facts of every node (BFS in JS)',
         emitted: true,
         queries: [emittedTraversal.text],
-        answer: traversalAnswer(ontology),
+        answer: traversalAnswer(ontology, 'upstream'),
       },
     ],
   });
@@ -527,7 +507,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         label: 'emitted `upstream(is: "AHU")`: the same query as above, class tested in JS',
         emitted: true,
         queries: [emittedTraversal.text],
-        answer: traversalAnswer(ontology, ahu.closure),
+        answer: traversalAnswer(ontology, 'upstream', ahu.closure),
       },
     ],
   });

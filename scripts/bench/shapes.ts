@@ -11,11 +11,11 @@ import { locationPaths } from '../../src/compiler/relations.ts';
 import { kindsOf } from '../../src/compiler/shape-entity.ts';
 import { selectEntities } from '../../src/compiler/sparql-builder.ts';
 import { FEEDS, POINT, classGenerator, nameFilter } from '../../src/compiler/sparql-patterns.ts';
-import { traverse } from '../../src/compiler/traverse.ts';
 import type { Ontology } from '../../src/ontology/ontology.ts';
 import { iri, join, sparql, trusted, type Sparql } from '../../src/rdf/sparql.ts';
 import { BRICK, ONTOLOGY_GRAPH, siteGraph } from '../../src/rdf/vocabulary.ts';
 import type { SparqlRow } from '../../src/store/graph-store.ts';
+import { traversalAnswer } from '../lib/traversal-answer.ts';
 import { portfolioIri } from './anchors.ts';
 import { BENCH_SITE } from './gateway.ts';
 
@@ -38,22 +38,6 @@ const e = trusted('?e');
 /** IRIs of the entities of `kind` the service would keep from an entity query's rows. */
 const entitiesOf = (ontology: Ontology, kind: EntityKind) => (rows: readonly SparqlRow[]) =>
   [...readEntityRows(rows).records.values()].filter((r) => kindsOf(r, ontology).has(kind)).map((r) => r.iri);
-
-/** The equipment a traversal query's rows reach (the service's breadth-first walk, without limits). */
-const traversed = (ontology: Ontology, direction: 'upstream' | 'downstream') => (rows: readonly SparqlRow[]) => {
-  const starts = new Set<string>();
-  const edges: Array<[string, string]> = [];
-  for (const row of rows) {
-    if (row.start) starts.add(row.start.value);
-    else if (row.x && row.y) edges.push([row.x.value, row.y.value]);
-  }
-  const { records } = readEntityRows(rows.filter((row) => row.e !== undefined));
-  const reached = traverse({ edges, starts, direction, maxDepth: undefined, follows: () => true });
-  return [...reached.keys()].filter((node) => {
-    const record = records.get(node);
-    return record !== undefined && kindsOf(record, ontology).has('Equipment');
-  });
-};
 
 /** The competing shapes of a suite query (none for most). */
 export function competingShapes(ontology: Ontology, queryId: string): CompetingShape[] {
@@ -91,7 +75,7 @@ export function competingShapes(ontology: Ontology, queryId: string): CompetingS
       return [
         shape('one property path `?e (feeds|^isFedBy)+ <vav>` with the facts (no hop counts)', 'Equipment', sparql`VALUES ?v { ${iri(portfolioIri('B01-VAV-2-01'))} } ?e ${FEEDS}+ ?v .`, {
           replaces: 1,
-          emittedAnswer: traversed(ontology, 'upstream'),
+          emittedAnswer: traversalAnswer(ontology, 'upstream'),
         }),
       ];
     case 'name-contains': {

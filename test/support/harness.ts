@@ -77,7 +77,7 @@ export async function createHarness(options: { sites: Record<string, string>; en
   // one (initdb in WASM) takes seconds, and every suite file starts at least one harness.
   // cp(1) copies its thousand files in a quarter of the time fs.cp takes.
   const template = inject('recordsTemplate');
-  if (!config.databaseUrl && template && !process.env.NOCOPY) {
+  if (!config.databaseUrl && template) {
     await mkdir(config.dataDir, { recursive: true });
     await execFileAsync('cp', ['-R', template, join(config.dataDir, 'records')]);
   }
