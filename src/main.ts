@@ -1,3 +1,5 @@
+// First: libraries read NODE_ENV when they load.
+import './startup/production-default.ts';
 import type { Server } from 'node:http';
 import { loadConfig, ConfigError, type Config } from './config/config.ts';
 import { createLogger, type Logger } from './log/logger.ts';

@@ -6,6 +6,8 @@
  *
  *   node --import tsx scripts/bench/run-size.ts --file bench/data/portfolio-100k.ttl --size 100k --out /tmp/r.json
  */
+// First, as in src/main.ts: the service as it runs in production.
+import '../../src/startup/production-default.ts';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -61,7 +61,7 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
     throw new AppError('UNKNOWN_CLASS', `Unknown class "${name}" in argument "${argument}".${hint}`, { argument, suggestions });
   }
-  return { iri, closure: [...ontology.closure(iri)].sort() };
+  return { iri, closure: ontology.sortedClosure(iri) };
 }
 
 function relationArgs(ontology: Ontology, args: Args): RelationArgs {
@@ -137,7 +137,7 @@ const idRef = (id: string | undefined): EntityRef | undefined => (id === undefin
 /** The constraints a root query's arguments impose, resolved against the ontology. */
 function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, args: Args, ontology: Ontology): Constraint[] {
   const constraints: Constraint[] = [];
-  const classesOf = (k: EntityKind) => [...ontology.kindClasses(k)].sort();
+  const classesOf = (k: EntityKind) => ontology.sortedKindClasses(k);
   if (kind) constraints.push({ type: 'kind', kind, classes: classesOf(kind) });
   const id = str(args, query === 'location' ? 'locationId' : 'id');
   if (id !== undefined) constraints.push({ type: 'id', id });

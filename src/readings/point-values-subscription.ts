@@ -59,7 +59,7 @@ const WATCHED_FIELDS: Selection = {
 
 /** The root plans that find the watched points: one per id (each anchored on it), or one for all. */
 function watchPlans(siteId: string, pointIds: readonly string[] | undefined, classes: ClassFilter | undefined, ontology: Ontology): RootPlan[] {
-  const constraints: Constraint[] = [{ type: 'kind', kind: 'Point', classes: [...ontology.kindClasses('Point')].sort() }];
+  const constraints: Constraint[] = [{ type: 'kind', kind: 'Point', classes: ontology.sortedKindClasses('Point') }];
   if (classes) constraints.push({ type: 'class', classes });
   const plan = (extra: Constraint[]): RootPlan => ({
     key: 'pointValues',

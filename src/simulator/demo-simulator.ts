@@ -40,7 +40,7 @@ function pointsPlan(ontology: Ontology): RootPlan {
     graph: siteGraph(DEMO_SITE),
     kind: 'Point',
     single: false,
-    constraints: [{ type: 'kind', kind: 'Point', classes: [...ontology.kindClasses('Point')].sort() }],
+    constraints: [{ type: 'kind', kind: 'Point', classes: ontology.sortedKindClasses('Point') }],
     selection: {
       kind: 'Point',
       attributes: new Set(['timeseries', 'unit']),
