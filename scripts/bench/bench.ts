@@ -34,7 +34,8 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** Runs a TypeScript script of this folder in a child process; resolves with its stdout. */
 function runScript(script: string, args: readonly string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO_ROOT });
+    // The service's node flags, as `npm start` passes them (package.json).
+    const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', join(HERE, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO_ROOT });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.on('error', reject);

@@ -7,7 +7,7 @@ import type { LoadMeasure } from './gateway.ts';
 import { machineLine, type Machine } from './machine.ts';
 import type { QueryResult } from './measure-query.ts';
 import type { SizeResult, StoreRun } from './run-size.ts';
-import { ms } from './timing.ts';
+import { WARM_UP_MS, WARM_UP_ROUNDS, ms } from './timing.ts';
 
 /** What the report states besides the measurements. */
 export interface ReportContext {
@@ -123,8 +123,9 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   lines.push(`# Benchmark: ${result.size}-triple portfolio site`, '');
   lines.push(
     `\`${ctx.command}\` on ${ctx.date}: ${machineLine(ctx.machine)}. Load average (1 min) ${result.loadAverage.start.toFixed(1)} at the start of this size, ` +
-      `${result.loadAverage.end.toFixed(1)} at its end (above the core count, other processes shared the CPU and times are inflated). ` +
-      `Up to ${ctx.iterations} rounds per query after one warm-up (fewer once a query's rounds took ${ctx.budgetMs / 1000} s); ` +
+      `${result.loadAverage.end.toFixed(1)} at its end${Math.max(result.loadAverage.start, result.loadAverage.end) > ctx.machine.cores ? ' (above the core count: other processes shared the CPU and times are inflated)' : ''}. ` +
+      `Up to ${ctx.iterations} rounds per query (fewer once a query's rounds took ${ctx.budgetMs / 1000} s), after a warm-up of up to ${WARM_UP_ROUNDS} rounds or ${WARM_UP_MS / 1000} s ` +
+      `(the JIT compiles the gateway's code as it runs, as it has in a service under load), with NODE_ENV=production as \`npm start\` runs; ` +
       `each round runs every mode of the query once, in turn. The site: \`${result.file}\`, building B01 anchors the queries; * marks a query over the whole site, whose answer grows with it.`,
     '',
   );

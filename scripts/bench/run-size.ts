@@ -18,6 +18,7 @@ import { equipmentIdsOf, measureNPlusOne, type NPlusOneResult } from './n-plus-o
 import { competingShapes } from './shapes.ts';
 import { N_PLUS_ONE_QUERY, SUITE, THROUGHPUT_QUERIES, variablesOf, type BenchQuery } from './suite.ts';
 import { measureThroughput, type ThroughputResult } from './throughput.ts';
+import { WARM_UP_ROUNDS } from './timing.ts';
 
 /** The suite on one store. */
 export interface StoreRun {
@@ -75,6 +76,7 @@ async function runStore(
     for (const query of queries) {
       const result = await measureQuery(gateway, query, variables, {
         iterations: full ? options.iterations : options.otherIterations,
+        warmUpRounds: full ? WARM_UP_ROUNDS : 1,
         budgetMs: full ? options.budgetMs : options.budgetMs * 2,
         http: full,
         shapes: () => (full ? competingShapes(ontology, query.id) : []),

@@ -3,7 +3,7 @@
  * fields, exactly as MAPPING.md defines them.
  */
 import type { Ontology } from '../ontology/ontology.ts';
-import { BRICK, OWL, RDF, RDFS, localName } from '../rdf/vocabulary.ts';
+import { BRICK, localName } from '../rdf/vocabulary.ts';
 import type { EntityRecord } from './entity-records.ts';
 import type { EntityKind, ScalarField, Selection } from './plan.ts';
 
@@ -18,16 +18,19 @@ export interface EntityObject {
 }
 
 /** The kinds of an entity: by its classes, else by the fallback facts of MAPPING.md. */
-export function kindsOf(record: EntityRecord, ontology: Ontology): Set<EntityKind> {
+export function kindsOf(record: EntityRecord, ontology: Ontology): ReadonlySet<EntityKind> {
   const kinds = ontology.kindsOfTypes(record.types);
   if (kinds.size > 0) return kinds;
-  if (record.tag === 'le') return new Set(['Location']);
-  if (record.tag === 'hp') return new Set(['Equipment']);
-  if (record.tag === 'pt') return new Set(['Point']);
-  return kinds;
+  return FALLBACK_KINDS[record.tag] ?? kinds;
 }
 
-const first = (values: Iterable<string>): string | undefined => [...values].sort()[0];
+const FALLBACK_KINDS: Record<string, ReadonlySet<EntityKind>> = { le: new Set(['Location']), hp: new Set(['Equipment']), pt: new Set(['Point']) };
+
+/** The least value (facts are sets: the answer must not depend on row order). */
+function first(values: ReadonlySet<string> | readonly string[]): string | undefined {
+  if ((values instanceof Set ? values.size : (values as readonly string[]).length) <= 1) return values.values().next().value;
+  return [...values].sort()[0];
+}
 
 /** The name: rdfs:label, else skos:prefLabel, else brick:label, else the id. */
 export function nameOf(record: EntityRecord): string {
@@ -38,15 +41,7 @@ export function nameOf(record: EntityRecord): string {
   return localName(record.iri);
 }
 
-// RDF and OWL's own classes (owl:NamedIndividual, rdfs:Resource) say nothing about what an entity is.
-const isSchemaClass = (iri: string) => iri.startsWith(OWL) || iri.startsWith(RDFS) || iri.startsWith(RDF);
-
-/** The most specific asserted class within the kind, else any other asserted class, as an IRI. */
-function typeIriOf(record: EntityRecord, kind: EntityKind, ontology: Ontology): string | undefined {
-  const kindClasses = ontology.kindClasses(kind);
-  const inKind = [...record.types].filter((t) => kindClasses.has(t));
-  return ontology.mostSpecific(inKind.length > 0 ? inKind : [...record.types].filter((t) => !isSchemaClass(t)));
-}
+const typeIriOf = (record: EntityRecord, kind: EntityKind, ontology: Ontology) => ontology.typeWithinKind(record.types, kind);
 
 const writableByClass: ReadonlyArray<readonly [string, string]> = [
   [`${BRICK}Command`, 'true'],

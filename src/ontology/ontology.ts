@@ -6,7 +6,7 @@ import { MEDIUM_VALUES, resolveMedium, type Medium } from './medium.ts';
 import { mostSpecificClass } from './most-specific-class.ts';
 import { OUTPUT_SUBSTANCE_DEFAULTS } from './output-substance-defaults.ts';
 import { OutputSubstanceResolver } from './output-substance-resolver.ts';
-import { BRICK, REC, expandPrefixedName, localName } from './prefixes.ts';
+import { BRICK, OWL, RDF, RDFS, REC, expandPrefixedName, localName } from './prefixes.ts';
 import { readHierarchy } from './read-hierarchy.ts';
 import { partitionReplacements, type IgnoredReplacement } from './replacement-links.ts';
 import { SubstanceHierarchy } from './substance-hierarchy.ts';
@@ -16,6 +16,12 @@ export type { EntityKind } from './entity-kind.ts';
 export type { Medium } from './medium.ts';
 export type { IgnoredReplacement } from './replacement-links.ts';
 export { localName } from './prefixes.ts';
+
+/** Class sets remembered per question before the memo starts over (a bound, not a tuning). */
+const CLASS_SET_MEMO_MAX = 10_000;
+
+// RDF and OWL's own classes (owl:NamedIndividual, rdfs:Resource) say nothing about what an entity is.
+const isSchemaClass = (iri: string) => iri.startsWith(OWL) || iri.startsWith(RDFS) || iri.startsWith(RDF);
 
 /**
  * What the service knows of Brick: class matching, entity kinds, type names and media. Built once from
@@ -35,6 +41,9 @@ export class Ontology {
   // quarter of a millisecond (bench/results-*.md).
   private readonly sortedKinds = new Map<EntityKind, readonly string[]>();
   private readonly sortedClosures = new Map<string, readonly string[]>();
+  // Answers that depend only on an entity's asserted classes, by those classes: a site's entities
+  // share a few hundred class sets, and a 2,000-entity answer asked each anew (bench/results-*.md).
+  private readonly byClassSet = new Map<string, unknown>();
 
   private constructor(hierarchy: OntologyHierarchy) {
     const { followed, ignored } = partitionReplacements(hierarchy);
@@ -110,15 +119,28 @@ export class Ontology {
     return sorted;
   }
 
-  /** The kinds an entity with these asserted classes has by class (empty when no class is in any kind). */
-  kindsOfTypes(typeIris: Iterable<string>): Set<EntityKind> {
+  /** The kinds an entity with these asserted classes has by class (empty when no class is in any kind), memoized. */
+  kindsOfTypes(typeIris: Iterable<string>): ReadonlySet<EntityKind> {
     const types = [...typeIris];
-    return new Set(ENTITY_KINDS.filter((kind) => types.some((t) => this.kindClasses(kind).has(t))));
+    return this.memoByClassSet('kinds', types, () => new Set(ENTITY_KINDS.filter((kind) => types.some((t) => this.kindClasses(kind).has(t)))));
   }
 
   /** The most specific asserted class, ties broken by local name then IRI (MAPPING.md, `type`). */
   mostSpecific(typeIris: Iterable<string>): string | undefined {
     return mostSpecificClass(this.graph, typeIris);
+  }
+
+  /**
+   * An entity's `type` as an IRI (MAPPING.md): the most specific asserted class within the kind,
+   * else the most specific other asserted class that is not RDF's or OWL's own; memoized.
+   */
+  typeWithinKind(typeIris: Iterable<string>, kind: EntityKind): string | undefined {
+    const types = [...typeIris];
+    return this.memoByClassSet(`type ${kind}`, types, () => {
+      const kindClasses = this.kindClasses(kind);
+      const inKind = types.filter((t) => kindClasses.has(t));
+      return this.mostSpecific(inKind.length > 0 ? inKind : types.filter((t) => !isSchemaClass(t)));
+    });
   }
 
   /** The class's local name, then its ancestors within the kind, nearest first, ending with the kind's root. */
@@ -150,6 +172,15 @@ export class Ontology {
   /** The substance equipment of these classes outputs by default (the project's table), if any. */
   defaultOutputSubstance(typeIris: Iterable<string>): string | undefined {
     return this.outputSubstances.defaultFor(typeIris);
+  }
+
+  private memoByClassSet<T>(question: string, types: readonly string[], answer: () => T): T {
+    const key = `${question}|${types.length === 1 ? types[0] : [...types].sort().join(' ')}`;
+    if (this.byClassSet.has(key)) return this.byClassSet.get(key) as T;
+    const value = answer();
+    if (this.byClassSet.size >= CLASS_SET_MEMO_MAX) this.byClassSet.clear();
+    this.byClassSet.set(key, value);
+    return value;
   }
 
   /** The owl:inverseOf partner of a Brick object property (brick:isPointOf for brick:hasPoint). */

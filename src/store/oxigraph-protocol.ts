@@ -3,7 +3,7 @@ import type { RdfFormat, RdfSource } from './graph-store.ts';
 /** Messages from the main thread to the Oxigraph worker. */
 export type OxigraphRequest = { id: number } & (
   | { op: 'open' }
-  | { op: 'select'; query: string }
+  | { op: 'select'; query: string; format: 'text/tab-separated-values' | 'application/sparql-results+json' }
   | { op: 'load'; graph: string; data: RdfSource; format: RdfFormat; replace: boolean; persistent: boolean }
   | { op: 'drop'; graph: string }
   | { op: 'dump'; graph: string; format: 'text/turtle' | 'application/n-triples' }

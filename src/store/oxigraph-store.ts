@@ -3,7 +3,7 @@ import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat,
 import { RdfSyntaxError } from './graph-store.ts';
 import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
 import { serviceUnavailable } from '../errors/app-error.ts';
-import { parseSelectResults } from './sparql-results.ts';
+import { parseSelectResults, parseTsvSelectResults } from './sparql-results.ts';
 import { startWorker } from '../workers/start-worker.ts';
 import { OxigraphSandbox } from './oxigraph-sandbox.ts';
 
@@ -73,7 +73,9 @@ export class OxigraphStore implements GraphStore {
   }
 
   async select(query: string): Promise<SparqlRow[]> {
-    return parseSelectResults(await this.call<string>({ op: 'select', query }));
+    const rows = parseTsvSelectResults(await this.call<string>({ op: 'select', query, format: 'text/tab-separated-values' }));
+    // A term TSV cannot carry as JSON does (see parseTsvSelectResults): the rare query asks twice.
+    return rows ?? parseSelectResults(await this.call<string>({ op: 'select', query, format: 'application/sparql-results+json' }));
   }
 
   clientQuery(query: ClientQuery): Promise<ClientQueryResult> {

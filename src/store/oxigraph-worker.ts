@@ -64,7 +64,7 @@ function handle(request: OxigraphRequest): unknown {
       return { graphs: restorePersisted() };
     case 'select':
       // Serialized results: raw terms would live in the WASM heap until collected (INFRA.md).
-      return store.query(request.query, { results_format: 'application/sparql-results+json' });
+      return store.query(request.query, { results_format: request.format });
     case 'load': {
       const node = oxigraph.namedNode(request.graph);
       let defaultGraphQuads: oxigraph.Quad[] | undefined;

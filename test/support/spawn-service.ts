@@ -1,4 +1,4 @@
-// Runs the service as operators do (node --import tsx src/main.ts) in a child process, for tests of
+// Runs the service as operators do (node --max-semi-space-size=64 --import tsx src/main.ts) in a child process, for tests of
 // start-up and shutdown: its JSON log lines, stderr, exit code and port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -20,7 +20,7 @@ export interface ServiceProcess {
 
 /** Starts the service with exactly `env` (plus PATH and HOME). */
 export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
