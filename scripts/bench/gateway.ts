@@ -19,6 +19,7 @@ import { createApp } from '../../src/http/create-app.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import type { CurrentValues } from '../../src/readings/current-values.ts';
+import type { SeriesBySite } from '../../src/readings/reading-store.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { SparqlRow } from '../../src/store/graph-store.ts';
 
@@ -62,11 +63,13 @@ export interface Execution {
   readonly sparql: readonly string[];
   /** currentValue lookups. */
   readonly lookups: number;
+  /** The series each lookup asked for, to replay them straight to the readings store. */
+  readonly lookupSeries: readonly SeriesBySite[];
 }
 
 export class Gateway {
   private sent: string[] = [];
-  private lookups = 0;
+  private lookups: SeriesBySite[] = [];
   private readonly agent = new Agent({ connections: 64, pipelining: 1 });
 
   private constructor(
@@ -122,7 +125,7 @@ export class Gateway {
         rssBeforeMiB,
       };
       await services.sites.ensure({ id: BENCH_SITE, name: 'Benchmark portfolio', organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
-      const counted = { ...services, readings: countingLookups(services.readings, () => gateway && gateway.lookups++) };
+      const counted = { ...services, readings: countingLookups(services.readings, (series) => gateway?.lookups.push(series)) };
       const server = createApp(config, counted, logger).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -158,6 +161,13 @@ export class Gateway {
       });
       return (await response.body.json()) as Execution['body'];
     });
+  }
+
+  /** Replays currentValue lookups straight to the readings store (one SQL query each), without GraphQL; milliseconds. */
+  async rawLookups(series: readonly SeriesBySite[]): Promise<number> {
+    const started = performance.now();
+    for (const one of series) await this.services.readings.currentValues(one);
+    return performance.now() - started;
   }
 
   /** Runs SPARQL texts one after another straight on the store, without GraphQL. */
@@ -212,19 +222,19 @@ export class Gateway {
 
   private async measure(run: () => Promise<Execution['body']>): Promise<Execution> {
     this.sent = [];
-    this.lookups = 0;
+    this.lookups = [];
     const started = performance.now();
     const body = await run();
-    return { ms: performance.now() - started, body, sparql: [...this.sent], lookups: this.lookups };
+    return { ms: performance.now() - started, body, sparql: [...this.sent], lookups: this.lookups.length, lookupSeries: this.lookups };
   }
 }
 
-/** The readings source, counting each batched currentValue lookup. */
-function countingLookups(inner: CurrentValues, count: () => void): CurrentValues {
+/** The readings source, telling of each batched currentValue lookup. */
+function countingLookups(inner: CurrentValues, asked: (series: SeriesBySite) => void): CurrentValues {
   return {
-    currentValues: (...args: Parameters<CurrentValues['currentValues']>) => {
-      count();
-      return inner.currentValues(...args);
+    currentValues: (series) => {
+      asked(series);
+      return inner.currentValues(series);
     },
   };
 }
