@@ -43,7 +43,7 @@ export class Ontology {
   private readonly sortedClosures = new Map<string, readonly string[]>();
   // Answers that depend only on an entity's asserted classes, by those classes: a site's entities
   // share a few hundred class sets, and a 2,000-entity answer asked each anew (bench/results-*.md).
-  private readonly byClassSet = new Map<string, unknown>();
+  private readonly byClassSet = new Map<string, Map<string, unknown>>();
 
   private constructor(hierarchy: OntologyHierarchy) {
     const { followed, ignored } = partitionReplacements(hierarchy);
@@ -175,11 +175,14 @@ export class Ontology {
   }
 
   private memoByClassSet<T>(question: string, types: readonly string[], answer: () => T): T {
-    const key = `${question}|${types.length === 1 ? types[0] : [...types].sort().join(' ')}`;
-    if (this.byClassSet.has(key)) return this.byClassSet.get(key) as T;
+    let answers = this.byClassSet.get(question);
+    if (!answers) this.byClassSet.set(question, (answers = new Map()));
+    // Most entities have one class: its IRI is the key as it is, with no string built.
+    const key = types.length === 1 ? types[0]! : [...types].sort().join(' ');
+    if (answers.has(key)) return answers.get(key) as T;
     const value = answer();
-    if (this.byClassSet.size >= CLASS_SET_MEMO_MAX) this.byClassSet.clear();
-    this.byClassSet.set(key, value);
+    if (answers.size >= CLASS_SET_MEMO_MAX) answers.clear();
+    answers.set(key, value);
     return value;
   }
 

@@ -75,3 +75,26 @@ describe('localName', () => {
     expect(ontology.localName('http://example.org/site/vav-1')).toBe('vav-1');
   });
 });
+
+describe('typeWithinKind and kindsOfTypes (memoized per class set)', () => {
+  const vav = `${BRICK}VAV`;
+  const sensor = `${BRICK}Air_Temperature_Sensor`;
+  const owl = 'http://www.w3.org/2002/07/owl#NamedIndividual';
+
+  it('answers each kind for the same classes, whichever was asked first', () => {
+    expect(ontology.typeWithinKind([vav, sensor], 'Point')).toBe(sensor);
+    expect(ontology.typeWithinKind([vav, sensor], 'Equipment')).toBe(vav);
+    expect(ontology.typeWithinKind([sensor, vav], 'Point')).toBe(sensor);
+  });
+
+  it('falls back to the most specific class outside the kind, never RDF or OWL’s own', () => {
+    expect(ontology.typeWithinKind([owl, 'http://example.org/Foo'], 'Equipment')).toBe('http://example.org/Foo');
+    expect(ontology.typeWithinKind([owl], 'Equipment')).toBeUndefined();
+  });
+
+  it('gives the same kinds for a class set in any order, and none for unknown classes', () => {
+    expect([...ontology.kindsOfTypes([vav, sensor])].sort()).toEqual(['Equipment', 'Point']);
+    expect([...ontology.kindsOfTypes([sensor, vav])].sort()).toEqual(['Equipment', 'Point']);
+    expect(ontology.kindsOfTypes(['http://example.org/Foo']).size).toBe(0);
+  });
+});
