@@ -5,7 +5,7 @@
  * class list, then the facts to build them with, probed on each bound candidate.
  */
 import { Sparql, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
-import { ONTOLOGY_GRAPH, localName } from '../rdf/vocabulary.ts';
+import { BRICK, ONTOLOGY_GRAPH, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
 import { isTraversal, locationPaths, relations, ZONE_POINTS, type TraversalRelation } from './relations.ts';
 import type { SiteProfile } from './site-profile.ts';
@@ -32,31 +32,69 @@ const e = trusted('?e');
 const parent = trusted('?parent');
 
 /**
- * The facts fetched for every candidate: its types and labels, plus what the selection needs.
- * OPTIONALs on the bound `?e` are probes the store runs per candidate; a UNION of the same
- * branches would be evaluated over the whole graph first (measured: 10× slower on 1.5k triples).
- * Multi-valued facts multiply rows, which `readEntityRows` folds back together.
+ * Which predicates the site's graph holds (site-profile.ts): a fact pattern over predicates it
+ * does not hold can match nothing, and each costs a probe per candidate (two absent labels were
+ * a fifth of a 1,700-point query, bench/results-*.md). Without a profile every predicate may occur.
  */
-function factPatterns(attributes: ReadonlySet<Attribute>): Sparql[] {
-  const facts: Sparql[] = [
-    trusted('OPTIONAL { ?e a ?t }'),
-    trusted('OPTIONAL { ?e rdfs:label ?l0 }'),
-    trusted('OPTIONAL { ?e skos:prefLabel ?l1 }'),
-    trusted('OPTIONAL { ?e brick:label ?l2 }'),
-  ];
-  if (attributes.has('ifc')) facts.push(trusted('OPTIONAL { ?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc }'));
-  if (attributes.has('timeseries')) {
-    facts.push(
-      // One path, not a UNION inside the OPTIONAL: measured 8 ms against 5 s (bench/shapes-100k.md).
-      trusted('OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts }'),
-    );
+function predicatesOf(profile: SiteProfile | undefined): (predicate: string) => boolean {
+  if (!profile?.predicates) return () => true;
+  let held = heldPredicates.get(profile.predicates);
+  if (!held) heldPredicates.set(profile.predicates, (held = new Set(profile.predicates)));
+  return (predicate) => held.has(predicate);
+}
+
+const heldPredicates = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** A path of the alternatives whose predicates all occur (`(a|b)`, or one as it is); undefined when none does. */
+function alternatives(holds: (predicate: string) => boolean, paths: ReadonlyArray<readonly [text: string, predicates: readonly string[]]>): string | undefined {
+  const kept = paths.filter(([, predicates]) => predicates.every(holds)).map(([text]) => text);
+  if (kept.length === 0) return undefined;
+  return kept.length === 1 ? kept[0] : `(${kept.join('|')})`;
+}
+
+/** Brick's two ways to a timeseries id (MAPPING.md), as far as the site uses them. */
+function timeseriesPath(holds: (predicate: string) => boolean): string | undefined {
+  const references = alternatives(holds, [
+    ['ref:hasExternalReference', [`${REF}hasExternalReference`]],
+    ['ref:hasTimeseriesReference', [`${REF}hasTimeseriesReference`]],
+  ]);
+  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? `(${references}/ref:hasTimeseriesId)` : undefined;
+  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? '(brick:timeseries/brick:hasTimeseriesId)' : undefined;
+  const paths = [viaReference, viaBrick].filter((path) => path !== undefined);
+  return paths.length > 0 ? paths.join('|') : undefined;
+}
+
+const UNIT_PATHS = [
+  ['brick:hasUnit', [`${BRICK}hasUnit`]],
+  ['brick:hasUnits', [`${BRICK}hasUnits`]],
+] as const;
+
+/**
+ * The facts fetched for every candidate: its types and labels, plus what the selection needs, over
+ * the predicates the site holds. OPTIONALs on the bound `?e` are probes the store runs per
+ * candidate; a UNION of the same branches would be evaluated over the whole graph first
+ * (measured: 10× slower on 1.5k triples). Multi-valued facts multiply rows, which
+ * `readEntityRows` folds back together.
+ */
+function factPatterns(attributes: ReadonlySet<Attribute>, profile: SiteProfile | undefined): Sparql[] {
+  const holds = predicatesOf(profile);
+  const facts: Sparql[] = [trusted('OPTIONAL { ?e a ?t }')];
+  if (holds(`${RDFS}label`)) facts.push(trusted('OPTIONAL { ?e rdfs:label ?l0 }'));
+  if (holds(`${SKOS}prefLabel`)) facts.push(trusted('OPTIONAL { ?e skos:prefLabel ?l1 }'));
+  if (holds(`${BRICK}label`)) facts.push(trusted('OPTIONAL { ?e brick:label ?l2 }'));
+  if (attributes.has('ifc') && holds(`${REF}hasExternalReference`) && holds(`${REF}ifcGlobalID`)) {
+    facts.push(trusted('OPTIONAL { ?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc }'));
   }
-  if (attributes.has('unit')) facts.push(trusted('OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }'));
+  const timeseries = attributes.has('timeseries') ? timeseriesPath(holds) : undefined;
+  // One path, not a UNION inside the OPTIONAL: measured 8 ms against 5 s (bench/shapes-100k.md).
+  if (timeseries) facts.push(trusted(`OPTIONAL { ?e ${timeseries} ?ts }`));
+  const unit = attributes.has('unit') ? alternatives(holds, UNIT_PATHS) : undefined;
+  if (unit) facts.push(trusted(`OPTIONAL { ?e ${unit} ?u }`));
   if (attributes.has('literals')) {
     facts.push(trusted('OPTIONAL { ?e ?litp ?lit FILTER(isLiteral(?lit) && (STRENDS(STR(?litp), "writable") || STRENDS(STR(?litp), "valueType"))) }'));
   }
   if (attributes.has('owner')) facts.push(sparql`OPTIONAL { ?own ${POINT} ?e OPTIONAL { ?own a ?ownt } }`);
-  if (attributes.has('output')) facts.push(trusted('OPTIONAL { ?e brick:hasOutputSubstance ?out }'));
+  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`)) facts.push(trusted('OPTIONAL { ?e brick:hasOutputSubstance ?out }'));
   return facts;
 }
 
@@ -75,7 +113,7 @@ export function selectEntities(graph: string, candidates: Sparql, projection: Sp
 SELECT ${projection} ${FACT_VARIABLES} WHERE {
   GRAPH ${iri(graph)} {
     ${candidates}
-    ${factPatterns(attributes)}
+    ${factPatterns(attributes, profile)}
     ${profile?.tags ? trusted('') : tagOf(e)}
   }
 }`;
@@ -139,7 +177,7 @@ SELECT ?parent ?start ?x ?y ?e ?tag ${FACT_VARIABLES} WHERE {
     UNION
     {
       ${parentValues(parents)} ${spec.start(parent, start)} ${start} ${reach}* ?e .
-      ${factPatterns(withOutput)}
+      ${factPatterns(withOutput, profile)}
       ${profile?.tags ? trusted('') : tagOf(e)}
     }
   }

@@ -123,3 +123,36 @@ describe('rootQuery without a site profile', () => {
     expect(q.pathPredicates.join(' ')).toContain(POINT_PREDICATES[0]);
   });
 });
+
+describe('facts over the predicates a site holds', () => {
+  const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+  const REF = 'https://brickschema.org/schema/Brick/ref#';
+  const facts = (p: SiteProfile | undefined) => {
+    const query = rootQuery(plan('Point', []), new Set(['timeseries', 'unit', 'ifc'] as const), p)!;
+    parseSelect(query);
+    return query.text;
+  };
+
+  it('leaves out the probes for predicates the site does not hold', () => {
+    const text = facts(profile({ predicates: [RDFS_LABEL, `${REF}hasExternalReference`, `${REF}hasTimeseriesId`, `${BRICK}hasUnit`] }));
+    expect(text).toContain('OPTIONAL { ?e rdfs:label ?l0 }');
+    expect(text).not.toMatch(/skos:prefLabel|brick:label|ifcGlobalID|hasUnits|brick:timeseries|hasTimeseriesReference/);
+    expect(text).toContain('OPTIONAL { ?e (ref:hasExternalReference/ref:hasTimeseriesId) ?ts }');
+    expect(text).toContain('OPTIONAL { ?e brick:hasUnit ?u }');
+  });
+
+  it('drops a fact whose path cannot complete (a reference without timeseries ids)', () => {
+    const text = facts(profile({ predicates: [RDFS_LABEL, `${REF}hasExternalReference`] }));
+    expect(text).not.toContain('?ts }');
+  });
+
+  it('asks for every fact without a profile, or when the site has too many predicates to list', () => {
+    for (const p of [undefined, profile({ predicates: undefined })]) {
+      const text = facts(p);
+      expect(text).toMatch(/OPTIONAL \{ \?e rdfs:label \?l0 \} OPTIONAL \{ \?e skos:prefLabel \?l1 \} OPTIONAL \{ \?e brick:label \?l2 \}/);
+      expect(text).toContain('OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts }');
+      expect(text).toContain('OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }');
+      expect(text).toContain('ref:ifcGlobalID ?ifc');
+    }
+  });
+});
