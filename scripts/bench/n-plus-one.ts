@@ -3,6 +3,7 @@
  * (one query, `VALUES ?parent { … }`) and as a resolver per parent would (the N+1 shape: one
  * query per equipment, one after another), both sent straight to the store.
  */
+import type { SiteProfile } from '../../src/compiler/site-profile.ts';
 import { relationQuery } from '../../src/compiler/sparql-builder.ts';
 import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import { portfolioIri } from './anchors.ts';
@@ -17,10 +18,10 @@ export interface NPlusOneResult {
 }
 
 /** Measures both shapes for the equipment (ids) of the three-level query's answer. */
-export async function measureNPlusOne(gateway: Gateway, equipmentIds: readonly string[], options: RoundOptions): Promise<NPlusOneResult> {
+export async function measureNPlusOne(gateway: Gateway, equipmentIds: readonly string[], options: RoundOptions, profile: SiteProfile | undefined): Promise<NPlusOneResult> {
   const parents = equipmentIds.map(portfolioIri);
   const query = (of: readonly string[]) =>
-    relationQuery(siteGraph(BENCH_SITE), 'Equipment.points', { recursive: false }, of, new Set(['unit', 'timeseries'] as const)).text;
+    relationQuery(siteGraph(BENCH_SITE), 'Equipment.points', { recursive: false }, of, new Set(['unit', 'timeseries'] as const), profile).text;
   const batched = query(parents);
   const single = parents.map((p) => query([p]));
   const warm = await gateway.raw([batched]);

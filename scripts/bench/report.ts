@@ -231,7 +231,11 @@ function targetLines(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMea
     const load = at1M.embedded.load;
     if (load) {
       const rate = load.triples / (load.wallMs / 1000);
-      lines.push(`- loading at least ${groupDigits(TARGETS.triplesPerSecond)} triples/s: ${groupDigits(rate)} triples/s, ${rate >= TARGETS.triplesPerSecond ? 'yes' : '**no**'}`);
+      // The target assumes raw Oxigraph at ~330,000 triples/s: say what raw Oxigraph does on this machine.
+      const raw = sizes.find((s) => s.result === at1M)?.rawLoad;
+      const rawRate = raw ? raw.triples / (raw.wallMs / 1000) : undefined;
+      const floor = rawRate ? ` (raw Oxigraph on this machine: ${groupDigits(rawRate)} triples/s; the service at ${Math.round((100 * rate) / rawRate)}% of it)` : '';
+      lines.push(`- loading at least ${groupDigits(TARGETS.triplesPerSecond)} triples/s: ${groupDigits(rate)} triples/s, ${rate >= TARGETS.triplesPerSecond ? 'yes' : '**no**'}${floor}`);
     }
   } else {
     lines.push('- the 1M-triple targets: not run at this size');

@@ -11,8 +11,10 @@ import '../../src/startup/production-default.ts';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { siteProfile } from '../../src/compiler/site-profile.ts';
+import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import { findAnchors, seedReadings } from './anchors.ts';
-import { COMUNICA, EMBEDDED, Gateway, endpointStore, type LoadMeasure, type StoreChoice } from './gateway.ts';
+import { BENCH_SITE, COMUNICA, EMBEDDED, Gateway, endpointStore, type LoadMeasure, type StoreChoice } from './gateway.ts';
 import { measureQuery, type QueryResult } from './measure-query.ts';
 import { equipmentIdsOf, measureNPlusOne, type NPlusOneResult } from './n-plus-one.ts';
 import { competingShapes } from './shapes.ts';
@@ -73,13 +75,15 @@ async function runStore(
     if (full) for (const query of queries) await gateway.inProcess(query.document, variables);
     const results: QueryResult[] = [];
     const ontology = gateway.services.ontology;
+    // What the planner knows of the site (read once after the load): shapes compared with its queries use it too.
+    const profile = await siteProfile(gateway.services.store, siteGraph(BENCH_SITE));
     for (const query of queries) {
       const result = await measureQuery(gateway, query, variables, {
         iterations: full ? options.iterations : options.otherIterations,
         warmUpRounds: full ? WARM_UP_ROUNDS : 1,
         budgetMs: full ? options.budgetMs : options.budgetMs * 2,
         http: full,
-        shapes: () => (full ? competingShapes(ontology, query.id) : []),
+        shapes: () => (full ? competingShapes(ontology, query.id, profile) : []),
       });
       log(`${choice.name}: ${query.id}: ${result.error ?? `${result.total} entities, ${result.sparqlQueries}+${result.lookups} round trips, p50 ${result.inProcess.p50.toFixed(2)} ms (raw ${result.raw.p50.toFixed(2)} ms)`}`);
       results.push(result);
@@ -94,7 +98,7 @@ async function runStore(
         nPlusOne = await measureNPlusOne(gateway, equipmentIdsOf(answer.body.data), {
           iterations: full ? Math.max(1, Math.round(options.iterations / 4)) : 1,
           budgetMs: options.budgetMs,
-        });
+        }, profile);
         log(`${choice.name}: N+1: ${nPlusOne.parents} parents, batched ${nPlusOne.batched.p50.toFixed(1)} ms, one per parent ${nPlusOne.perParent.p50.toFixed(1)} ms`);
       }
     }

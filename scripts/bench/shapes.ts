@@ -9,6 +9,7 @@ import { readEntityRows } from '../../src/compiler/entity-records.ts';
 import type { Attribute, EntityKind } from '../../src/compiler/plan.ts';
 import { locationPaths } from '../../src/compiler/relations.ts';
 import { kindsOf } from '../../src/compiler/shape-entity.ts';
+import type { SiteProfile } from '../../src/compiler/site-profile.ts';
 import { selectEntities } from '../../src/compiler/sparql-builder.ts';
 import { FEEDS, POINT, classGenerator, nameFilter } from '../../src/compiler/sparql-patterns.ts';
 import type { Ontology } from '../../src/ontology/ontology.ts';
@@ -39,12 +40,12 @@ const e = trusted('?e');
 const entitiesOf = (ontology: Ontology, kind: EntityKind) => (rows: readonly SparqlRow[]) =>
   [...readEntityRows(rows).records.values()].filter((r) => kindsOf(r, ontology).has(kind)).map((r) => r.iri);
 
-/** The competing shapes of a suite query (none for most). */
-export function competingShapes(ontology: Ontology, queryId: string): CompetingShape[] {
+/** The competing shapes of a suite query (none for most), fetching the facts as the service does with the site's profile. */
+export function competingShapes(ontology: Ontology, queryId: string, profile: SiteProfile | undefined): CompetingShape[] {
   const graph = siteGraph(BENCH_SITE);
   const closure = (local: string) => [...ontology.closure(BRICK + local)].sort().map(iri);
-  const kindClasses = (kind: EntityKind) => [...ontology.kindClasses(kind)].sort();
-  const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, candidates, trusted('?e ?tag'), new Set(attributes)).text;
+  const kindClasses = (kind: EntityKind) => ontology.sortedKindClasses(kind);
+  const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, candidates, trusted('?e ?tag'), new Set(attributes), profile).text;
   const shape = (label: string, kind: EntityKind, candidates: Sparql, extra: Partial<CompetingShape> = {}): CompetingShape => ({
     label,
     replaces: 0,
