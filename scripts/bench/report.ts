@@ -145,7 +145,7 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
 
   lines.push('## Queries, embedded store', '');
   lines.push(
-    'Results: entities at the top level (in the whole answer). Round trips: SPARQL queries, plus the currentValue lookup. In-process: GraphQL parsing, validation, limits and execution without a socket; HTTP: the same over loopback with an API key. Raw SPARQL: the queries the service sent, replayed straight to the store one after another, and the currentValue lookup replayed straight to the readings store (the floor). Fastest raw shape: the fastest of the planner’s SPARQL and the competing shapes below that give the same answer.',
+    'Results: entities at the top level (in the whole answer). Round trips: SPARQL queries, plus the currentValue lookup. In-process: GraphQL parsing, validation, limits and execution without a socket; HTTP: the same over loopback with an API key; both until the whole response body has arrived (the client’s parse of it left out). Raw SPARQL: the queries the service sent, replayed straight to the store one after another, and the currentValue lookup replayed straight to the readings store (the floor). Fastest raw shape: the fastest of the planner’s SPARQL and the competing shapes below that give the same answer.',
     '',
   );
   lines.push(...queryTable(embedded), '');
