@@ -23,6 +23,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PORTFOLIO_SEED, REPO_ROOT, formatStats, writePortfolioFile } from '../generate-portfolio.ts';
+import { SERVICE_NODE_FLAGS } from '../../src/startup/node-flags.ts';
 import { formatCount, parseCount } from '../lib/counts.ts';
 import type { LoadMeasure } from './gateway.ts';
 import { describeMachine } from './machine.ts';
@@ -34,8 +35,8 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** Runs a TypeScript script of this folder in a child process; resolves with its stdout. */
 function runScript(script: string, args: readonly string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    // The service's node flags, as `npm start` passes them (package.json).
-    const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', join(HERE, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO_ROOT });
+    // The service's node flags, as `npm start` passes them.
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(HERE, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO_ROOT });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.on('error', reject);

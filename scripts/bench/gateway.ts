@@ -125,7 +125,7 @@ export class Gateway {
         rssBeforeMiB,
       };
       await services.sites.ensure({ id: BENCH_SITE, name: 'Benchmark portfolio', organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
-      const counted = { ...services, readings: countingLookups(services.readings, (series) => gateway?.lookups.push(series)) };
+      const counted = { ...services, readings: recordingLookups(services.readings, (series) => gateway?.lookups.push(series)) };
       const server = createApp(config, counted, logger).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -232,7 +232,7 @@ export class Gateway {
 }
 
 /** The readings source, telling of each batched currentValue lookup. */
-function countingLookups(inner: CurrentValues, asked: (series: SeriesBySite) => void): CurrentValues {
+function recordingLookups(inner: CurrentValues, asked: (series: SeriesBySite) => void): CurrentValues {
   return {
     currentValues: (series) => {
       asked(series);

@@ -43,7 +43,7 @@ const entitiesOf = (ontology: Ontology, kind: EntityKind) => (rows: readonly Spa
 /** The competing shapes of a suite query (none for most), fetching the facts as the service does with the site's profile. */
 export function competingShapes(ontology: Ontology, queryId: string, profile: SiteProfile | undefined): CompetingShape[] {
   const graph = siteGraph(BENCH_SITE);
-  const closure = (local: string) => [...ontology.closure(BRICK + local)].sort().map(iri);
+  const closure = (local: string) => ontology.sortedClosure(BRICK + local).map(iri);
   const kindClasses = (kind: EntityKind) => ontology.sortedKindClasses(kind);
   const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, candidates, trusted('?e ?tag'), new Set(attributes), profile).text;
   const shape = (label: string, kind: EntityKind, candidates: Sparql, extra: Partial<CompetingShape> = {}): CompetingShape => ({

@@ -28,7 +28,7 @@ const FALLBACK_KINDS: Record<string, ReadonlySet<EntityKind>> = { le: new Set(['
 
 /** The least value (facts are sets: the answer must not depend on row order). */
 function first(values: ReadonlySet<string> | readonly string[]): string | undefined {
-  if ((values instanceof Set ? values.size : (values as readonly string[]).length) <= 1) return values.values().next().value;
+  if (('size' in values ? values.size : values.length) <= 1) return values.values().next().value;
   return [...values].sort()[0];
 }
 
@@ -40,8 +40,6 @@ export function nameOf(record: EntityRecord): string {
   }
   return localName(record.iri);
 }
-
-const typeIriOf = (record: EntityRecord, kind: EntityKind, ontology: Ontology) => ontology.typeWithinKind(record.types, kind);
 
 const writableByClass: ReadonlyArray<readonly [string, string]> = [
   [`${BRICK}Command`, 'true'],
@@ -88,11 +86,11 @@ function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, onto
     case 'name':
       return nameOf(record);
     case 'type': {
-      const type = typeIriOf(record, kind, ontology);
+      const type = ontology.typeWithinKind(record.types, kind);
       return type === undefined ? kind : localName(type);
     }
     case 'typeHierarchy': {
-      const type = typeIriOf(record, kind, ontology);
+      const type = ontology.typeWithinKind(record.types, kind);
       if (type === undefined) return [kind];
       if (!ontology.isKnownClass(type)) return [localName(type), kind];
       return ontology.typeHierarchy(type, kind);

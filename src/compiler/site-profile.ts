@@ -25,7 +25,7 @@ export interface SiteProfile {
   /** The namespaces (an IRI up to its last `#` or `/`) of the site's entities; undefined: too many. */
   readonly namespaces: readonly string[] | undefined;
   /** The predicates of the graph; undefined: too many. */
-  readonly predicates: readonly string[] | undefined;
+  readonly predicates: ReadonlySet<string> | undefined;
   /** Every IFC GlobalId of the site is a plain string literal, so one can be looked up as a term. */
   readonly plainIfcIds: boolean;
   /**
@@ -87,14 +87,14 @@ export async function readSiteProfile(select: (query: string) => Promise<SparqlR
   // Untyped entities are candidates of their kind too; a kind with too many to list may use any namespace.
   const complete = FALLBACK_KINDS.every((kind) => untyped.has(kind));
   const namespaces = typedNamespaces && complete ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort() : undefined;
-  const predicates = await column(select, sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${g} { ?s ?p ?o } }`, 'p', LIMITS.predicates);
+  const predicateList = await column(select, sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${g} { ?s ?p ?o } }`, 'p', LIMITS.predicates);
   const otherIfcIds = await select(
     sparql`${prologue}\nSELECT ?id WHERE { GRAPH ${g} { ?r ref:ifcGlobalID ?id FILTER(!isLiteral(?id) || DATATYPE(?id) != ${iri(XSD_STRING)}) } } LIMIT 1`.text,
   );
   return {
     untyped,
     namespaces: namespaces && namespaces.length <= LIMITS.namespaces ? namespaces : undefined,
-    predicates,
+    predicates: predicateList && new Set(predicateList),
     plainIfcIds: otherIfcIds.length === 0,
     tags: complete ? fallbackTags(untyped) : undefined,
   };

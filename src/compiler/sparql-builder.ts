@@ -37,13 +37,9 @@ const parent = trusted('?parent');
  * a fifth of a 1,700-point query, bench/results-*.md). Without a profile every predicate may occur.
  */
 function predicatesOf(profile: SiteProfile | undefined): (predicate: string) => boolean {
-  if (!profile?.predicates) return () => true;
-  let held = heldPredicates.get(profile.predicates);
-  if (!held) heldPredicates.set(profile.predicates, (held = new Set(profile.predicates)));
-  return (predicate) => held.has(predicate);
+  const held = profile?.predicates;
+  return held ? (predicate) => held.has(predicate) : () => true;
 }
-
-const heldPredicates = new WeakMap<readonly string[], ReadonlySet<string>>();
 
 /** A path of the alternatives whose predicates all occur (`(a|b)`, or one as it is); undefined when none does. */
 function alternatives(holds: (predicate: string) => boolean, paths: ReadonlyArray<readonly [text: string, predicates: readonly string[]]>): string | undefined {
@@ -294,7 +290,7 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
     case 'property': {
       const check = propertyTest(e, c.name, c.value);
       if (c.name === undefined || !profile?.predicates) return { check };
-      const predicates = profile.predicates.filter((p) => localName(p) === c.name);
+      const predicates = [...profile.predicates].filter((p) => localName(p) === c.name);
       return predicates.length > 0 ? { generate: propertyGenerator(e, predicates, c.value), check } : undefined;
     }
     case 'inLocation': {

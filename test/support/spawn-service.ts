@@ -1,5 +1,6 @@
-// Runs the service as operators do (node --max-semi-space-size=64 --import tsx src/main.ts) in a child process, for tests of
+// Runs the service as operators do (node with the service's flags --import tsx src/main.ts) in a child process, for tests of
 // start-up and shutdown: its JSON log lines, stderr, exit code and port.
+import { SERVICE_NODE_FLAGS } from '../../src/startup/node-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { projectRoot } from '../../src/config/config.ts';
@@ -20,7 +21,7 @@ export interface ServiceProcess {
 
 /** Starts the service with exactly `env` (plus PATH and HOME). */
 export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts'], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

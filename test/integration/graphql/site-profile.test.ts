@@ -51,7 +51,7 @@ describe('the site profile', () => {
     expect(profile.untyped.get('Equipment')).toEqual(['https://example.org/a#LCP1']);
     expect(profile.untyped.get('Point')).toEqual([]);
     expect(profile.namespaces).toEqual(['https://example.org/a#', 'https://example.org/b/']);
-    expect(profile.predicates).toContain('https://example.org/props#controllerName');
+    expect(profile.predicates?.has('https://example.org/props#controllerName')).toBe(true);
     expect(profile.plainIfcIds).toBe(true);
     expect(profile.tags).toEqual(new Map([['https://example.org/a#LCP1', 'hp']]));
   });

@@ -34,7 +34,7 @@ const profile = (over: Partial<SiteProfile> = {}): SiteProfile => ({
     ['Location', []],
   ]),
   namespaces: [A, B],
-  predicates: [`${A}controllerName`, `${B}controllerName`, `${A}area`, `${BRICK}hasPoint`],
+  predicates: new Set([`${A}controllerName`, `${B}controllerName`, `${A}area`, `${BRICK}hasPoint`]),
   plainIfcIds: true,
   tags: undefined,
   ...over,
@@ -134,7 +134,7 @@ describe('facts over the predicates a site holds', () => {
   };
 
   it('leaves out the probes for predicates the site does not hold', () => {
-    const text = facts(profile({ predicates: [RDFS_LABEL, `${REF}hasExternalReference`, `${REF}hasTimeseriesId`, `${BRICK}hasUnit`] }));
+    const text = facts(profile({ predicates: new Set([RDFS_LABEL, `${REF}hasExternalReference`, `${REF}hasTimeseriesId`, `${BRICK}hasUnit`]) }));
     expect(text).toContain('OPTIONAL { ?e rdfs:label ?l0 }');
     expect(text).not.toMatch(/skos:prefLabel|brick:label|ifcGlobalID|hasUnits|brick:timeseries|hasTimeseriesReference/);
     expect(text).toContain('OPTIONAL { ?e (ref:hasExternalReference/ref:hasTimeseriesId) ?ts }');
@@ -142,7 +142,7 @@ describe('facts over the predicates a site holds', () => {
   });
 
   it('drops a fact whose path cannot complete (a reference without timeseries ids)', () => {
-    const text = facts(profile({ predicates: [RDFS_LABEL, `${REF}hasExternalReference`] }));
+    const text = facts(profile({ predicates: new Set([RDFS_LABEL, `${REF}hasExternalReference`]) }));
     expect(text).not.toContain('?ts }');
   });
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 // What graphql-js sees when it loads after the entry point's first import.
@@ -17,9 +18,8 @@ describe('NODE_ENV default for libraries', () => {
     expect(nodeEnvSeenByLibraries({ NODE_ENV: 'development' })).toBe('development');
   });
 
-  it('is the first import of the service entry point', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const main = await readFile(new URL('../../../src/main.ts', import.meta.url), 'utf8');
+  it('is the first import of the service entry point', () => {
+    const main = readFileSync(new URL('../../../src/main.ts', import.meta.url), 'utf8');
     expect(main.match(/^import .*$/m)?.[0]).toBe("import './startup/production-default.ts';");
   });
 });
