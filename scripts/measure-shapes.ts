@@ -32,7 +32,9 @@ import type { Attribute, Constraint, RelationArgs, RootPlan, Selection } from '.
 import { isTraversal, locationPaths, relations } from '../src/compiler/relations.ts';
 import { kindsOf } from '../src/compiler/shape-entity.ts';
 import { relationQuery, rootQuery, traversalQuery } from '../src/compiler/sparql-builder.ts';
-import { FEEDS, POINT, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
+import { ALL_PATHS, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
+
+const { feeds: FEEDS, point: POINT } = ALL_PATHS;
 import { Ontology, type EntityKind } from '../src/ontology/ontology.ts';
 import { loadOntologyGraph } from '../src/ontology/ontology-graph.ts';
 import { iri, join, prologue, sparql, trusted, type Sparql } from '../src/rdf/sparql.ts';
@@ -209,7 +211,7 @@ function factShapes(emitted: string, candidates: Sparql, keys: string, attribute
   checkMirrors(emitted, attributes);
   const e = trusted('?e');
   const sub = sparql`{ SELECT DISTINCT ${trusted(keys)} WHERE { ${candidates} } }
-    ${tagOf(e)}`;
+    ${tagOf(e, ALL_PATHS)}`;
   const unionFacts = trusted(facts(attributes).map((f) => `{ ${f} }`).join('\n    UNION '));
   const optionalFacts = trusted(facts(attributes).map((f) => `OPTIONAL { ${f} }`).join('\n    '));
   return [
@@ -233,7 +235,7 @@ function factShapes(emitted: string, candidates: Sparql, keys: string, attribute
 function fullQuery(candidates: Sparql, keys: string, attributes: ReadonlySet<Attribute>): string {
   const optionalFacts = trusted(facts(attributes).map((f) => `OPTIONAL { ${f} }`).join(' '));
   return select(`${keys} ${FACT_VARIABLES}`, sparql`${candidates}
-    ${tagOf(trusted('?e'))}
+    ${tagOf(trusted('?e'), ALL_PATHS)}
     ${optionalFacts}`);
 }
 
@@ -347,7 +349,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     );
     const emittedFull = must(rootQuery(plan, new Set()));
     // The generator `inLocation` compiles to (sparql-builder.ts `viaAnchor`, relations.ts `locationPaths`).
-    const inBuildingAs = (v: Sparql) => sparql`VALUES ${v} { ${iri(a.building)} } ${v} ${locationPaths.equipment(true)} ?e .`;
+    const inBuildingAs = (v: Sparql) => sparql`VALUES ${v} { ${iri(a.building)} } ${v} ${locationPaths.equipment(true, ALL_PATHS)} ?e .`;
     const inBuilding = inBuildingAs(trusted('?a'));
     if (!emittedFull.text.includes(inBuildingAs(trusted('?c1_a')).text)) {
       throw new Error('sparql-builder.ts changed how it generates inLocation: update the location question');

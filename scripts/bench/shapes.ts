@@ -10,8 +10,8 @@ import type { Attribute, EntityKind } from '../../src/compiler/plan.ts';
 import { locationPaths } from '../../src/compiler/relations.ts';
 import { kindsOf } from '../../src/compiler/shape-entity.ts';
 import type { SiteProfile } from '../../src/compiler/site-profile.ts';
-import { selectEntities } from '../../src/compiler/sparql-builder.ts';
-import { FEEDS, POINT, classGenerator, nameFilter } from '../../src/compiler/sparql-patterns.ts';
+import { pathsOf, selectEntities } from '../../src/compiler/sparql-builder.ts';
+import { classGenerator, nameFilter } from '../../src/compiler/sparql-patterns.ts';
 import type { Ontology } from '../../src/ontology/ontology.ts';
 import { iri, join, sparql, trusted, type Sparql } from '../../src/rdf/sparql.ts';
 import { BRICK, ONTOLOGY_GRAPH, siteGraph } from '../../src/rdf/vocabulary.ts';
@@ -45,6 +45,7 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
   const graph = siteGraph(BENCH_SITE);
   const closure = (local: string) => ontology.sortedClosure(BRICK + local).map(iri);
   const kindClasses = (kind: EntityKind) => ontology.sortedKindClasses(kind);
+  const paths = pathsOf(profile);
   const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, candidates, trusted('?e ?tag'), new Set(attributes), profile).text;
   const shape = (label: string, kind: EntityKind, candidates: Sparql, extra: Partial<CompetingShape> = {}): CompetingShape => ({
     label,
@@ -60,7 +61,7 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
   const subclassesOnly = { narrower: true } as const;
   switch (queryId) {
     case 'hvac-in-building': {
-      const inBuilding = sparql`VALUES ?a { ${iri(portfolioIri('B01-Building'))} } ?a ${locationPaths.equipment(true)} ?e .`;
+      const inBuilding = sparql`VALUES ?a { ${iri(portfolioIri('B01-Building'))} } ?a ${locationPaths.equipment(true, paths)} ?e .`;
       return [
         shape('building IRI, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:HVAC_Equipment }`', 'Equipment', sparql`${inBuilding} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* brick:HVAC_Equipment }`, subclassesOnly),
         shape('building IRI, then `FILTER EXISTS { VALUES ?k { closure } ?e a ?k }`', 'Equipment', sparql`${inBuilding} FILTER EXISTS { VALUES ?k { ${closure('HVAC_Equipment')} } ?e a ?k }`),
@@ -74,14 +75,14 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
       ];
     case 'upstream':
       return [
-        shape('one property path `?e (feeds|^isFedBy)+ <vav>` with the facts (no hop counts)', 'Equipment', sparql`VALUES ?v { ${iri(portfolioIri('B01-VAV-2-01'))} } ?e ${FEEDS}+ ?v .`, {
+        shape('one property path `?e (feeds|^isFedBy)+ <vav>` with the facts (no hop counts)', 'Equipment', sparql`VALUES ?v { ${iri(portfolioIri('B01-VAV-2-01'))} } ?e ${paths.feeds}+ ?v .`, {
           replaces: 1,
           emittedAnswer: traversalAnswer(ontology, 'upstream'),
         }),
       ];
     case 'name-contains': {
       const name = nameFilter(e, { value: 'VAV-2-0', match: 'CONTAINS' }, trusted('?n'));
-      const untypedScan = sparql`?e ${POINT} ?fb . OPTIONAL { ?e a ?fk . GRAPH ${O} { ?fk bkg:kind ?fkk } } FILTER(!BOUND(?fkk))`;
+      const untypedScan = sparql`?e ${paths.point} ?fb . OPTIONAL { ?e a ?fk . GRAPH ${O} { ?fk bkg:kind ?fkk } } FILTER(!BOUND(?fkk))`;
       const typed = classGenerator(e, kindClasses('Equipment'), trusted('?k'));
       return [
         shape('kind classes, with the untyped fallback as a scan of every hasPoint edge', 'Equipment', sparql`{ ${typed} } UNION { ${untypedScan} } ${name}`),
@@ -91,7 +92,7 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
       ];
     }
     case 'points-of-class': {
-      const ofAhu = sparql`VALUES ?a { ${iri(portfolioIri('B01-AHU-1'))} } ?a ${POINT} ?e .`;
+      const ofAhu = sparql`VALUES ?a { ${iri(portfolioIri('B01-AHU-1'))} } ?a ${paths.point} ?e .`;
       return [
         shape('AHU IRI, then `FILTER EXISTS { VALUES ?k { closure } ?e a ?k }`', 'Point', sparql`${ofAhu} FILTER EXISTS { VALUES ?k { ${closure('Temperature_Sensor')} } ?e a ?k }`),
         shape('AHU IRI, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:Temperature_Sensor }`', 'Point', sparql`${ofAhu} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* brick:Temperature_Sensor }`, subclassesOnly),

@@ -5,19 +5,29 @@
  */
 import { iri, sparql, variable, type Sparql } from '../rdf/sparql.ts';
 import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
-import { FEEDS, LOCATED, PART, PART_EITHER, POINT } from './sparql-patterns.ts';
+import type { RelationPaths } from './sparql-patterns.ts';
 import type { EntityKind, RelationArgs, RelationName } from './plan.ts';
+
+/**
+ * What a pattern is written with: the field's arguments, the relationship paths of the site
+ * (`relationPaths`), and `scope`, which names the pattern's own variables so two patterns in
+ * one query never share one.
+ */
+export interface PatternContext {
+  readonly args: RelationArgs;
+  readonly paths: RelationPaths;
+  readonly scope?: string;
+}
 
 export interface PatternRelation {
   readonly kinds: readonly EntityKind[];
   readonly single: boolean;
   /**
-   * The pattern, or alternatives each with a `?rank`. `scope` names the pattern's own variables,
-   * so two patterns in one query never share one. Alternatives are returned apart, not as a
+   * The pattern, or alternatives each with a `?rank`. Alternatives are returned apart, not as a
    * UNION, because a UNION branch is evaluated on its own: the builder repeats the parent anchor
    * in each (ARCHITECTURE: anchored shapes win).
    */
-  readonly pattern: (parent: Sparql, e: Sparql, args: RelationArgs, scope?: string) => Sparql | readonly Sparql[];
+  readonly pattern: (parent: Sparql, e: Sparql, context: PatternContext) => Sparql | readonly Sparql[];
 }
 
 export interface TraversalRelation {
@@ -25,7 +35,7 @@ export interface TraversalRelation {
   readonly single: false;
   readonly direction: 'upstream' | 'downstream';
   /** Binds `?start` to the nodes the traversal starts from (the parent, and a zone's locations). */
-  readonly start: (parent: Sparql, start: Sparql) => Sparql;
+  readonly start: (parent: Sparql, start: Sparql, paths: RelationPaths) => Sparql;
 }
 
 export type Relation = PatternRelation | TraversalRelation;
@@ -33,7 +43,7 @@ export type Relation = PatternRelation | TraversalRelation;
 const vars = (scope = 'rel') => ({ w: variable(`${scope}_w`) });
 
 /** The start of a path from a location to what is in it: with `recursive`, through every location under it first. */
-const under = (recursive: boolean): Sparql => (recursive ? sparql`${PART}*/` : sparql``);
+const under = (recursive: boolean, { part }: RelationPaths): Sparql => (recursive ? sparql`${part}*/` : sparql``);
 
 /**
  * Paths from a location (or with `recursive`, from anything under it) to its equipment, points,
@@ -41,21 +51,24 @@ const under = (recursive: boolean): Sparql => (recursive ? sparql`${PART}*/` : s
  * backwards from a bound entity (`?e ^(path) ?location`).
  */
 export const locationPaths = {
-  equipment: (recursive: boolean) => sparql`${under(recursive)}^${LOCATED}`,
+  equipment: (recursive: boolean, paths: RelationPaths) => sparql`${under(recursive, paths)}^${paths.located}`,
   // Its own points, points located in it, and points of equipment located in it.
-  points: (recursive: boolean) => sparql`${under(recursive)}(${POINT}|^${LOCATED}|(^${LOCATED}/${POINT}))`,
-  zones: (recursive: boolean) => sparql`${under(recursive)}${PART_EITHER}`,
-  systems: (recursive: boolean) => sparql`${under(recursive)}^${LOCATED}/^${PART}`,
+  points: (recursive: boolean, paths: RelationPaths) =>
+    sparql`${under(recursive, paths)}(${paths.point}|^${paths.located}|(^${paths.located}/${paths.point}))`,
+  zones: (recursive: boolean, paths: RelationPaths) => sparql`${under(recursive, paths)}${paths.partEither}`,
+  systems: (recursive: boolean, paths: RelationPaths) => sparql`${under(recursive, paths)}^${paths.located}/^${paths.part}`,
 };
 
 /** Points of a zone and of the equipment that feeds it directly. */
-export const ZONE_POINTS = sparql`(${POINT}|(^${FEEDS}/${POINT}))`;
+export const zonePoints = ({ point, feeds }: RelationPaths) => sparql`(${point}|(^${feeds}/${point}))`;
 
-const path = (build: (recursive: boolean) => Sparql) => (parent: Sparql, e: Sparql, args: RelationArgs) =>
-  sparql`${parent} ${build(args.recursive)} ${e} .`;
+const path =
+  (build: (recursive: boolean, paths: RelationPaths) => Sparql) =>
+  (parent: Sparql, e: Sparql, { args, paths }: PatternContext) =>
+    sparql`${parent} ${build(args.recursive, paths)} ${e} .`;
 
-const locationsOf = (parent: Sparql, e: Sparql, args: RelationArgs) =>
-  args.recursive ? sparql`${parent} ${PART}+ ${e} .` : sparql`${parent} ${PART} ${e} .`;
+const locationsOf = (parent: Sparql, e: Sparql, { args, paths: { part } }: PatternContext) =>
+  args.recursive ? sparql`${parent} ${part}+ ${e} .` : sparql`${parent} ${part} ${e} .`;
 
 /** `v` is typed with no class of the kind (the ontology graph marks each class's kind). */
 // MINUS, not FILTER NOT EXISTS: the same answer on a bound `v`, measured 2× faster (bench/shapes-1M.md).
@@ -70,16 +83,16 @@ export const relations: Record<RelationName, Relation> = {
   'Building.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
   'Building.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
   'Building.systems': { kinds: ['System'], single: false, pattern: path(locationPaths.systems) },
-  'Location.parent': { kinds: ['Location'], single: true, pattern: (p, e) => sparql`${e} ${PART} ${p} .` },
+  'Location.parent': { kinds: ['Location'], single: true, pattern: (p, e, { paths: { part } }) => sparql`${e} ${part} ${p} .` },
   'Location.locations': { kinds: ['Location'], single: false, pattern: locationsOf },
   'Location.equipment': { kinds: ['Equipment'], single: false, pattern: path(locationPaths.equipment) },
   'Location.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
   'Location.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
-  'Equipment.points': { kinds: ['Point'], single: false, pattern: (p, e) => sparql`${p} ${POINT} ${e} .` },
-  'Equipment.parts': { kinds: ['Equipment'], single: false, pattern: (p, e) => sparql`${p} ${PART} ${e} .` },
-  'Equipment.partOf': { kinds: ['Equipment'], single: true, pattern: (p, e) => sparql`${e} ${PART} ${p} .` },
-  'Equipment.feeds': { kinds: ['Equipment'], single: false, pattern: (p, e) => sparql`${p} ${FEEDS} ${e} .` },
-  'Equipment.fedBy': { kinds: ['Equipment'], single: false, pattern: (p, e) => sparql`${e} ${FEEDS} ${p} .` },
+  'Equipment.points': { kinds: ['Point'], single: false, pattern: (p, e, { paths: { point } }) => sparql`${p} ${point} ${e} .` },
+  'Equipment.parts': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { part } }) => sparql`${p} ${part} ${e} .` },
+  'Equipment.partOf': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { part } }) => sparql`${e} ${part} ${p} .` },
+  'Equipment.feeds': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { feeds } }) => sparql`${p} ${feeds} ${e} .` },
+  'Equipment.fedBy': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { feeds } }) => sparql`${e} ${feeds} ${p} .` },
   'Equipment.upstream': { kinds: ['Equipment'], single: false, direction: 'upstream', start: selfStart },
   'Equipment.downstream': { kinds: ['Equipment'], single: false, direction: 'downstream', start: selfStart },
   // Its own location, else that of the equipment it is part of (nearest first is not knowable
@@ -87,46 +100,49 @@ export const relations: Record<RelationName, Relation> = {
   'Equipment.location': {
     kinds: ['Location'],
     single: true,
-    pattern: (p, e) => [sparql`${p} ${LOCATED} ${e} . BIND(1 AS ?rank)`, sparql`${p} (^${PART})+/${LOCATED} ${e} . BIND(2 AS ?rank)`],
+    pattern: (p, e, { paths: { located, part } }) => [
+      sparql`${p} ${located} ${e} . BIND(1 AS ?rank)`,
+      sparql`${p} (^${part})+/${located} ${e} . BIND(2 AS ?rank)`,
+    ],
   },
-  'Equipment.systems': { kinds: ['System'], single: false, pattern: (p, e) => sparql`${e} ${PART} ${p} .` },
-  'Zone.locations': { kinds: ['Location'], single: false, pattern: (p, e) => sparql`${p} ${PART_EITHER} ${e} .` },
+  'Equipment.systems': { kinds: ['System'], single: false, pattern: (p, e, { paths: { part } }) => sparql`${e} ${part} ${p} .` },
+  'Zone.locations': { kinds: ['Location'], single: false, pattern: (p, e, { paths: { partEither } }) => sparql`${p} ${partEither} ${e} .` },
   'Zone.fedBy': {
     kinds: ['Equipment'],
     single: false,
-    pattern: (p, e) => sparql`${p} ${PART_EITHER}?/^${FEEDS} ${e} .`,
+    pattern: (p, e, { paths: { partEither, feeds } }) => sparql`${p} ${partEither}?/^${feeds} ${e} .`,
   },
   'Zone.upstream': {
     kinds: ['Equipment'],
     single: false,
     direction: 'upstream',
-    start: (p, start) => sparql`${p} ${PART_EITHER}? ${start} .`,
+    start: (p, start, { partEither }) => sparql`${p} ${partEither}? ${start} .`,
   },
-  'Zone.points': { kinds: ['Point'], single: false, pattern: (p, e) => sparql`${p} ${POINT} ${e} .` },
+  'Zone.points': { kinds: ['Point'], single: false, pattern: (p, e, { paths: { point } }) => sparql`${p} ${point} ${e} .` },
   'System.equipment': {
     kinds: ['Equipment'],
     single: false,
-    pattern: (p, e, args) => (args.recursive ? sparql`${p} ${PART}+ ${e} .` : sparql`${p} ${PART} ${e} .`),
+    pattern: (p, e, { args, paths: { part } }) => (args.recursive ? sparql`${p} ${part}+ ${e} .` : sparql`${p} ${part} ${e} .`),
   },
   'System.points': {
     kinds: ['Point'],
     single: false,
-    pattern: (p, e, args, scope) => {
-      if (args.recursive) return sparql`${p} (${POINT}|(${PART}+/${POINT})) ${e} .`;
+    pattern: (p, e, { args, paths: { part, point }, scope }) => {
+      if (args.recursive) return sparql`${p} (${point}|(${part}+/${point})) ${e} .`;
       // Without recursive, a sub-system's own points are not the system's.
       const { w } = vars(scope);
-      return [sparql`${p} ${POINT} ${e} .`, sparql`${p} ${PART} ${w} . ${w} ${POINT} ${e} . ${notOfKind(w, 'System')}`];
+      return [sparql`${p} ${point} ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point} ${e} . ${notOfKind(w, 'System')}`];
     },
   },
-  'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e) => sparql`${e} ${POINT} ${p} .` },
+  'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { point } }) => sparql`${e} ${point} ${p} .` },
   // Its own location link, else the location or zone it is a point of, else its equipment's location.
   'Point.location': {
     kinds: ['Location', 'Zone'],
     single: true,
-    pattern: (p, e) => [
-      sparql`${p} ${LOCATED} ${e} . BIND(1 AS ?rank)`,
-      sparql`${p} ^${POINT} ${e} . BIND(2 AS ?rank)`,
-      sparql`${p} ^${POINT}/${LOCATED} ${e} . BIND(3 AS ?rank)`,
+    pattern: (p, e, { paths: { located, point } }) => [
+      sparql`${p} ${located} ${e} . BIND(1 AS ?rank)`,
+      sparql`${p} ^${point} ${e} . BIND(2 AS ?rank)`,
+      sparql`${p} ^${point}/${located} ${e} . BIND(3 AS ?rank)`,
     ],
   },
 };

@@ -1,26 +1,79 @@
 /**
  * The graph patterns the planner composes: relationship paths read in both directions, and the
  * tests on names, ids, classes and properties. Every user value enters through `literal()` or
- * `iri()`; nothing here concatenates strings into SPARQL.
+ * `iri()`; the only text joined here is the fixed predicate names of the relationship paths.
  */
 import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, REC } from '../rdf/vocabulary.ts';
 import type { EntityKind, NameFilter } from './plan.ts';
 
-/** `a hasPart b`, whichever direction the data states it, in Brick or REC terms. */
-export const PART = trusted('(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf)');
-/** `a hasPart b` or `b hasPart a`: zones and locations are linked either way. */
-export const PART_EITHER = trusted(
-  '(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf|^brick:hasPart|^rec:hasPart|brick:isPartOf|rec:isPartOf)',
-);
-/** `a hasPoint b`. */
-export const POINT = trusted('(brick:hasPoint|rec:hasPoint|^brick:isPointOf|^rec:isPointOf)');
-/** `a feeds b`. */
-export const FEEDS = trusted('(brick:feeds|rec:feeds|^brick:isFedBy|^rec:isFedBy)');
-/** `a feeds b`, read from b to a. */
-export const FED_BY = trusted('(^brick:feeds|^rec:feeds|brick:isFedBy|rec:isFedBy)');
-/** `a hasLocation b`: a is located in b. */
-export const LOCATED = trusted('(brick:hasLocation|rec:locatedIn|^brick:isLocationOf|^rec:isLocationOf)');
+/**
+ * A relationship between entities, as the predicates that state it: `a p b` for a forward one,
+ * `b p a` for a backward one (Brick and REC each have both, and real models use all of them).
+ */
+interface Link {
+  readonly forward: readonly string[];
+  readonly backward: readonly string[];
+}
+
+const LINKS = {
+  part: { forward: ['brick:hasPart', 'rec:hasPart'], backward: ['brick:isPartOf', 'rec:isPartOf'] },
+  point: { forward: ['brick:hasPoint', 'rec:hasPoint'], backward: ['brick:isPointOf', 'rec:isPointOf'] },
+  feeds: { forward: ['brick:feeds', 'rec:feeds'], backward: ['brick:isFedBy', 'rec:isFedBy'] },
+  located: { forward: ['brick:hasLocation', 'rec:locatedIn'], backward: ['brick:isLocationOf', 'rec:isLocationOf'] },
+} as const satisfies Record<string, Link>;
+
+const PREFIXES: Readonly<Record<string, string>> = { brick: BRICK, rec: REC };
+const predicateIri = (step: string) => {
+  const [prefix, local] = step.replace(/^\^/, '').split(':') as [string, string];
+  return PREFIXES[prefix] + local;
+};
+
+/**
+ * The relationship paths every relation pattern is written with, each one property path of
+ * alternatives so a filter can also walk it backwards (`?e ^(path) ?anchor`).
+ */
+export interface RelationPaths {
+  /** `a hasPart b`. */
+  readonly part: Sparql;
+  /** `a hasPart b` or `b hasPart a`: zones and locations are linked either way. */
+  readonly partEither: Sparql;
+  /** `a hasPoint b`. */
+  readonly point: Sparql;
+  /** `a feeds b`. */
+  readonly feeds: Sparql;
+  /** `a feeds b`, read from b to a. */
+  readonly fedBy: Sparql;
+  /** `a hasLocation b`: a is located in b. */
+  readonly located: Sparql;
+}
+
+/**
+ * The relationship paths over the predicates a graph holds (`holds`, from the site profile):
+ * each alternative costs the store a probe per bound node, and one over a predicate the graph
+ * lacks can match nothing (the four-way hasPoint path was a sixth of a 1,700-point query at 1M
+ * triples where two of its predicates occur). A path none of whose predicates occur keeps its
+ * first alternative, which matches nothing as well. Without `holds`, every alternative.
+ */
+export function relationPaths(holds: (predicate: string) => boolean = () => true): RelationPaths {
+  const path = (steps: readonly string[]) => {
+    const kept = steps.filter((step) => holds(predicateIri(step)));
+    return trusted(`(${(kept.length > 0 ? kept : steps.slice(0, 1)).join('|')})`);
+  };
+  const forwards = (link: Link) => [...link.forward, ...link.backward.map((p) => `^${p}`)];
+  const backwards = (link: Link) => [...link.forward.map((p) => `^${p}`), ...link.backward];
+  return {
+    part: path(forwards(LINKS.part)),
+    partEither: path([...forwards(LINKS.part), ...backwards(LINKS.part)]),
+    point: path(forwards(LINKS.point)),
+    feeds: path(forwards(LINKS.feeds)),
+    fedBy: path(backwards(LINKS.feeds)),
+    located: path(forwards(LINKS.located)),
+  };
+}
+
+/** Every relationship path in full, for a graph whose predicates are not known. */
+export const ALL_PATHS = relationPaths();
 
 const LABELS = trusted('rdfs:label, skos:prefLabel, brick:label');
 
@@ -29,8 +82,8 @@ const LABELS = trusted('rdfs:label, skos:prefLabel, brick:label');
  * (MAPPING.md): the location end of a location link (`le`), something with points (`hp`), or a
  * point of something (`pt`). Evaluated only on bound candidates, so each test is an index probe.
  */
-export function tagOf(e: Sparql): Sparql {
-  return sparql`BIND(IF(EXISTS { ?tag_x ${LOCATED} ${e} }, "le", IF(EXISTS { ${e} ${POINT} ?tag_y }, "hp", IF(EXISTS { ?tag_z ${POINT} ${e} }, "pt", ""))) AS ?tag)`;
+export function tagOf(e: Sparql, { located, point }: RelationPaths): Sparql {
+  return sparql`BIND(IF(EXISTS { ?tag_x ${located} ${e} }, "le", IF(EXISTS { ${e} ${point} ?tag_y }, "hp", IF(EXISTS { ?tag_z ${point} ${e} }, "pt", ""))) AS ?tag)`;
 }
 
 /** The name of an entity as MAPPING.md defines it: rdfs:label, else skos:prefLabel, else brick:label, else its id. */

@@ -7,7 +7,7 @@
 import { readEntityRows } from '../compiler/entity-records.ts';
 import type { Selection } from '../compiler/plan.ts';
 import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
-import { POINT, tagOf } from '../compiler/sparql-patterns.ts';
+import { ALL_PATHS, tagOf } from '../compiler/sparql-patterns.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { iri, literal, prologue, sparql, trusted } from '../rdf/sparql.ts';
 import { localName, siteGraph } from '../rdf/vocabulary.ts';
@@ -45,14 +45,14 @@ SELECT ?tsid ?e ?tag ?t ?l0 ?l1 ?l2 ?u ?own ?ownt ?ol0 ?ol1 ?ol2 WHERE {
     VALUES ?tsid { ${timeseriesIds.map((id) => literal(id))} }
     { ?ts_r ref:hasTimeseriesId ?tsid . ?e (ref:hasExternalReference|ref:hasTimeseriesReference) ?ts_r }
     UNION { ?ts_r brick:hasTimeseriesId ?tsid . ?e brick:timeseries ?ts_r }
-    ${tagOf(e)}
+    ${tagOf(e, ALL_PATHS)}
     OPTIONAL { ?e a ?t }
     OPTIONAL { ?e rdfs:label ?l0 }
     OPTIONAL { ?e skos:prefLabel ?l1 }
     OPTIONAL { ?e brick:label ?l2 }
     OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }
     OPTIONAL {
-      ?own ${POINT} ?e
+      ?own ${ALL_PATHS.point} ?e
       OPTIONAL { ?own a ?ownt }
       OPTIONAL { ?own rdfs:label ?ol0 }
       OPTIONAL { ?own skos:prefLabel ?ol1 }

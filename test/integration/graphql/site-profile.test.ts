@@ -1,7 +1,8 @@
 // The site profile the planner anchors ids, the kind fallback and property names on is read from
 // the graph, and read again whenever the graph changes: answers after a merge or a replace are the
-// graph's new ones, with entities in new namespaces and new untyped entities found by id, and an
-// IFC GlobalId that is no plain string still found.
+// graph's new ones, with entities in new namespaces and new untyped entities found by id, an
+// IFC GlobalId that is no plain string still found, and relationships stated with predicates the
+// graph did not hold before followed (the relation paths keep only the predicates a site holds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSiteProfile } from '../../../src/compiler/site-profile.ts';
 import { siteGraph } from '../../../src/rdf/vocabulary.ts';
@@ -28,7 +29,10 @@ const MERGED = `@prefix brick: <https://brickschema.org/schema/Brick#> .
 @prefix ref: <https://brickschema.org/schema/Brick/ref#> .
 c:LCP9 rdfs:label "LCP 9" ; brick:hasPoint c:LCP9-ST ; p:panelName "North" .
 c:LCP9-ST a brick:Status .
-c:AHU7 a brick:AHU ; rdfs:label "AHU 7" ; ref:hasExternalReference [ ref:ifcGlobalID "1AHU7xxxxxxxxxxxxxxxxx"@en ] .
+@prefix rec: <https://w3id.org/rec#> .
+@prefix b: <https://example.org/b/> .
+c:AHU7 a brick:AHU ; rdfs:label "AHU 7" ; ref:hasExternalReference [ ref:ifcGlobalID "1AHU7xxxxxxxxxxxxxxxxx"@en ] ; rec:feeds b:VAV1 .
+c:AHU7-RAT a brick:Return_Air_Temperature_Sensor ; brick:isPointOf c:AHU7 .
 `;
 
 describe('the site profile', () => {
@@ -75,6 +79,10 @@ describe('the site profile', () => {
     // A GlobalId with a language tag: no longer every GlobalId is a plain string, and it is still found.
     const clicked = await h.graphql('{ entityByIfcId(siteId: "prof", ifcId: "1AHU7xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }');
     expect(clicked.data).toEqual({ entityByIfcId: { id: 'AHU7' } });
+    // rec:feeds and brick:isPointOf were in no document before the merge.
+    const ahu = await h.graphql('{ equipment(siteId: "prof", id: "AHU7") { points { id } feeds { id } downstream { id } } }');
+    expect(ahu.data).toEqual({ equipment: [{ points: [{ id: 'AHU7-RAT' }], feeds: [{ id: 'VAV1' }], downstream: [{ id: 'VAV1' }] }] });
+    expect(await ids('{ point(siteId: "prof", equipmentId: "AHU7") { id } }')).toEqual(['AHU7-RAT']);
   });
 
   it('sees a replace: what the graph no longer holds is not found', async () => {

@@ -2,9 +2,9 @@
 // the site: local-name ids become the IRIs they can be, the kind fallback a list of the untyped
 // entities (or nothing), a property name its predicates. Without one, the shapes stay as they were.
 import { describe, expect, it } from 'vitest';
-import type { Constraint, EntityKind, RootPlan } from '../../../src/compiler/plan.ts';
+import type { Constraint, EntityKind, RelationName, RootPlan } from '../../../src/compiler/plan.ts';
 import type { SiteProfile } from '../../../src/compiler/site-profile.ts';
-import { rootQuery } from '../../../src/compiler/sparql-builder.ts';
+import { relationQuery, rootQuery } from '../../../src/compiler/sparql-builder.ts';
 import { contentsOf, parseSelect, valuesOf } from './sparql-support.ts';
 
 const BRICK = 'https://brickschema.org/schema/Brick#';
@@ -124,8 +124,9 @@ describe('rootQuery without a site profile', () => {
   });
 });
 
+const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+
 describe('facts over the predicates a site holds', () => {
-  const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
   const REF = 'https://brickschema.org/schema/Brick/ref#';
   const facts = (p: SiteProfile | undefined) => {
     const query = rootQuery(plan('Point', []), new Set(['timeseries', 'unit', 'ifc'] as const), p)!;
@@ -154,5 +155,47 @@ describe('facts over the predicates a site holds', () => {
       expect(text).toContain('OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }');
       expect(text).toContain('ref:ifcGlobalID ?ifc');
     }
+  });
+});
+
+describe('relationship paths over the predicates a site holds', () => {
+  const REC = 'https://w3id.org/rec#';
+  const relation = (name: RelationName, predicates: string[] | undefined, recursive = false) => {
+    const query = relationQuery('urn:bkg:site:x', name, { recursive }, [`${A}P1`], new Set(), profile({ predicates: predicates && new Set(predicates) }));
+    parseSelect(query);
+    return query.text;
+  };
+
+  it('keeps only the alternatives whose predicate the site holds, each in its direction', () => {
+    expect(relation('Equipment.points', [`${BRICK}hasPoint`, `${BRICK}isPointOf`])).toContain('?parent (brick:hasPoint|^brick:isPointOf) ?e .');
+    expect(relation('Point.equipment', [`${REC}hasPoint`])).toContain('?e (rec:hasPoint) ?parent .');
+    expect(relation('Zone.locations', [`${BRICK}isPartOf`])).toContain('?parent (^brick:isPartOf|brick:isPartOf) ?e .');
+  });
+
+  it('prunes every path of a composed pattern (recursive location contents)', () => {
+    const text = relation('Building.equipment', [`${BRICK}hasPart`, `${REC}isPartOf`, `${BRICK}hasLocation`], true);
+    expect(text).toContain('?parent (brick:hasPart|^rec:isPartOf)*/^(brick:hasLocation) ?e .');
+  });
+
+  it('reads feeds both ways in a traversal over the predicates held', () => {
+    const text = relation('Equipment.downstream', [`${REC}feeds`, `${BRICK}isFedBy`]);
+    expect(text).toContain('?start (rec:feeds|^brick:isFedBy)* ?x . ?x (rec:feeds|^brick:isFedBy) ?y .');
+    expect(relation('Equipment.upstream', [`${REC}feeds`, `${BRICK}isFedBy`])).toContain('?start (^rec:feeds|brick:isFedBy)* ?y .');
+  });
+
+  it('keeps one alternative, which matches nothing, when the site holds none of a path’s predicates', () => {
+    expect(relation('Equipment.points', [RDFS_LABEL])).toContain('?parent (brick:hasPoint) ?e .');
+  });
+
+  it('walks every alternative without a profile, or when the site has too many predicates to list', () => {
+    const full = '?parent (brick:hasPoint|rec:hasPoint|^brick:isPointOf|^rec:isPointOf) ?e .';
+    expect(relation('Equipment.points', undefined)).toContain(full);
+    const query = relationQuery('urn:bkg:site:x', 'Equipment.points', { recursive: false }, [`${A}P1`], new Set());
+    expect(query.text).toContain(full);
+  });
+
+  it('prunes the paths of root filters too', () => {
+    const q = read('Point', [{ type: 'ofEquipment', equipment: { id: `${A}AHU1` }, equipmentClasses: [`${BRICK}AHU`] }], profile({ predicates: new Set([`${BRICK}hasPoint`]) }))!;
+    expect(q.text).toContain('?c1_a (brick:hasPoint) ?e .');
   });
 });
