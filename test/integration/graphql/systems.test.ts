@@ -177,4 +177,21 @@ describe('systemId filters', () => {
     const data = await ok('{ point(siteId: "sys", systemId: "https://example.org/f#CHWS") { name } }');
     expect(names(data.point)).toEqual(['CHW Pump-1 Run Status', 'CHW System Enable', 'Chiller-1 CHWST']);
   });
+  // With an id, the id generates the candidate and the system is checked from it, a different
+  // shape from the one that starts at the system (sparql-builder.ts): both must agree, point by point.
+  it('point(id:, systemId:) checks the same membership as point(systemId:) finds', async () => {
+    const all = (await ok('{ point(siteId: "sys") { id } }')).point.map((p: { id: string }) => p.id);
+    for (const system of ['HVAC', 'CHWS', 'AirSys', 'Lighting']) {
+      const found = (await ok(`{ point(siteId: "sys", systemId: "${system}") { id } }`)).point.map((p: { id: string }) => p.id).sort();
+      const checked: string[] = [];
+      for (const id of all) {
+        const data = await ok(`{ point(siteId: "sys", id: "${id}", systemId: "${system}") { id } }`);
+        checked.push(...data.point.map((p: { id: string }) => p.id));
+      }
+      expect(checked.sort(), system).toEqual(found);
+    }
+    // The HVAC system's own point and its meter's, not the chilled water sub-system's.
+    expect((await ok('{ point(siteId: "sys", systemId: "HVAC") { name } }')).point.map((p: { name: string }) => p.name)).toContain('HVAC Mode');
+    expect((await ok('{ point(siteId: "sys", id: "CHWS_Enable", systemId: "HVAC") { name } }')).point).toEqual([]);
+  });
 });
