@@ -33,8 +33,6 @@ import { isTraversal, locationPaths, relations } from '../src/compiler/relations
 import { kindsOf } from '../src/compiler/shape-entity.ts';
 import { relationQuery, rootQuery, traversalQuery } from '../src/compiler/sparql-builder.ts';
 import { ALL_PATHS, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
-
-const { feeds: FEEDS, point: POINT } = ALL_PATHS;
 import { Ontology, type EntityKind } from '../src/ontology/ontology.ts';
 import { loadOntologyGraph } from '../src/ontology/ontology-graph.ts';
 import { iri, join, prologue, sparql, trusted, type Sparql } from '../src/rdf/sparql.ts';
@@ -48,6 +46,8 @@ import { traversalAnswer } from './lib/traversal-answer.ts';
 export const BENCH_GRAPH = 'urn:bkg:site:bench';
 const ONTOLOGY_PATH = resolve(REPO_ROOT, 'ontology', 'brick-hierarchy.ttl');
 const JSON_RESULTS = 'application/sparql-results+json';
+/** The relationship paths in full: these shapes were measured with no site profile. */
+const { feeds: FEEDS, point: POINT } = ALL_PATHS;
 
 // ---------------------------------------------------------------------------------------------------
 // A raw in-process store, and the GraphStore view loadOntologyGraph writes through

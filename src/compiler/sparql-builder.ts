@@ -12,6 +12,8 @@ import type { SiteProfile } from './site-profile.ts';
 import {
   ALL_PATHS,
   classGenerator,
+  forwardSteps,
+  heldAlternatives,
   classTest,
   idCandidates,
   idTest,
@@ -46,33 +48,20 @@ export function pathsOf(profile: SiteProfile | undefined): RelationPaths {
   const held = profile?.predicates;
   if (!held) return ALL_PATHS;
   let paths = pathsByPredicates.get(held);
-  if (!paths) pathsByPredicates.set(held, (paths = relationPaths((predicate) => held.has(predicate))));
+  if (!paths) pathsByPredicates.set(held, (paths = relationPaths(predicatesOf(profile))));
   return paths;
 }
 
-/** A path of the alternatives whose predicates all occur (`(a|b)`, or one as it is); undefined when none does. */
-function alternatives(holds: (predicate: string) => boolean, paths: ReadonlyArray<readonly [text: string, predicates: readonly string[]]>): string | undefined {
-  const kept = paths.filter(([, predicates]) => predicates.every(holds)).map(([text]) => text);
-  if (kept.length === 0) return undefined;
-  return kept.length === 1 ? kept[0] : `(${kept.join('|')})`;
-}
-
 /** Brick's two ways to a timeseries id (MAPPING.md), as far as the site uses them. */
-function timeseriesPath(holds: (predicate: string) => boolean): string | undefined {
-  const references = alternatives(holds, [
-    ['ref:hasExternalReference', [`${REF}hasExternalReference`]],
-    ['ref:hasTimeseriesReference', [`${REF}hasTimeseriesReference`]],
-  ]);
-  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? `(${references}/ref:hasTimeseriesId)` : undefined;
-  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? '(brick:timeseries/brick:hasTimeseriesId)' : undefined;
+function timeseriesPath(holds: (predicate: string) => boolean): Sparql | undefined {
+  const references = heldAlternatives(forwardSteps([`${REF}hasExternalReference`, `${REF}hasTimeseriesReference`]), holds);
+  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sparql`(${references}/ref:hasTimeseriesId)` : undefined;
+  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? trusted('(brick:timeseries/brick:hasTimeseriesId)') : undefined;
   const paths = [viaReference, viaBrick].filter((path) => path !== undefined);
-  return paths.length > 0 ? paths.join('|') : undefined;
+  return paths.length > 0 ? join(paths, '|') : undefined;
 }
 
-const UNIT_PATHS = [
-  ['brick:hasUnit', [`${BRICK}hasUnit`]],
-  ['brick:hasUnits', [`${BRICK}hasUnits`]],
-] as const;
+const UNIT_STEPS = forwardSteps([`${BRICK}hasUnit`, `${BRICK}hasUnits`]);
 
 /**
  * The facts fetched for every candidate: its types and labels, plus what the selection needs, over
@@ -92,9 +81,9 @@ function factPatterns(attributes: ReadonlySet<Attribute>, profile: SiteProfile |
   }
   const timeseries = attributes.has('timeseries') ? timeseriesPath(holds) : undefined;
   // One path, not a UNION inside the OPTIONAL: measured 8 ms against 5 s (bench/shapes-100k.md).
-  if (timeseries) facts.push(trusted(`OPTIONAL { ?e ${timeseries} ?ts }`));
-  const unit = attributes.has('unit') ? alternatives(holds, UNIT_PATHS) : undefined;
-  if (unit) facts.push(trusted(`OPTIONAL { ?e ${unit} ?u }`));
+  if (timeseries) facts.push(sparql`OPTIONAL { ?e ${timeseries} ?ts }`);
+  const unit = attributes.has('unit') ? heldAlternatives(UNIT_STEPS, holds) : undefined;
+  if (unit) facts.push(sparql`OPTIONAL { ?e ${unit} ?u }`);
   if (attributes.has('literals')) {
     facts.push(trusted('OPTIONAL { ?e ?litp ?lit FILTER(isLiteral(?lit) && (STRENDS(STR(?litp), "writable") || STRENDS(STR(?litp), "valueType"))) }'));
   }
@@ -258,9 +247,10 @@ export function fallbackGenerator(kind: EntityKind): Sparql | undefined {
  */
 interface CompiledConstraint {
   readonly generate?: Sparql;
+  /** A test on the bound `?e` that keeps or drops it. */
   readonly check?: Sparql;
-  /** The check is a join that can bind `?e` more than once (once per matching anchor). */
-  readonly checkRepeats?: boolean;
+  /** Instead of `check`: a pattern joined from the bound `?e`, which can repeat it (once per anchor it reaches). */
+  readonly join?: Sparql;
 }
 
 /**
@@ -275,7 +265,7 @@ function viaAnchor(ref: Reference, path: Sparql, scope: string, profile: SitePro
   const generator = refGenerator(anchor, ref, scope, profile);
   const test = refTest(anchor, ref, scope);
   if (!generator || !test) return undefined;
-  return { generate: sparql`${generator} ${anchor} ${path} ?e .`, check: sparql`?e ^(${path}) ${anchor} . ${test}`, checkRepeats: true };
+  return { generate: sparql`${generator} ${anchor} ${path} ?e .`, join: sparql`?e ^(${path}) ${anchor} . ${test}` };
 }
 
 /** Compiles a constraint; with a site profile, ids, the kind fallback and property names are anchored on what the site holds. */
@@ -328,8 +318,7 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       return {
         generate: sparql`${classGenerator(owner, c.classes.closure, k)} ${owner} ${paths.point} ?e .`,
         // A join, as in `viaAnchor`: two patterns in an EXISTS were planned from the class side.
-        check: sparql`?e ^${paths.point} ${owner} . ${classTest(owner, c.classes.closure, k)}`,
-        checkRepeats: true,
+        join: sparql`?e ^${paths.point} ${owner} . ${classTest(owner, c.classes.closure, k)}`,
       };
     }
     case 'ofZone':
@@ -351,10 +340,9 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       const [owner, ownerKind] = [variable(`${scope}_o`), variable(`${scope}_ok`)];
       return {
         generate: anchored(generator, pattern),
-        check: sparql`?e ^${paths.point} ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
+        join: sparql`?e ^${paths.point} ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
           OPTIONAL { ${owner} a ${ownerKind} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${ownerKind} bkg:kind bkg:System } }
           FILTER(${owner} = ${anchor} || !BOUND(${ownerKind}))`,
-        checkRepeats: true,
       };
     }
   }
@@ -393,9 +381,10 @@ export function rootQuery(plan: RootPlan, attributes: ReadonlySet<Attribute>, pr
     .filter((entry) => entry.compiled!.generate)
     .sort((a, b) => generatorRank(a.c) - generatorRank(b.c))[0];
   if (!generator) throw new Error('A root plan needs a constraint that binds ?e');
-  const checked = compiled.filter((entry) => entry !== generator && entry.compiled!.check).map((entry) => entry.compiled!);
-  const candidates = join([generator.compiled!.generate!, ...checked.map((entry) => entry.check!)], '\n');
-  // A check that can repeat `?e` would repeat its facts too: the candidates are made distinct first.
-  const distinct = checked.some((entry) => entry.checkRepeats) ? sparql`{ SELECT DISTINCT ?e WHERE { ${candidates} } }` : candidates;
+  const others = compiled.filter((entry) => entry !== generator).map((entry) => entry.compiled!);
+  const tests = others.flatMap((c) => c.check ?? c.join ?? []);
+  const candidates = join([generator.compiled!.generate!, ...tests], '\n');
+  // A joined test can repeat `?e`, and its facts with it: the candidates are made distinct first.
+  const distinct = others.some((c) => c.join) ? sparql`{ SELECT DISTINCT ?e WHERE { ${candidates} } }` : candidates;
   return selectEntities(plan.graph, distinct, trusted('?e ?tag'), attributes, profile);
 }

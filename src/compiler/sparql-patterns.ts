@@ -1,11 +1,34 @@
 /**
  * The graph patterns the planner composes: relationship paths read in both directions, and the
  * tests on names, ids, classes and properties. Every user value enters through `literal()` or
- * `iri()`; the only text joined here is the fixed predicate names of the relationship paths.
+ * `iri()`; nothing here concatenates strings into SPARQL.
  */
 import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
 import { BKG, BRICK, ONTOLOGY_GRAPH, REC } from '../rdf/vocabulary.ts';
 import type { EntityKind, NameFilter } from './plan.ts';
+
+/** One step of a property path: a predicate read forwards (`p`) or backwards (`^p`). */
+export interface Step {
+  readonly predicate: string;
+  readonly inverse: boolean;
+}
+
+/** Steps that read each predicate forwards. */
+export const forwardSteps = (predicates: readonly string[]): Step[] => predicates.map((predicate) => ({ predicate, inverse: false }));
+
+/**
+ * The alternatives among `steps` whose predicate the graph holds (`holds`, from the site profile),
+ * as one path `(a|^b)`; undefined when it holds none. Each alternative costs the store a probe per
+ * bound node, and one over a predicate the graph lacks can match nothing.
+ */
+export function heldAlternatives(steps: readonly Step[], holds: (predicate: string) => boolean): Sparql | undefined {
+  const kept = steps.filter((step) => holds(step.predicate));
+  if (kept.length === 0) return undefined;
+  return sparql`(${join(
+    kept.map((step) => (step.inverse ? sparql`^${iri(step.predicate)}` : iri(step.predicate))),
+    '|',
+  )})`;
+}
 
 /**
  * A relationship between entities, as the predicates that state it: `a p b` for a forward one,
@@ -17,17 +40,17 @@ interface Link {
 }
 
 const LINKS = {
-  part: { forward: ['brick:hasPart', 'rec:hasPart'], backward: ['brick:isPartOf', 'rec:isPartOf'] },
-  point: { forward: ['brick:hasPoint', 'rec:hasPoint'], backward: ['brick:isPointOf', 'rec:isPointOf'] },
-  feeds: { forward: ['brick:feeds', 'rec:feeds'], backward: ['brick:isFedBy', 'rec:isFedBy'] },
-  located: { forward: ['brick:hasLocation', 'rec:locatedIn'], backward: ['brick:isLocationOf', 'rec:isLocationOf'] },
+  part: { forward: [`${BRICK}hasPart`, `${REC}hasPart`], backward: [`${BRICK}isPartOf`, `${REC}isPartOf`] },
+  point: { forward: [`${BRICK}hasPoint`, `${REC}hasPoint`], backward: [`${BRICK}isPointOf`, `${REC}isPointOf`] },
+  feeds: { forward: [`${BRICK}feeds`, `${REC}feeds`], backward: [`${BRICK}isFedBy`, `${REC}isFedBy`] },
+  located: { forward: [`${BRICK}hasLocation`, `${REC}locatedIn`], backward: [`${BRICK}isLocationOf`, `${REC}isLocationOf`] },
 } as const satisfies Record<string, Link>;
 
-const PREFIXES: Readonly<Record<string, string>> = { brick: BRICK, rec: REC };
-const predicateIri = (step: string) => {
-  const [prefix, local] = step.replace(/^\^/, '').split(':') as [string, string];
-  return PREFIXES[prefix] + local;
-};
+const inverseSteps = (predicates: readonly string[]): Step[] => predicates.map((predicate) => ({ predicate, inverse: true }));
+/** From a to b: `a forward b` or `b backward a`. */
+const aToB = (link: Link) => [...forwardSteps(link.forward), ...inverseSteps(link.backward)];
+/** From b to a. */
+const bToA = (link: Link) => [...inverseSteps(link.forward), ...forwardSteps(link.backward)];
 
 /**
  * The relationship paths every relation pattern is written with, each one property path of
@@ -49,26 +72,20 @@ export interface RelationPaths {
 }
 
 /**
- * The relationship paths over the predicates a graph holds (`holds`, from the site profile):
- * each alternative costs the store a probe per bound node, and one over a predicate the graph
- * lacks can match nothing (the four-way hasPoint path was a sixth of a 1,700-point query at 1M
- * triples where two of its predicates occur). A path none of whose predicates occur keeps its
- * first alternative, which matches nothing as well. Without `holds`, every alternative.
+ * The relationship paths over the predicates a graph holds (`heldAlternatives`; the four-way
+ * hasPoint path was a sixth of a 1,700-point query at 1M triples where two of its predicates
+ * occur). A path none of whose predicates occur keeps its first alternative, which matches nothing
+ * as well. Without `holds`, every alternative.
  */
 export function relationPaths(holds: (predicate: string) => boolean = () => true): RelationPaths {
-  const path = (steps: readonly string[]) => {
-    const kept = steps.filter((step) => holds(predicateIri(step)));
-    return trusted(`(${(kept.length > 0 ? kept : steps.slice(0, 1)).join('|')})`);
-  };
-  const forwards = (link: Link) => [...link.forward, ...link.backward.map((p) => `^${p}`)];
-  const backwards = (link: Link) => [...link.forward.map((p) => `^${p}`), ...link.backward];
+  const path = (steps: readonly Step[]) => heldAlternatives(steps, holds) ?? heldAlternatives(steps.slice(0, 1), () => true)!;
   return {
-    part: path(forwards(LINKS.part)),
-    partEither: path([...forwards(LINKS.part), ...backwards(LINKS.part)]),
-    point: path(forwards(LINKS.point)),
-    feeds: path(forwards(LINKS.feeds)),
-    fedBy: path(backwards(LINKS.feeds)),
-    located: path(forwards(LINKS.located)),
+    part: path(aToB(LINKS.part)),
+    partEither: path([...aToB(LINKS.part), ...bToA(LINKS.part)]),
+    point: path(aToB(LINKS.point)),
+    feeds: path(aToB(LINKS.feeds)),
+    fedBy: path(bToA(LINKS.feeds)),
+    located: path(aToB(LINKS.located)),
   };
 }
 

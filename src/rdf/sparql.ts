@@ -32,7 +32,7 @@ function pieceText(piece: Piece): string {
 }
 
 /** Joins fragments with a separator (a constant of this codebase, never user input). */
-export function join(pieces: readonly Sparql[], separator: ' ' | '\n' | ' . ' | ' UNION ' | ', ' | ' || ' | ' && '): Sparql {
+export function join(pieces: readonly Sparql[], separator: ' ' | '\n' | ' . ' | ' UNION ' | ', ' | ' || ' | ' && ' | '|'): Sparql {
   return new Sparql(pieces.map((p) => p.text).join(separator));
 }
 

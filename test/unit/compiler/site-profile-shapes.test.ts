@@ -138,8 +138,8 @@ describe('facts over the predicates a site holds', () => {
     const text = facts(profile({ predicates: new Set([RDFS_LABEL, `${REF}hasExternalReference`, `${REF}hasTimeseriesId`, `${BRICK}hasUnit`]) }));
     expect(text).toContain('OPTIONAL { ?e rdfs:label ?l0 }');
     expect(text).not.toMatch(/skos:prefLabel|brick:label|ifcGlobalID|hasUnits|brick:timeseries|hasTimeseriesReference/);
-    expect(text).toContain('OPTIONAL { ?e (ref:hasExternalReference/ref:hasTimeseriesId) ?ts }');
-    expect(text).toContain('OPTIONAL { ?e brick:hasUnit ?u }');
+    expect(text).toContain('OPTIONAL { ?e ((ref:hasExternalReference)/ref:hasTimeseriesId) ?ts }');
+    expect(text).toContain('OPTIONAL { ?e (brick:hasUnit) ?u }');
   });
 
   it('drops a fact whose path cannot complete (a reference without timeseries ids)', () => {
