@@ -65,10 +65,33 @@ MaxQueryCostEstimationTime = 0
 EOF
 }
 
+# A running server gets a few seconds to answer (one busy with a checkpoint can miss one call).
+answering() {
+  healthy && return 0
+  pgrep -x virtuoso-t >/dev/null || return 1
+  for _ in $(seq 1 10); do sleep 1; healthy && return 0; done
+  return 1
+}
+
+# A server whose data directory was deleted (an earlier checkout's) keeps the ports without
+# answering: a new server would exit at once ("terminated prematurely").
+stop_orphans() {
+  local pid
+  for pid in $(pgrep -x virtuoso-t || true); do
+    if [[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" == *" (deleted)" ]]; then
+      echo "stopping virtuoso $pid: its data directory is gone" >&2
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+  done
+}
+
 case "${1:-start}" in
 start)
   install
-  if ! healthy; then
+  if ! answering; then
+    stop_orphans
     write_ini
     # A stale lock file from a killed server would make the new one exit.
     if [ -f "$dir/virtuoso.lck" ]; then
