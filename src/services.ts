@@ -56,7 +56,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   // Every engine at once: a start-up with several bad engines reports them all (one line each).
   const engines = await openEngines({
     ontology: () => Ontology.load(config.ontologyPath),
-    'graph store': () => openPingedGraphStore(config),
+    'graph store': () => openPingedGraphStore(config, logger),
     database: () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
     // The Redis client is imported only when configured (a quarter of a second to load).
     redis: async () => (config.redisUrl ? (await import('./redis/redis-connection.ts')).connectRedis(config.redisUrl, logger) : undefined),
@@ -125,8 +125,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 }
 
 /** The configured graph store, once it has answered a query (an endpoint that is down fails start-up). */
-async function openPingedGraphStore(config: Config): Promise<GraphStore> {
-  const store = await openGraphStore(config.graphStore, config.dataDir);
+async function openPingedGraphStore(config: Config, logger: Logger): Promise<GraphStore> {
+  const store = await openGraphStore(config.graphStore, config.dataDir, logger);
   try {
     await store.ping();
   } catch (error) {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { Config } from '../config/config.ts';
-import { serviceUnavailable, unauthenticated } from '../errors/app-error.ts';
+import { AppError, serviceUnavailable, unauthenticated } from '../errors/app-error.ts';
+import type { AuthConfig } from './auth-config.ts';
 import type { Client } from './client.ts';
 import type { KeyStore } from './key-store.ts';
 
@@ -12,24 +12,46 @@ export interface Authenticator {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
+// What jose throws when the key set could not be had: a timeout, a network failure (not a JOSE
+// error), an answer other than 200 or not JSON (generic JOSE errors), a malformed set. Any other
+// error, no key matching the token's kid and alg among them, is the token's fault.
+const isFetchFailure = (error: unknown) =>
+  !(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid || error.code === joseErrors.JOSEError.code;
+
+/** The keys at a JWKS URL; a set that cannot be fetched is SERVICE_UNAVAILABLE, not the token's fault. */
+function remoteKeys(url: string): JWTVerifyGetKey {
+  const jwks = createRemoteJWKSet(new URL(url));
+  return async (header, token) => {
+    try {
+      return await jwks(header, token);
+    } catch (error) {
+      if (isFetchFailure(error)) throw serviceUnavailable('The token keys could not be fetched', error);
+      throw error;
+    }
+  };
+}
+
 /**
  * Bearer tokens: the bootstrap admin key (`BKG_ADMIN_KEY`), API keys (`bkg_…`, verified against
  * their stored hash) and user JWTs (HS256 with `BKG_JWT_SECRET`, or RS256/ES256 from `BKG_JWKS_URL`;
- * claim `sites` lists readable sites or `*`; `exp` enforced). No header: an anonymous client.
+ * claim `sites` lists readable sites or `*`; `exp` enforced; `iss` and `aud` when configured).
+ * No header: an anonymous client. Every token that does not verify is UNAUTHENTICATED, whatever
+ * its shape; only a key set that cannot be fetched is SERVICE_UNAVAILABLE.
  */
-export function createAuthenticator(auth: Config['auth'], keys: KeyStore): Authenticator {
+export function createAuthenticator(auth: AuthConfig, keys: KeyStore): Authenticator {
   const adminKeyHash = auth.adminKey ? sha256(auth.adminKey) : undefined;
-  const jwks: JWTVerifyGetKey | undefined = auth.jwksUrl ? createRemoteJWKSet(new URL(auth.jwksUrl)) : undefined;
+  const jwks = auth.jwksUrl ? remoteKeys(auth.jwksUrl) : undefined;
   const hmacKey = auth.jwtSecret ? new TextEncoder().encode(auth.jwtSecret) : undefined;
+  const claims = { issuer: auth.jwtIssuer, audience: auth.jwtAudience ? [...auth.jwtAudience] : undefined };
 
   const verifyJwt = async (token: string): Promise<JWTPayload> => {
     try {
       // The header's alg picks the key; jwtVerify then insists on that algorithm.
       const { alg } = decodeProtectedHeader(token);
-      if (alg === 'HS256' && hmacKey) return (await jwtVerify(token, hmacKey, { algorithms: ['HS256'] })).payload;
-      if ((alg === 'RS256' || alg === 'ES256') && jwks) return (await jwtVerify(token, jwks, { algorithms: ['RS256', 'ES256'] })).payload;
+      if (alg === 'HS256' && hmacKey) return (await jwtVerify(token, hmacKey, { ...claims, algorithms: ['HS256'] })).payload;
+      if ((alg === 'RS256' || alg === 'ES256') && jwks) return (await jwtVerify(token, jwks, { ...claims, algorithms: ['RS256', 'ES256'] })).payload;
     } catch (error) {
-      if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JOSENotSupported) throw serviceUnavailable('The token keys could not be fetched', error);
+      if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw unauthenticated('The token has expired.');
       throw unauthenticated('The token is not valid.');
     }

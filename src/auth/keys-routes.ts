@@ -1,6 +1,7 @@
 import { Router, json } from 'express';
 import { z } from 'zod';
 import { notFound } from '../errors/app-error.ts';
+import { plainText } from '../http/plain-text.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { SITE_ID } from '../sites/site-directory.ts';
 import { requireAdmin, requireCredentials } from '../sites/site-access.ts';
@@ -8,7 +9,7 @@ import type { KeyStore } from './key-store.ts';
 
 /** The body of `POST /api/v1/keys/`. */
 export const newKeySchema = z.object({
-  name: z.string({ error: 'This field is required.' }).trim().min(1, 'This field may not be blank.').max(255, 'At most 255 characters.'),
+  name: plainText({ error: 'This field is required.' }).trim().min(1, 'This field may not be blank.').max(255, 'At most 255 characters.'),
   sites: z.union([z.literal('*'), z.array(z.string().regex(SITE_ID, 'A site id.')).max(10_000)], {
     error: 'A list of site ids, or "*" for all sites.',
   }),

@@ -6,12 +6,15 @@
 import type { Ontology } from '../ontology/ontology.ts';
 import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
+import { currentWork } from '../limits/request-work.ts';
+import type { Sparql } from '../rdf/sparql.ts';
+import { AnswerCost } from './answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import { readEntityRows, type EntityRecord } from './entity-records.ts';
 import { byName, kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
 import type { Attribute, EntityKind, FieldPlan, RootPlan, Selection, UnionSelection } from './plan.ts';
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
-import { propertiesQuery, relationQuery, rootQuery } from './sparql-builder.ts';
+import { atMost, propertiesQuery, relationQuery, rootQuery } from './sparql-builder.ts';
 import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
 import { traverse } from './traverse.ts';
 
@@ -21,8 +24,8 @@ export interface ExecutionContext {
   readonly readings: CurrentValues;
 }
 
-/** The context of one execution: the site's profile, read once, shapes every query of it. */
-type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined };
+/** The context of one execution: the site's profile, read once, shapes every query of it; what the answer costs so far. */
+type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly cost: AnswerCost };
 
 /** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
 type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
@@ -32,12 +35,12 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 
 /** Runs a root plan and returns the shaped result: a list, or one entity or null. */
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null> {
-  const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph) };
+  const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph), cost: new AnswerCost(currentWork()) };
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
   const query = rootQuery(plan, attributes, ctx.profile);
   if (!query) return plan.single ? null : [];
-  const { records } = readEntityRows(await ctx.store.select(query.text));
+  const { records } = readEntityRows(await select(plan.graph, query, ctx));
   applyTags(records, ctx.profile);
 
   const chosen: Array<{ record: EntityRecord; selection: Selection }> = [];
@@ -53,9 +56,14 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
   const objects = chosen.map(({ record, selection }) => ({ object: shapeEntity(record, selection, ctx.ontology), selection }));
   objects.sort((a, b) => byName(a.object, b.object));
   const kept = plan.single ? objects.slice(0, 1) : objects;
+  ctx.cost.roots(kept.map(({ object }) => object));
   // Union results of different kinds carry different selections: fill each group on its own.
   const groups = new Map<Selection, EntityObject[]>();
-  for (const { object, selection } of kept) groups.set(selection, [...(groups.get(selection) ?? []), object]);
+  for (const { object, selection } of kept) {
+    const group = groups.get(selection);
+    if (group) group.push(object);
+    else groups.set(selection, [object]);
+  }
   const values: ValueRequests = [];
   await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx, values)));
   await fillCurrentValues(plan.siteId, values, ctx);
@@ -111,7 +119,9 @@ async function fillRelations(
       for (const entity of entities) {
         const list = (children.get(entity.__iri) ?? []).map(({ record, order }) => ({ object: objectOf(record), order }));
         list.sort((a, b) => a.order - b.order || byName(a.object, b.object));
-        (entity as Record<string, unknown>)[field.key] = single ? (list[0]?.object ?? null) : list.map((c) => c.object);
+        const placed = single ? list.slice(0, 1).map((c) => c.object) : list.map((c) => c.object);
+        ctx.cost.children(entity, placed);
+        (entity as Record<string, unknown>)[field.key] = single ? (placed[0] ?? null) : placed;
       }
       await fillRelations(graph, field.selection, [...shaped.values()], ctx, values);
     }),
@@ -129,7 +139,7 @@ async function fetchRelation(
 ): Promise<Map<string, Child[]>> {
   const spec = relations[field.relation];
   const query = relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile);
-  const rows = await ctx.store.select(query.text);
+  const rows = await select(graph, query, ctx);
   if (isTraversal(spec)) return walk(spec, field, rows, ctx);
   const { records, links } = readEntityRows(rows);
   applyTags(records, ctx.profile);
@@ -211,9 +221,9 @@ async function fillProperties(
   key: string,
   parents: readonly string[],
   entities: readonly EntityObject[],
-  ctx: ExecutionContext,
+  ctx: PlanContext,
 ): Promise<void> {
-  const rows = await ctx.store.select(propertiesQuery(graph, parents).text);
+  const rows = await select(graph, propertiesQuery(graph, parents), ctx);
   const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null }>>();
   for (const row of rows) {
     if (!row.parent || !row.p || !row.v) continue;
@@ -225,6 +235,14 @@ async function fillProperties(
   for (const entity of entities) {
     const properties = [...(byParent.get(entity.__iri)?.values() ?? [])];
     properties.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    ctx.cost.children(entity, properties);
     (entity as Record<string, unknown>)[key] = properties;
   }
+}
+
+/** One round trip for the site's graph, asking no more rows than the request's budget has left. */
+async function select(graph: string, query: Sparql, ctx: PlanContext): Promise<SparqlRow[]> {
+  const rows = await ctx.store.select(atMost(query, ctx.cost.rowLimit()).text, { site: graph });
+  ctx.cost.storeRows(rows.length);
+  return rows;
 }

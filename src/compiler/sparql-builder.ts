@@ -4,7 +4,7 @@
  * pattern that picks the candidate entities, anchored so the store starts from known IRIs or a
  * class list, then the facts to build them with, probed on each bound candidate.
  */
-import { Sparql, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
+import { Sparql, integer, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
 import { BRICK, ONTOLOGY_GRAPH, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
 import { isTraversal, locationPaths, relations, zonePoints, type TraversalRelation } from './relations.ts';
@@ -120,6 +120,11 @@ function anchored(anchor: Sparql, pattern: Sparql | readonly Sparql[]): Sparql {
     pattern.map((branch) => sparql`{ ${anchor} ${branch} }`),
     ' UNION ',
   );
+}
+
+/** A query that returns at most `rows` solutions (the request's budget of store rows, src/limits/). */
+export function atMost(query: Sparql, rows: number | undefined): Sparql {
+  return rows === undefined ? query : sparql`${query}\nLIMIT ${integer(rows)}`;
 }
 
 const parentValues = (parents: readonly string[]) => sparql`VALUES ?parent { ${parents.map(iri)} }`;

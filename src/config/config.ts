@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { authConfig, type AuthConfig } from '../auth/auth-config.ts';
+import { subscriptionCapConfig, type SubscriptionCapConfig } from '../graphql/subscription-cap-config.ts';
+import { corsConfig, type CorsConfig } from '../http/cors-config.ts';
 import { ifcConfig, type IfcConfig } from '../ifc/ifc-config.ts';
+import { limitsConfig, type LimitsConfig } from '../limits/limits-config.ts';
 import { readingsConfig, type ReadingsConfig } from '../readings/readings-config.ts';
 import { graphStoreConfig, type GraphStoreConfig } from './graph-store-config.ts';
 
@@ -23,16 +27,14 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** Redis for shared rate-limit counters and events across replicas; unset keeps them in memory. */
   readonly redisUrl: string | undefined;
-  readonly auth: {
-    /** Accepted as an admin API key (for bootstrapping the first keys). */
-    readonly adminKey: string | undefined;
-    /** HS256 secret for user tokens. */
-    readonly jwtSecret: string | undefined;
-    /** JWKS URL for RS256/ES256 user tokens. */
-    readonly jwksUrl: string | undefined;
-  };
+  /** The bootstrap admin key, and what user tokens are checked against. */
+  readonly auth: AuthConfig;
   /** Requests per minute by client kind. */
   readonly rateLimits: { readonly key: number; readonly user: number; readonly anonymous: number; readonly windowMs: number };
+  /** Subscriptions one client may hold open at once, by client kind. */
+  readonly subscriptionCaps: SubscriptionCapConfig;
+  /** Which web pages on other origins may call the service. */
+  readonly cors: CorsConfig;
   /** How often the demo site returns to its fixture state, in seconds; 0 disables the reset. */
   readonly demoResetSeconds: number;
   /** Readings: MQTT ingestion, live events across replicas, the demo simulator. */
@@ -51,6 +53,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** On SIGTERM, how long in-flight requests may take to finish before their connections are cut, in seconds. */
   readonly shutdownGraceSeconds: number;
+  /** What one request may cost: engine-work deadline, and budgets of entities, bytes and rows by client tier. */
+  readonly limits: LimitsConfig;
   readonly graphqlLimits: {
     readonly maxDepth: number;
     readonly maxAliases: number;
@@ -75,6 +79,8 @@ export interface S3Config {
 export interface FilesConfig {
   /** Largest file upload, in bytes (413 above it). */
   readonly maxUploadBytes: number;
+  /** Most bytes one site's files and models may take together (413 QUOTA_EXCEEDED past it); undefined: no quota. */
+  readonly siteQuotaBytes: number | undefined;
   /** Set: bytes go to S3; unset: to `<dataDir>/blobs`. */
   readonly s3: S3Config | undefined;
   /** Whether downloads answer 302 to a presigned URL by default (S3 only; `?redirect=0|1` overrides). */
@@ -161,22 +167,22 @@ export function loadConfig(env: Env = process.env): Config {
     environment,
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
-    auth: {
-      adminKey: secret('BKG_ADMIN_KEY', 16),
-      jwtSecret: secret('BKG_JWT_SECRET', 32),
-      jwksUrl: url('BKG_JWKS_URL', ['https:', 'http:']),
-    },
+    auth: authConfig(env, { url, secret }),
     rateLimits: {
       key: int('BKG_RATE_LIMIT_KEY', 2400, 1, 10_000_000),
       user: int('BKG_RATE_LIMIT_USER', 1200, 1, 10_000_000),
       anonymous: int('BKG_RATE_LIMIT_ANONYMOUS', 120, 1, 10_000_000),
       windowMs: int('BKG_RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
+    subscriptionCaps: subscriptionCapConfig({ int }),
+    cors: corsConfig(env, problems),
     demoResetSeconds: int('BKG_DEMO_RESET_SECONDS', 3600, 0, 31_536_000),
     readings: readingsConfig(env, problems, { int, oneOf, url }),
     maxGraphUploadBytes: int('BKG_MAX_GRAPH_UPLOAD_BYTES', 1024 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER),
     files: {
       maxUploadBytes: int('BKG_MAX_FILE_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+      // 0 turns the quota off; the default holds five uploads of the largest size.
+      siteQuotaBytes: int('BKG_SITE_QUOTA_BYTES', 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER) || undefined,
       s3: s3Config(env, problems, url, secret),
       downloadRedirect: oneOf('BKG_DOWNLOAD_REDIRECT', ['true', 'false'] as const, 'false') === 'true',
       downloadUrlSeconds: int('BKG_DOWNLOAD_URL_SECONDS', 300, 1, 604_800),
@@ -190,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     metricsToken: secret('BKG_METRICS_TOKEN', 16),
     shutdownGraceSeconds: int('BKG_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+    limits: limitsConfig({ int }),
     graphqlLimits: {
       maxDepth: int('BKG_GRAPHQL_MAX_DEPTH', 12, 1, 100),
       maxAliases: int('BKG_GRAPHQL_MAX_ALIASES', 30, 1, 1000),
@@ -203,7 +210,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     ...config,
-    auth: Object.freeze(config.auth),
     rateLimits: Object.freeze(config.rateLimits),
     graphqlLimits: Object.freeze(config.graphqlLimits),
     sparqlEndpoint: Object.freeze(config.sparqlEndpoint),

@@ -1,6 +1,8 @@
 /** Which triplestore serves the graphs, and how to reach it when it is external. */
 export interface GraphStoreConfig {
   readonly kind: 'oxigraph' | 'sparql' | 'comunica';
+  /** Threads of the embedded store, each with a copy of every graph: queries of that many sites run at once. */
+  readonly threads: number;
   /** SPARQL 1.1 Protocol query endpoint (kind `sparql`). */
   readonly queryUrl: string | undefined;
   /** SPARQL 1.1 Update endpoint; defaults to the query endpoint. */
@@ -34,6 +36,7 @@ const GRAPH_NAMESPACE = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*[:/#]$/;
 export function graphStoreConfig(env: Record<string, string | undefined>, problems: string[], read: EnvReaders): GraphStoreConfig {
   const config: GraphStoreConfig = {
     kind: read.oneOf('BKG_GRAPH_STORE', ['oxigraph', 'sparql', 'comunica'] as const, 'oxigraph'),
+    threads: read.int('BKG_STORE_THREADS', 2, 1, 16),
     queryUrl: read.url('SPARQL_QUERY_URL', ['http:', 'https:']),
     updateUrl: read.url('SPARQL_UPDATE_URL', ['http:', 'https:']),
     gspUrl: read.url('SPARQL_GSP_URL', ['http:', 'https:']),

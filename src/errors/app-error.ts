@@ -8,12 +8,14 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'QUOTA_EXCEEDED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_ACCEPTABLE'
   | 'RANGE_NOT_SATISFIABLE'
   | 'RATE_LIMITED'
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'QUERY_TOO_COMPLEX'
+  | 'QUERY_TOO_LARGE'
   | 'MODEL_INVALID'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
@@ -27,12 +29,15 @@ const statusOf: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  // A 4xx, not 507: the client's site is full, the service is not; retrying the same upload cannot help.
+  QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   NOT_ACCEPTABLE: 406,
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   GRAPHQL_VALIDATION_FAILED: 400,
   QUERY_TOO_COMPLEX: 400,
+  QUERY_TOO_LARGE: 400,
   MODEL_INVALID: 400,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,
@@ -75,3 +80,6 @@ export const serviceUnavailable = (message: string, cause?: unknown) =>
 
 /** A query over a limit: too slow, too many results, too deep. */
 export const queryTooComplex = (message: string) => new AppError('QUERY_TOO_COMPLEX', message);
+
+/** A request whose answer would cost more than its budget (entities, response bytes, store rows). */
+export const queryTooLarge = (message: string, details: Record<string, unknown>) => new AppError('QUERY_TOO_LARGE', message, details);

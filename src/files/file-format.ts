@@ -1,3 +1,4 @@
+import { plainTextProblem } from '../http/plain-text.ts';
 import { MODEL_FORMATS, type ModelFormat } from './site-file.ts';
 
 /** Media types by extension, used when the upload did not say (or said only application/octet-stream). */
@@ -44,6 +45,6 @@ export function formatFromName(name: string): ModelFormat | null {
 /** The media type to record: the one the upload declared if it is specific and well-formed, else one from the extension. */
 export function contentTypeOf(filename: string, declared: string | undefined): string {
   const given = declared?.trim() ?? '';
-  if (given !== '' && given.toLowerCase() !== GENERIC && given.length <= 127 && MEDIA_TYPE.test(given)) return given;
+  if (given !== '' && given.toLowerCase() !== GENERIC && given.length <= 127 && MEDIA_TYPE.test(given) && plainTextProblem(given) === undefined) return given;
   return MEDIA_TYPES[extensionOf(filename)] ?? GENERIC;
 }

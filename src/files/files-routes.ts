@@ -2,6 +2,7 @@ import { json, Router, type Request, type RequestHandler, type Response } from '
 import { canRead, type Client } from '../auth/client.ts';
 import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
 import { pageLinks } from '../http/page-links.ts';
+import { plainTextProblem } from '../http/plain-text.ts';
 import { countUpload } from '../http/use-request-metrics.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { readableSite, requireCredentials, writableSite } from '../sites/site-access.ts';
@@ -12,10 +13,12 @@ import { createFileFields, listFilesQuery, updateFileFields, UUID } from './file
 import { FILE_FIELD, receivedFile, receiveUpload, type ReceivedFile } from './receive-upload.ts';
 import { sendFile, type DownloadOptions } from './send-file.ts';
 import { fileRecord, type StoredFile } from './site-file.ts';
-import type { FileFieldChanges, SiteFiles } from './site-files.ts';
+import { storageQuotaExceeded, type FileFieldChanges, type SiteFiles } from './site-files.ts';
 
 export interface FilesRoutesOptions {
   readonly maxUploadBytes: number;
+  /** Most bytes one site's files may take together; undefined: no quota. */
+  readonly siteQuotaBytes: number | undefined;
   readonly download: DownloadOptions;
 }
 
@@ -47,12 +50,19 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
     }
   };
 
+  const quota = options.siteQuotaBytes;
   const upload = receiveUpload(files, {
     maxBytes: options.maxUploadBytes,
-    // A site named before the file part is checked before any byte is stored.
+    // A site named before the file part is checked before any byte is stored, and its quota's
+    // room bounds the bytes stored; `create` and `update` check the quota again as they record.
     beforeStore: async (req) => {
-      const siteId: unknown = req.body?.site_id;
-      if (typeof siteId === 'string' && SITE_ID.test(siteId)) await writableSite(sites, req.client, siteId);
+      const replacing = req.res?.locals.file as StoredFile | undefined;
+      const siteId: unknown = replacing?.site ?? req.body?.site_id;
+      if (typeof siteId !== 'string' || !SITE_ID.test(siteId)) return undefined;
+      await writableSite(sites, req.client, siteId);
+      if (quota === undefined) return undefined;
+      const bytes = await files.roomLeft(siteId, quota, replacing);
+      return { bytes, exceeded: () => storageQuotaExceeded(siteId, quota, quota - bytes) };
     },
   });
 
@@ -102,6 +112,9 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
       const site = await writableSite(sites, req.client, fields.site_id);
       await checkSourceIfc(site.id, fields.source_ifc);
       const name = fields.name ?? received.filename.trim();
+      // A name taken from the file part's filename is checked as the `name` field is.
+      const problem = fields.name === undefined ? plainTextProblem(name) : undefined;
+      if (problem) throw fieldError(FILE_FIELD, `The file's name: ${problem}`);
       if (name.length > 255) throw fieldError('name', 'Ensure this field has no more than 255 characters.');
       const file = await files.create(
         {
@@ -116,6 +129,8 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
           source_ifc: fields.source_ifc ?? null,
         },
         received,
+        undefined,
+        quota,
       );
       res.status(201).location(`${req.baseUrl}/${file.id}/`).json(fileRecord(file));
     }),
@@ -158,7 +173,7 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
         content_type: received && contentTypeOf(received.filename, received.mimetype),
         format: fields.format ?? (received ? (formatFromName(received.filename) ?? formatFromName(name)) : undefined),
       };
-      const updated = await files.update(file.id, changes, received);
+      const updated = await files.update(file.id, changes, received, quota);
       if (!updated) throw notFound(`File "${file.id}" not found.`);
       res.json(fileRecord(updated));
     }),

@@ -18,10 +18,20 @@ export const FILE_FIELD = 'file';
 /** Room for the form fields and part headers beside the file, when judging a declared Content-Length. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
+/** Less room than `maxBytes` for one upload (what is left of its site's quota), and the error past it. */
+export interface UploadRoom {
+  readonly bytes: number;
+  readonly exceeded: () => AppError;
+}
+
 export interface ReceiveUploadOptions {
   readonly maxBytes: number;
-  /** Runs before the file's bytes are stored, with the fields sent before the file part in `req.body`. */
-  readonly beforeStore?: (req: Request) => Promise<void>;
+  /**
+   * Runs before the file's bytes are stored, with the fields sent before the file part in
+   * `req.body`; may answer the room left for them, so that an upload past it is cut off at once
+   * instead of being stored whole and refused afterwards.
+   */
+  readonly beforeStore?: (req: Request) => Promise<UploadRoom | undefined>;
 }
 
 const fieldError = (field: string, message: string) => badUserInput(`Invalid request: ${field}.`, { fields: { [field]: [message] } });
@@ -53,10 +63,16 @@ function blobStorage(files: SiteFiles, options: ReceiveUploadOptions): StorageEn
   return {
     _handleFile(req, file, callback) {
       const store = async (): Promise<ReceivedFile> => {
-        await options.beforeStore?.(req);
+        const given = await options.beforeStore?.(req);
+        const room = given && given.bytes < options.maxBytes ? given : undefined;
         const key = files.newBlobKey();
-        const stored = await files.blobs.put(key, file.stream, { contentType: file.mimetype, maxBytes: options.maxBytes });
-        return { key, ...stored, filename: file.originalname, mimetype: file.mimetype };
+        try {
+          const stored = await files.blobs.put(key, file.stream, { contentType: file.mimetype, maxBytes: room ? Math.max(0, room.bytes) : options.maxBytes });
+          return { key, ...stored, filename: file.originalname, mimetype: file.mimetype };
+        } catch (error) {
+          // Past the room but within the upload limit: the room is what the file did not fit.
+          throw room && error instanceof AppError && error.code === 'PAYLOAD_TOO_LARGE' ? room.exceeded() : error;
+        }
       };
       store().then(
         (received) => callback(null, received as unknown as Partial<Express.Multer.File>),

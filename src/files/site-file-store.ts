@@ -103,6 +103,18 @@ export class SiteFileStore {
     return Number(row!.count);
   }
 
+  /**
+   * The bytes a site's files take (fragments files the service made included). `lock` first
+   * locks the site's row until the transaction ends, so that the quota checks of one site's
+   * uploads run one after another and two uploads never both take the same room.
+   */
+  async siteBytes(site: string, options: { lock?: boolean } = {}): Promise<number> {
+    if (options.lock) await this.db.query('SELECT 1 FROM sites WHERE id = $1 FOR NO KEY UPDATE', [site]);
+    const [row] = await this.db.query<{ bytes: unknown }>('SELECT coalesce(sum(size_bytes), 0) AS bytes FROM site_files WHERE site = $1', [site]);
+    // A sum of bigints arrives as a string (pg) or a bigint (PGlite); far below 2^53 either way.
+    return Number(row!.bytes);
+  }
+
   /** The matching files, oldest first; `page` cuts out `limit` of them from `offset`. */
   async list(filter: FileFilter, page?: { limit: number; offset: number }): Promise<StoredFile[]> {
     if (filter.sites !== '*' && filter.sites.length === 0) return [];

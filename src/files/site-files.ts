@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Database } from '../db/database.ts';
+import { AppError } from '../errors/app-error.ts';
 import { IfcModelStore } from '../ifc/ifc-model-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { SiteFileStore, type FileChanges, type FileFilter, type ModelFilter, type NewStoredFile } from './site-file-store.ts';
@@ -9,6 +10,20 @@ import { readsAsIfc, type StoredFile } from './site-file.ts';
 /** Bytes younger than this are never swept: their record may be on its way. */
 const SWEEP_GRACE_MS = 60 * 60 * 1000;
 const SWEEP_BATCH = 500;
+
+/** QUOTA_EXCEEDED: a site's files would take more than its quota of bytes. */
+export const storageQuotaExceeded = (site: string, quotaBytes: number, usedBytes: number) =>
+  new AppError(
+    'QUOTA_EXCEEDED',
+    `The files of site "${site}" may take ${quotaBytes} bytes and take ${usedBytes}: this file does not fit. Delete files of the site to make room.`,
+    { quota_bytes: quotaBytes, used_bytes: usedBytes },
+  );
+
+/** Fails with QUOTA_EXCEEDED unless `adding` bytes fit in the site's quota once `freeing` bytes are gone; the site's row stays locked until the transaction ends. */
+async function requireRoom(store: SiteFileStore, site: string, quotaBytes: number, adding: number, freeing = 0): Promise<void> {
+  const used = (await store.siteBytes(site, { lock: true })) - freeing;
+  if (used + adding > quotaBytes) throw storageQuotaExceeded(site, quotaBytes, used);
+}
 
 /** Bytes already in the BlobStore, not yet recorded. */
 export interface StoredUpload {
@@ -71,11 +86,30 @@ export class SiteFiles {
     this.ifcListeners.push(listener);
   }
 
-  /** Records a file whose bytes are stored; if that fails, the bytes are removed. */
-  async create(fields: NewFileFields, upload: StoredUpload, id: string = randomUUID()): Promise<StoredFile> {
+  /**
+   * The bytes left in a site's quota (negative when it is over), `replacing` a file whose bytes
+   * would go. A first answer, without a lock: `create` and `update` check again as they record.
+   */
+  async roomLeft(site: string, quotaBytes: number, replacing?: StoredFile): Promise<number> {
+    return quotaBytes - (await this.store().siteBytes(site)) + (replacing?.size_bytes ?? 0);
+  }
+
+  /**
+   * Records a file whose bytes are stored; if that fails, the bytes are removed. With
+   * `quotaBytes`, QUOTA_EXCEEDED (and nothing recorded) when the site's files would take more.
+   */
+  async create(fields: NewFileFields, upload: StoredUpload, id: string = randomUUID(), quotaBytes?: number): Promise<StoredFile> {
+    const row = { ...fields, generated_from: fields.generated_from ?? null, id, size_bytes: upload.size, blob_key: upload.key, sha256: upload.sha256 };
     let file: StoredFile;
     try {
-      file = await this.store().insert({ ...fields, generated_from: fields.generated_from ?? null, id, size_bytes: upload.size, blob_key: upload.key, sha256: upload.sha256 });
+      file =
+        quotaBytes === undefined
+          ? await this.store().insert(row)
+          : await this.db.transaction(async (tx) => {
+              const store = new SiteFileStore(tx);
+              await requireRoom(store, fields.site, quotaBytes, upload.size);
+              return store.insert(row);
+            });
     } catch (error) {
       await this.discard(upload.key);
       throw error;
@@ -89,14 +123,16 @@ export class SiteFiles {
    * one statement, then the old bytes are removed. On failure the file is as it was and the new
    * bytes are removed. Undefined when the file is gone. An IFC file whose bytes change (or that
    * becomes one) is read again: what was read from it, and the fragments file made from it, go.
+   * With `quotaBytes`, new bytes that would take the site's files past it are QUOTA_EXCEEDED.
    */
-  async update(id: string, changes: FileFieldChanges, upload?: StoredUpload): Promise<StoredFile | undefined> {
+  async update(id: string, changes: FileFieldChanges, upload?: StoredUpload, quotaBytes?: number): Promise<StoredFile | undefined> {
     let result: { before: StoredFile; after: StoredFile } | undefined;
     try {
       result = await this.db.transaction(async (tx) => {
         const store = new SiteFileStore(tx);
         const before = await store.get(id, { forUpdate: true });
         if (!before) return undefined;
+        if (upload && quotaBytes !== undefined) await requireRoom(store, before.site, quotaBytes, upload.size, before.size_bytes);
         const bytes = upload && { blob_key: upload.key, size_bytes: upload.size, sha256: upload.sha256 };
         let after = await store.update(id, { ...changes, ...bytes });
         if (!after) return undefined;

@@ -13,6 +13,7 @@ import { useQueryLimits } from './use-query-limits.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { useMetrics } from './use-metrics.ts';
+import { useSubscriptionCap } from './use-subscription-cap.ts';
 
 /** The schema's SDL, as published. */
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
@@ -27,8 +28,10 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
     graphiql: graphiqlOptions,
     renderGraphiQL,
     landingPage: false,
+    // CORS is the app's, the same for every route (src/http/use-cors.ts); yoga's own would allow any origin with credentials.
+    cors: false,
     maskedErrors: { maskError, isDev: config.environment === 'development' },
-    plugins: [...useQueryLimits(config.graphqlLimits), useErrorCodes(), useMetrics(services.metrics)],
+    plugins: [...useQueryLimits(config.graphqlLimits), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps)],
     logging: false,
   });
 }

@@ -16,8 +16,9 @@ import { errorHandler } from './error-handler.ts';
 import { sparqlRoutes } from '../sparql-endpoint/sparql-routes.ts';
 import './request-context.ts';
 import { useAuthentication } from './use-authentication.ts';
+import { useCors } from './use-cors.ts';
 import { useRateLimit } from './use-rate-limit.ts';
-import { useRequestSignal } from '../store/request-signal.ts';
+import { useRequestWork } from './use-request-work.ts';
 import { docsRoutes } from '../openapi/docs-routes.ts';
 import { metricsRoute } from '../metrics/metrics-route.ts';
 import { graphiqlAssets } from '../graphql/graphiql.ts';
@@ -35,12 +36,15 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // from the finished app (below).
   let routeOf: (method: string, path: string) => string = () => 'unmatched';
   app.use(useRequestScope(), useRequestMetrics(services.metrics, logger, (method, path) => routeOf(method, path)));
+  app.use(useCors(config.cors));
 
   // Probes, metrics and documentation are neither authenticated nor limited.
   app.get('/metrics', metricsRoute(services.metrics, config.metricsToken));
   app.use(docsRoutes(), graphiqlAssets());
+  // Live while every engine serves or is replacing a failed part; 503 once one is broken for good.
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    const graph = services.store.health();
+    res.status(graph === 'broken' ? 503 : 200).json({ status: graph === 'broken' ? 'broken' : 'ok', engines: { graph } });
   });
   app.get('/readyz', async (_req, res) => {
     const checks: Array<[string, () => Promise<void>]> = [
@@ -57,10 +61,12 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // The viewer page is public: it holds no data.
   app.use('/viewer', viewerAssets());
 
-  // Queries to an external store stop when the client goes away.
-  app.use(useRequestSignal());
-  app.use(useAuthentication(services.authenticator));
-  app.use(useRateLimit(config.rateLimits, services.redis));
+  // A failed authentication counts against its address's anonymous limit, so it needs the limiter.
+  const rateLimit = useRateLimit(config.rateLimits, services, logger);
+  app.use(useAuthentication(services.authenticator, rateLimit));
+  app.use(rateLimit);
+  // Every request past the limits runs with its deadline, its budget and its client's signal.
+  app.use(useRequestWork(config.limits));
 
   const yoga = createGraphQL(config, services);
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
@@ -78,7 +84,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const sparql = sparqlRoutes(services.sites, services.store, config.sparqlEndpoint);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries, sparql);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
-  app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, download }));
+  app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, siteQuotaBytes: config.files.siteQuotaBytes, download }));
   app.use('/api/v1/keys', keysRoutes(services.keys));
 
   app.use((req, _res, next) => next(notFound(`No route for ${req.method} ${req.path}.`)));

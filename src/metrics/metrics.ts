@@ -35,6 +35,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly rateLimitDegraded = new Gauge({
+    name: 'bkg_rate_limit_degraded',
+    help: '1 while rate limits are counted in this process alone because Redis (REDIS_URL) does not answer, else 0.',
+    registers: [this.registry],
+  });
+
+  readonly rateLimitFallbacks = new Counter({
+    name: 'bkg_rate_limit_fallbacks_total',
+    help: 'Times the rate limiter turned to counting in this process because Redis did not answer.',
+    registers: [this.registry],
+  });
+
   readonly uploadBytes = new Counter({
     name: 'bkg_upload_bytes_total',
     help: 'Bytes of accepted uploads: graph (Turtle, N-Triples, N-Quads, JSON-LD bodies) and file (site files and models).',

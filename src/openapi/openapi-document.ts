@@ -46,7 +46,7 @@ const ERRORS = {
   404: json(errorBody, 'No such resource, or one the caller may not read (the two are indistinguishable).'),
   406: json(errorBody, 'No representation for the Accept header.'),
   409: json(errorBody, 'A resource with this id exists already.'),
-  413: json(errorBody, 'The body is over the size limit.'),
+  413: json(errorBody, 'The body is over the size limit, or a file does not fit in its site’s storage quota (code QUOTA_EXCEEDED).'),
   416: json(errorBody, 'The Range cannot be satisfied.'),
   415: json(errorBody, 'The Content-Type is not one this endpoint reads.'),
   429: json(errorBody, 'Over the client’s rate limit; `Retry-After` says when to try again.'),
@@ -369,7 +369,7 @@ function register(registry: OpenAPIRegistry): void {
   path({ method: 'get', path: '/graphql/schema.graphql', tags: [TAGS.docs], summary: 'The GraphQL schema (SDL), with descriptions', ...open, responses: { 200: text('The SDL.', ['text/plain']) } });
 
   // Operations and documentation
-  path({ method: 'get', path: '/healthz', tags: [TAGS.operations], summary: 'Liveness: the process answers', ...open, responses: { 200: json(health, 'Alive.') } });
+  path({ method: 'get', path: '/healthz', tags: [TAGS.operations], summary: 'Liveness: the process answers and no engine is broken for good', ...open, responses: { 200: json(health, 'Alive.'), 503: json(health, 'An engine is broken and not recovering: restart the service.') } });
   path({ method: 'get', path: '/readyz', tags: [TAGS.operations], summary: 'Readiness: every engine answers', ...open, responses: { 200: json(readiness, 'Ready.'), 503: json(readiness, 'An engine is unavailable.') } });
   path({
     method: 'get',

@@ -154,7 +154,10 @@ export const errorBody = z
   .catchall(z.unknown())
   .meta({ id: 'Error', description: 'An error that is not about fields; details (line, column, limit, …) beside `code`.' });
 
-export const health = z.object({ status: z.literal('ok') });
+export const health = z.object({
+  status: z.enum(['ok', 'broken']),
+  engines: z.object({ graph: z.enum(['ok', 'recovering', 'broken']).describe('recovering: a triplestore thread that failed is being rebuilt while the others serve') }),
+});
 
 export const readiness = z
   .object({

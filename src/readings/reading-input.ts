@@ -3,6 +3,7 @@
  * one so that a bad item is reported with its reason and never blocks the good ones.
  */
 import { z } from 'zod';
+import { plainText } from '../http/plain-text.ts';
 import { parseInstant } from '../timeseries/zoned-time.ts';
 import type { Reading } from './reading-store.ts';
 
@@ -50,8 +51,8 @@ const requiredOr = (message: string, required = 'This field is required.') => (i
  */
 export const readingItemSchema = z.object(
   {
-    timeseriesId: z
-      .string({ error: requiredOr('Must be a non-empty string.') })
+    // Plain text: one id PostgreSQL cannot store would fail the whole batch's statement.
+    timeseriesId: plainText({ error: requiredOr('Must be a non-empty string.') })
       .refine((id) => id.trim() !== '', { message: 'Must be a non-empty string.', abort: true })
       .refine((id) => id.length <= MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`)
       .meta({ description: `The series the reading belongs to (at most ${MAX_TIMESERIES_ID_LENGTH} characters); it need not be in the graph yet.`, example: 'ahu1-sat' }),

@@ -5,13 +5,24 @@ import type { Logger } from '../log/logger.ts';
 /** The service's Redis connection (rate-limit counters, events across replicas). */
 export type RedisClient = ReturnType<typeof createRedisClient>;
 
-// At start-up a few quick retries, then the failure (start-up reports it); once connected, retry for ever.
+/**
+ * How long a command may wait for Redis's answer. Redis answers in a millisecond; one that takes
+ * half a second is in trouble, and a request must not wait on it (the client's own default is 5 s).
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+// At start-up a few quick retries, then the failure (start-up reports it); once connected, retry for
+// ever, at least every 2 s, so that a Redis that returns is used again soon.
+// Without the offline queue a command sent while Redis is unreachable fails at once instead of
+// waiting for a reconnection: callers then do without Redis (rate limits count locally).
 const createRedisClient = (url: string, connected: () => boolean) =>
   createClient({
     url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
     socket: {
       connectTimeout: 5000,
-      reconnectStrategy: (retries: number, cause: Error) => (connected() ? Math.min(retries * 200, 5000) : retries < 3 ? 200 : cause),
+      reconnectStrategy: (retries: number, cause: Error) => (connected() ? Math.min(retries * 200, 2000) : retries < 3 ? 200 : cause),
     },
   });
 
@@ -32,6 +43,7 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
     reported = true;
   });
   client.on('ready', () => {
+    if (ready && reported) logger.info('redis connection restored');
     ready = true;
     reported = false;
   });

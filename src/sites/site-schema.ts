@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from '../http/plain-text.ts';
 import { SITE_ID } from './site-directory.ts';
 
 const timeZones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);
@@ -15,12 +16,12 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-const text = (max: number) => z.string().trim().max(max, `At most ${max} characters.`).nullish().transform((v) => v || null);
+const text = (max: number) => plainText().trim().max(max, `At most ${max} characters.`).nullish().transform((v) => v || null);
 
 /** The body of `POST /api/v1/sites/`. */
 export const newSiteSchema = z.object({
   id: z.string({ error: 'This field is required.' }).regex(SITE_ID, 'A slug: lowercase letters, digits and hyphens, 1 to 64 characters, starting and ending with a letter or digit.'),
-  name: z.string({ error: 'This field is required.' }).trim().min(1, 'This field may not be blank.').max(255, 'At most 255 characters.'),
+  name: plainText({ error: 'This field is required.' }).trim().min(1, 'This field may not be blank.').max(255, 'At most 255 characters.'),
   organization: text(255),
   address: text(511),
   city: text(255),

@@ -14,7 +14,7 @@ import type * as RDF from '@rdfjs/types';
 import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type RdfTerm, type SparqlRow } from './graph-store.ts';
 import { forComunica } from './comunica-query.ts';
 import { parseTriples } from './rdf-input.ts';
-import { requestSignal } from './request-signal.ts';
+import { requestSignal } from '../limits/request-work.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';

@@ -38,8 +38,11 @@ export class GraphJournal {
     mkdirSync(dir, { recursive: true });
   }
 
-  /** Every persisted graph with its segments (as absolute paths); removes files no manifest lists. */
-  open(): Map<string, Array<Segment & { path: string }>> {
+  /**
+   * Every persisted graph with its segments (as absolute paths). The journal's writer (`clean`)
+   * also removes files no manifest lists; a reader must not, the writer may be writing one.
+   */
+  open(clean = true): Map<string, Array<Segment & { path: string }>> {
     const graphs = new Map<string, Array<Segment & { path: string }>>();
     const names = readdirSync(this.dir);
     const listed = new Set<string>();
@@ -59,7 +62,7 @@ export class GraphJournal {
       for (const s of segments) listed.add(s.file);
       graphs.set(graph, segments.map((s) => ({ ...s, path: join(this.dir, s.file) })));
     }
-    for (const name of names) if (!listed.has(name)) rmSync(join(this.dir, name), { force: true, recursive: true });
+    if (clean) for (const name of names) if (!listed.has(name)) rmSync(join(this.dir, name), { force: true, recursive: true });
     return graphs;
   }
 

@@ -44,6 +44,18 @@ export type ClientQueryResult =
 export const queryTimeout = (timeoutMs: number) =>
   queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific patterns, a LIMIT).`);
 
+/** How a query of the service is run. */
+export interface SelectOptions {
+  /**
+   * The site graph the query reads: a store that queues queries serves sites in turn by it, so one
+   * site's slow queries wait behind each other, not in front of other sites'. Unset: the service's own.
+   */
+  readonly site?: string;
+}
+
+/** How an engine is: serving, replacing a part that failed, or failed for good (the service must restart). */
+export type EngineHealth = 'ok' | 'recovering' | 'broken';
+
 /** What a load did. */
 export interface LoadResult {
   /** Triples in the graph after the load. */
@@ -57,8 +69,11 @@ export interface LoadResult {
 export interface GraphStore {
   /** A short name for logs and metrics, e.g. `oxigraph`. */
   readonly name: string;
-  /** Runs a SELECT query and returns its solutions. */
-  select(query: string): Promise<SparqlRow[]>;
+  /**
+   * Runs a SELECT query and returns its solutions. Within a request (src/limits/request-work.ts)
+   * the query stops at the request's deadline, and does not start when its client has gone away.
+   */
+  select(query: string, options?: SelectOptions): Promise<SparqlRow[]>;
   /**
    * Runs a client's confined query within its deadline, without holding up the service's own
    * queries past it; throws `queryTimeout` when the deadline passes.
@@ -80,6 +95,8 @@ export interface GraphStore {
   countTriples(graph: string): Promise<number>;
   /** Answers when the store can serve queries; throws otherwise. */
   ping(): Promise<void>;
+  /** Whether the engine is broken and not recovering (a store that cannot tell says nothing). */
+  health?(): EngineHealth;
   /** Flushes what must persist and releases resources. */
   close(): Promise<void>;
 }

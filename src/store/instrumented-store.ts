@@ -1,4 +1,4 @@
-import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, SparqlRow } from './graph-store.ts';
+import type { ClientQuery, ClientQueryResult, EngineHealth, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 
 /** Told of every query a store runs: its text and how long it took. */
 export type QueryListener = (event: { store: string; query: string; durationMs: number; ok: boolean }) => void;
@@ -37,11 +37,11 @@ export class InstrumentedStore implements GraphStore {
     return this.inner.select(query);
   }
 
-  async select(query: string): Promise<SparqlRow[]> {
+  async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
     const started = performance.now();
     let ok = false;
     try {
-      const rows = await this.inner.select(query);
+      const rows = await this.inner.select(query, options);
       ok = true;
       return rows;
     } finally {
@@ -77,6 +77,10 @@ export class InstrumentedStore implements GraphStore {
 
   ping(): Promise<void> {
     return this.inner.ping();
+  }
+
+  health(): EngineHealth {
+    return this.inner.health?.() ?? 'ok';
   }
 
   close(): Promise<void> {

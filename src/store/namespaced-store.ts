@@ -5,7 +5,7 @@
  * seeing each other's sites. In a query only the IRIs after GRAPH, FROM and FROM NAMED change,
  * found by a scan that skips strings and comments: never a term in a pattern.
  */
-import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, RdfTerm, SparqlRow } from './graph-store.ts';
+import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, RdfTerm, SelectOptions, SparqlRow } from './graph-store.ts';
 
 const SERVICE_GRAPHS = 'urn:bkg:';
 
@@ -25,8 +25,8 @@ export class NamespacedStore implements GraphStore {
     return name.startsWith(SERVICE_GRAPHS) && !name.startsWith(this.namespace) ? this.namespace + name.slice(SERVICE_GRAPHS.length) : name;
   }
 
-  select(query: string): Promise<SparqlRow[]> {
-    return this.inner.select(this.rename(query));
+  select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+    return this.inner.select(this.rename(query), options);
   }
 
   /**

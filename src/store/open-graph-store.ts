@@ -2,15 +2,16 @@ import { join } from 'node:path';
 import type { GraphStoreConfig } from '../config/graph-store-config.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { GraphStore } from './graph-store.ts';
+import type { Logger } from '../log/logger.ts';
 import { NamespacedStore } from './namespaced-store.ts';
 import { OxigraphStore } from './oxigraph-store.ts';
 import { SparqlHttpStore } from './sparql-http-store.ts';
 
 /** The GraphStore the configuration names: embedded Oxigraph, a SPARQL 1.1 endpoint, or Comunica. */
-export async function openGraphStore(config: GraphStoreConfig, dataDir: string): Promise<GraphStore> {
+export async function openGraphStore(config: GraphStoreConfig, dataDir: string, logger?: Logger): Promise<GraphStore> {
   switch (config.kind) {
     case 'oxigraph':
-      return OxigraphStore.open({ persistDir: join(dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH] });
+      return OxigraphStore.open({ persistDir: join(dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH], threads: config.threads, logger });
     case 'comunica': {
       // Comunica is hundreds of modules: loaded only for the store that runs on it.
       const { ComunicaStore } = await import('./comunica-store.ts');

@@ -5,7 +5,7 @@ export type OxigraphRequest = { id: number } & (
   | { op: 'open' }
   | { op: 'select'; query: string; format: 'text/tab-separated-values' | 'application/sparql-results+json' }
   | { op: 'load'; graph: string; data: RdfSource; format: RdfFormat; replace: boolean; persistent: boolean }
-  | { op: 'drop'; graph: string }
+  | { op: 'drop'; graph: string; persistent: boolean }
   | { op: 'dump'; graph: string; format: 'text/turtle' | 'application/n-triples' }
   | { op: 'count'; graph: string }
 );
@@ -13,4 +13,12 @@ export type OxigraphRequest = { id: number } & (
 /** The worker's answer to one request. */
 export type OxigraphResponse =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; message: string; syntax: boolean };
+  | { id: number; ok: false; message: string; syntax: boolean; fatal: boolean };
+
+/** What each worker of the embedded store is started with. */
+export interface OxigraphWorkerData {
+  /** The journal's directory (graph-journal.ts). */
+  readonly persistDir: string;
+  /** Whether this worker writes the journal; the others only read it. */
+  readonly writer: boolean;
+}

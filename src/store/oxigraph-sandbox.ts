@@ -3,7 +3,7 @@ import { serviceUnavailable } from '../errors/app-error.ts';
 import { startWorker } from '../workers/start-worker.ts';
 import { queryTimeout, type ClientQuery, type ClientQueryResult, type SparqlRow } from './graph-store.ts';
 import type { SandboxRequest, SandboxResponse } from './oxigraph-sandbox-worker.ts';
-import { requestSignal } from './request-signal.ts';
+import { requestSignal } from '../limits/request-work.ts';
 
 type RequestBody = SandboxRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type Pending = { resolve: (value: SandboxResponse) => void; reject: (error: Error) => void };

@@ -1,12 +1,13 @@
 /**
- * The embedded Oxigraph store, run in a worker thread: Oxigraph's calls are synchronous, and a
- * long query or load here must not stall the HTTP event loop. Messages are answered in order.
- * Each site graph persists in the data directory as the documents loaded into it (graph-journal.ts).
+ * One copy of the embedded Oxigraph store, run in a worker thread: Oxigraph's calls are
+ * synchronous, and a long query or load here must not stall the HTTP event loop. Messages are
+ * answered in order. Each site graph persists in the data directory as the documents loaded into
+ * it (graph-journal.ts); of the store's workers one writes the journal, every one reads it at start.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
 import { fileChunks } from './file-chunks.ts';
-import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
+import type { OxigraphRequest, OxigraphResponse, OxigraphWorkerData } from './oxigraph-protocol.ts';
 import { QUAD_FORMATS, type RdfFormat, type RdfSource } from './graph-store.ts';
 import { GraphJournal, MAX_SEGMENTS } from './graph-journal.ts';
 import { ntriple } from './rdf-input.ts';
@@ -14,9 +15,9 @@ import { iri, prologue, sparql } from '../rdf/sparql.ts';
 
 const dropGraph = (graph: string) => sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text;
 
-const { persistDir } = workerData as { persistDir: string | undefined };
+const { persistDir, writer } = workerData as OxigraphWorkerData;
 const store = new oxigraph.Store();
-const journal = persistDir ? new GraphJournal(persistDir) : undefined;
+const journal = new GraphJournal(persistDir);
 
 /** A document as Oxigraph reads it: text or bytes as they are, a file in chunks. */
 const inputOf = (data: RdfSource) => (typeof data === 'string' || data instanceof Uint8Array ? data : fileChunks(data.path));
@@ -27,8 +28,7 @@ function loadInto(graph: string, data: RdfSource, format: RdfFormat): void {
 }
 
 function restorePersisted(): number {
-  if (!journal) return 0;
-  const graphs = journal.open();
+  const graphs = journal.open(writer);
   for (const [graph, segments] of graphs) for (const segment of segments) loadInto(graph, { path: segment.path }, segment.format);
   return graphs.size;
 }
@@ -36,12 +36,12 @@ function restorePersisted(): number {
 /** Puts a graph back as its persisted segments say (after a failed replace). */
 function restoreGraph(graph: string): void {
   store.update(dropGraph(graph));
-  for (const segment of journal?.segments(graph) ?? []) loadInto(graph, { path: segment.path }, segment.format);
+  for (const segment of journal.segments(graph)) loadInto(graph, { path: segment.path }, segment.format);
 }
 
 /** Records a load in the journal: the document as received, or the default graph of a quad format. */
 function persistLoad(request: Extract<OxigraphRequest, { op: 'load' }>, quads: readonly oxigraph.Quad[] | undefined): void {
-  if (!journal || !request.persistent) return;
+  if (!request.persistent) return;
   const [source, format] = quads ? [quads.map(ntriple).join(''), 'application/n-triples' as const] : [request.data, request.format];
   if (request.replace) journal.replace(request.graph, source, format);
   else if (journal.append(request.graph, source, format) > MAX_SEGMENTS) {
@@ -56,6 +56,14 @@ function count(graph: string): number {
     }) as string,
   );
   return Number(result.results.bindings[0].n.value);
+}
+
+/**
+ * A WebAssembly trap (out-of-bounds access, `unreachable`, a stack overflow inside the engine):
+ * the instance is in no known state after it, so the store replaces this worker.
+ */
+function isTrap(error: unknown): boolean {
+  return error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
 }
 
 function handle(request: OxigraphRequest): unknown {
@@ -79,6 +87,7 @@ function handle(request: OxigraphRequest): unknown {
         if (defaultGraphQuads) for (const q of defaultGraphQuads) store.add(q);
         else loadInto(request.graph, request.data, request.format);
       } catch (error) {
+        if (isTrap(error)) throw error;
         if (request.replace) restoreGraph(request.graph);
         throw Object.assign(new Error((error as Error).message), { syntax: true });
       }
@@ -87,7 +96,7 @@ function handle(request: OxigraphRequest): unknown {
     }
     case 'drop':
       store.update(dropGraph(request.graph));
-      journal?.drop(request.graph);
+      if (request.persistent) journal.drop(request.graph);
       return null;
     case 'dump':
       return store.dump({ format: request.format, from_graph_name: oxigraph.namedNode(request.graph) });
@@ -102,7 +111,7 @@ parentPort!.on('message', (request: OxigraphRequest) => {
     response = { id: request.id, ok: true, result: handle(request) };
   } catch (error) {
     const e = error as Error & { syntax?: boolean };
-    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true };
+    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isTrap(error) };
   }
   parentPort!.postMessage(response);
 });

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { Agent, request } from 'undici';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { HttpAuth, type Credentials } from './http-auth.ts';
-import { requestSignal } from './request-signal.ts';
+import { requestSignal } from '../limits/request-work.ts';
 
 /** A request body whose length is known (some endpoints ignore chunked bodies). */
 export type SizedBody = string | Buffer | { readonly path: string; readonly size: number };

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { badUserInput } from '../errors/app-error.ts';
+import { plainText } from '../http/plain-text.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { AGGREGATES, type Aggregate } from '../readings/reading-store.ts';
 import { MAX_TIMESERIES_ID_LENGTH } from '../readings/reading-input.ts';
@@ -19,12 +20,12 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: MINUTE, h: 60 * MINUTE, d:
 /** The body of `POST /sites/{id}/timeseries`, as checked (and documented in the OpenAPI document). */
 export const timeseriesQueryBody = z.strictObject({
   timeseriesIds: z
-    .array(z.string().min(1, 'A timeseries id cannot be empty.').max(MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`), 'A list of timeseries ids is required.')
+    .array(plainText().min(1, 'A timeseries id cannot be empty.').max(MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`), 'A list of timeseries ids is required.')
     .min(1, 'At least one timeseries id.')
     .max(MAX_SERIES_PER_QUERY, `At most ${MAX_SERIES_PER_QUERY} timeseries ids.`),
-  start: z.string('ISO-8601 or a relative time such as -1h.').optional(),
-  end: z.string('ISO-8601, a relative time or now().').optional(),
-  window: z.string('A duration from 1m to 1d, such as 15m.').nullable().optional(),
+  start: plainText('ISO-8601 or a relative time such as -1h.').optional(),
+  end: plainText('ISO-8601, a relative time or now().').optional(),
+  window: plainText('A duration from 1m to 1d, such as 15m.').nullable().optional(),
   aggregate: z.enum(AGGREGATES, `One of ${AGGREGATES.join(', ')}.`).optional(),
   limit: z.number('An integer from 1 to 10000.').int('An integer from 1 to 10000.').min(1, 'At least 1.').max(MAX_LIMIT, `At most ${MAX_LIMIT}.`).optional(),
 });
@@ -40,6 +41,13 @@ export interface TimeseriesQuery {
 }
 
 const RELATIVE = /^-(\d{1,9})([smhdw])$/;
+// The instants both a four-digit ISO-8601 year and a PostgreSQL timestamp hold: 0001-01-01T00:00:00Z
+// to 9999-12-31T23:59:59.999Z. A relative time reaches far past them (-999999999w), and past
+// ±8.64e15 ms JavaScript has no date at all.
+const EARLIEST_MS = -62_135_596_800_000;
+const LATEST_MS = 253_402_300_799_999;
+const OUT_OF_RANGE = 'Must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.';
+const inRange = (ms: number) => ms >= EARLIEST_MS && ms <= LATEST_MS;
 const DURATION = /^(\d{1,6})([mhd])$/;
 
 /** `-15m` before now, `now()`, or ISO-8601 (wall-clock time in the site's zone when it states no offset). */
@@ -65,9 +73,11 @@ export function parseTimeseriesQuery(body: unknown, now: number, timeZone: strin
   const fields: Record<string, string[]> = {};
   const start = instant(input.start ?? '-1h', now, timeZone);
   if (start === undefined) fields.start = ['ISO-8601 (e.g. 2026-11-21T00:00:00+01:00) or a relative time such as -15m, -1h, -24h, -7d.'];
+  else if (!inRange(start)) fields.start = [OUT_OF_RANGE];
   const end = instant(input.end ?? 'now()', now, timeZone);
   if (end === undefined) fields.end = ['ISO-8601, a relative time such as -1h, or now().'];
-  if (start !== undefined && end !== undefined && start >= end) fields.end = ['Must be after start.'];
+  else if (!inRange(end)) fields.end = [OUT_OF_RANGE];
+  if (!fields.start && !fields.end && start! >= end!) fields.end = ['Must be after start.'];
   let window: TimeseriesQuery['window'];
   if (input.window !== undefined && input.window !== null) {
     const ms = windowMs(input.window);

@@ -8,6 +8,13 @@
 const QUARTER_HOUR_MS = 15 * 60_000;
 const MAX_CACHED_SLOTS = 50_000;
 
+/** Epoch milliseconds of a UTC calendar time; unlike `Date.UTC`, years 0 to 99 are those years, not 1900 to 1999. */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  const date = new Date(Date.UTC(2000, month, day, hour, minute, second, ms));
+  date.setUTCFullYear(year, month, day);
+  return date.getTime();
+}
+
 interface Zone {
   readonly format: Intl.DateTimeFormat;
   readonly offsets: Map<number, number>;
@@ -29,6 +36,8 @@ function zoneOf(timeZone: string): Zone | null {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
+      // Wall-clock times just before 0001-01-01 in zones west of UTC are in 1 BC.
+      era: 'short',
     });
     zone = { format, offsets: new Map() };
   } catch {
@@ -45,10 +54,12 @@ export function isKnownTimeZone(timeZone: string): boolean {
 
 function computeOffset(zone: Zone, ms: number): number {
   const parts: Record<string, number> = {};
+  let bc = false;
   for (const part of zone.format.formatToParts(new Date(ms))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+    if (part.type === 'era') bc = part.value === 'BC';
+    else if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = utc(bc ? 1 - parts.year! : parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   const whole = ms - (((ms % 1000) + 1000) % 1000);
   return Math.round((wall - whole) / 60_000);
 }
@@ -103,8 +114,8 @@ function parseIsoParts(text: string): IsoParts | undefined {
   const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => (v === undefined ? undefined : Number(v)));
   const fraction = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const wall = Date.UTC(year!, month! - 1, day!, hour, minute, second, fraction);
-  // Date.UTC rolls 2026-02-30 over into March: such a date does not exist.
+  const wall = utc(year!, month! - 1, day!, hour, minute, second, fraction);
+  // The calendar rolls 2026-02-30 over into March: such a date does not exist.
   if (new Date(wall).getUTCDate() !== day) return undefined;
   let offset: number | undefined;
   const zone = m[8];

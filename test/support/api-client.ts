@@ -1,5 +1,5 @@
 // Small helpers for REST and GraphQL calls against a harness as a chosen caller.
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Harness } from './harness.ts';
 
 /** A request to the harness: a path and fetch options. */
@@ -12,6 +12,18 @@ export function fetchAs(h: Harness, token: string | null): Fetch {
     if (token !== null) headers.set('authorization', `Bearer ${token}`);
     else headers.delete('authorization');
     return fetch(h.url + path, { ...init, headers });
+  };
+}
+
+/** A made-up client address (in 198.18.0.0/15, kept for tests), a fresh one on each call. */
+export const clientIp = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+
+/** Requests as `fetchAs` does, from the client address `ip` (passed the way a proxy on loopback does). */
+export function fetchFrom(h: Harness, token: string | null, ip: string): Fetch {
+  return (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', ip);
+    return fetchAs(h, token)(path, { ...init, headers });
   };
 }
 

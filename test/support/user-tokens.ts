@@ -16,6 +16,10 @@ export interface UserClaims {
   sites?: unknown;
   /** Seconds since the epoch; ten minutes from now unless given. */
   exp?: number | null;
+  /** The issuer; left out unless given. */
+  iss?: string;
+  /** The audience; left out unless given. */
+  aud?: string | string[];
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -26,6 +30,8 @@ async function sign(claims: UserClaims, header: { alg: string; kid?: string }, k
   const jwt = new SignJWT(payload).setProtectedHeader({ ...header, typ: 'JWT' }).setIssuedAt();
   if (claims.sub !== null) jwt.setSubject(claims.sub ?? `user-${randomUUID()}`);
   if (claims.exp !== null) jwt.setExpirationTime(claims.exp ?? now() + 600);
+  if (claims.iss !== undefined) jwt.setIssuer(claims.iss);
+  if (claims.aud !== undefined) jwt.setAudience(claims.aud);
   return jwt.sign(key);
 }
 

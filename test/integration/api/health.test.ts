@@ -25,7 +25,7 @@ describe('/healthz', () => {
   it.each(callers)('answers 200 {status: ok} with %s', async (_name, token) => {
     const res = await fetchAs(h, token)('/healthz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await res.json()).toEqual({ status: 'ok', engines: { graph: 'ok' } });
     expect(res.headers.get('www-authenticate')).toBeNull();
   });
 });

@@ -2,10 +2,10 @@
 // by default, configurable. Standard RateLimit headers on every response; over the limit 429 with
 // Retry-After, and on /graphql a GraphQL body with code RATE_LIMITED. With REDIS_URL, replicas share
 // the counters.
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchAs, postGraphQL } from '../../support/api-client.ts';
+import { clientIp, fetchAs, fetchFrom, postGraphQL } from '../../support/api-client.ts';
 import { loadConfig } from '../../../src/config/config.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { hs256Token, JWT_SECRET } from '../../support/user-tokens.ts';
@@ -22,13 +22,6 @@ function rateLimit(res: Response): { limit: number; remaining: number; reset: nu
   const parts = Object.fromEntries(header!.split(',').map((part) => part.trim().split('=') as [string, string]));
   return { limit: Number(parts.limit), remaining: Number(parts.remaining), reset: Number(parts.reset) };
 }
-
-/** A made-up client address, passed the way a proxy on loopback does. */
-const clientIp = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
-
-/** Requests as an anonymous client at `ip`. */
-const anonymousAt = (h: Harness, ip: string) => (path: string, init: RequestInit = {}) =>
-  fetchAs(h, null)(path, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': ip } });
 
 /** Expects a REST 429 with Retry-After, the RateLimit headers at zero and a RATE_LIMITED body. */
 async function expectLimited(res: Response, limit: number): Promise<void> {
@@ -125,16 +118,16 @@ describe('configured limits', () => {
 
   it(`an anonymous client gets ${LIMITS.anonymous} requests per IP, then 429; another IP is counted apart`, async () => {
     const ip = clientIp();
-    const first = await anonymousAt(h, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+    const first = await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
     expect(first.status).toBe(200);
     expect(rateLimit(first)).toMatchObject({ limit: LIMITS.anonymous, remaining: 1 });
     // REST answers 401 to anonymous callers, and still counts.
-    const rest = await anonymousAt(h, ip)('/api/v1/sites/');
+    const rest = await fetchFrom(h, null, ip)('/api/v1/sites/');
     expect(rest.status).toBe(401);
     expect(rateLimit(rest)).toMatchObject({ limit: LIMITS.anonymous, remaining: 0 });
-    await expectGraphQLLimited(await anonymousAt(h, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) }));
-    await expectLimited(await anonymousAt(h, ip)('/api/v1/sites/'), LIMITS.anonymous);
-    const elsewhere = await anonymousAt(h, clientIp())('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+    await expectGraphQLLimited(await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) }));
+    await expectLimited(await fetchFrom(h, null, ip)('/api/v1/sites/'), LIMITS.anonymous);
+    const elsewhere = await fetchFrom(h, null, clientIp())('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
     expect(elsewhere.status).toBe(200);
   });
 
@@ -148,12 +141,12 @@ describe('configured limits', () => {
     const ip = clientIp();
     for (let i = 0; i < LIMITS.anonymous * 3; i++) {
       for (const probe of ['/healthz', '/readyz']) {
-        const res = await anonymousAt(h, ip)(probe);
+        const res = await fetchFrom(h, null, ip)(probe);
         expect(res.status, probe).toBe(200);
         expect(res.headers.get('ratelimit')).toBeNull();
       }
     }
-    expect((await anonymousAt(h, ip)('/api/v1/sites/')).status).toBe(401);
+    expect((await fetchFrom(h, null, ip)('/api/v1/sites/')).status).toBe(401);
   });
 });
 
@@ -172,7 +165,7 @@ describe('default limits (SPEC 8)', () => {
       const policies = {
         key: (await fetchAs(h, key)('/api/v1/sites/')).headers.get('ratelimit-policy'),
         user: (await fetchAs(h, await hs256Token({ sites: '*' }))('/api/v1/sites/')).headers.get('ratelimit-policy'),
-        anonymous: (await anonymousAt(h, clientIp())('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).headers.get('ratelimit-policy'),
+        anonymous: (await fetchFrom(h, null, clientIp())('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).headers.get('ratelimit-policy'),
       };
       expect(policies).toEqual({ key: '2400;w=60', user: '1200;w=60', anonymous: '120;w=60' });
     } finally {
@@ -221,7 +214,7 @@ describe.skipIf(!REDIS_URL)('shared counters in Redis across two instances (need
     const ip = clientIp();
     const statuses = [];
     for (const h of [a, b, a, b]) {
-      statuses.push((await anonymousAt(h, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).status);
+      statuses.push((await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });

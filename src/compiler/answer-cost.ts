@@ -1,0 +1,63 @@
+/**
+ * What an answer costs as it is built, counted against the request's budget (src/limits/): each
+ * entity as often as it appears in the answer. The plan builds each level once for all its parents
+ * (a child shared by several parents is one object), but the answer repeats a child under every
+ * parent, and a nested selection multiplies: so each object carries the number of places it takes
+ * in the answer, and a level costs its children times their parents' places. The count is made
+ * before the next level is fetched, so a selection whose answer would explode is refused after
+ * the first level that passes the budget, long before it is written out.
+ */
+import type { RequestWork } from '../limits/request-work.ts';
+import type { EntityObject } from './shape-entity.ts';
+
+export class AnswerCost {
+  /** Places an object takes in the answer. */
+  private readonly places = new Map<object, number>();
+
+  constructor(private readonly work: RequestWork | undefined) {}
+
+  /** Root entities: one place each. */
+  roots(objects: readonly EntityObject[]): void {
+    this.place(1, objects);
+  }
+
+  /** Children put under `parent` (a list field or a single one). */
+  children(parent: EntityObject, children: readonly object[]): void {
+    this.place(this.places.get(parent) ?? 1, children);
+  }
+
+  /** Rows the triplestore handed over. */
+  storeRows(count: number): void {
+    this.work?.spend('storeRows', count);
+  }
+
+  /** Most rows the next store query may return within the budget (one more tells it was exceeded). */
+  rowLimit(): number | undefined {
+    return this.work ? this.work.left('storeRows') + 1 : undefined;
+  }
+
+  private place(times: number, objects: readonly object[]): void {
+    if (objects.length === 0) return;
+    let bytes = 0;
+    for (const object of objects) {
+      this.places.set(object, (this.places.get(object) ?? 0) + times);
+      bytes += sizeOf(object);
+    }
+    this.work?.spend('entities', times * objects.length);
+    this.work?.spend('responseBytes', times * bytes);
+  }
+}
+
+/** The JSON size of an object's own values, near enough: keys, strings, numbers, lists of strings. */
+function sizeOf(object: object): number {
+  let bytes = 2;
+  for (const key in object) {
+    if (key.startsWith('__')) continue;
+    const value = (object as Record<string, unknown>)[key];
+    bytes += key.length + 4;
+    if (typeof value === 'string') bytes += value.length;
+    else if (Array.isArray(value)) for (const item of value) bytes += typeof item === 'string' ? item.length + 3 : 0;
+    else if (value !== null && typeof value !== 'object') bytes += 8;
+  }
+  return bytes;
+}

@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import type { LimitsConfig } from '../limits/limits-config.ts';
+import { RequestWork, runAsWork } from '../limits/request-work.ts';
+import './request-context.ts';
+
+/**
+ * After authentication: serves the rest of the request as one piece of work with its deadline and
+ * the budget of its client's tier, and a signal aborted when the connection closes before the
+ * response is sent (queued queries leave their queue, queries to an external store stop).
+ */
+export function useRequestWork(limits: LimitsConfig): RequestHandler {
+  return (req, res, next) => {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('The client went away'));
+    });
+    const anonymous = req.client.kind === 'anonymous';
+    const budget = anonymous ? limits.budgets.anonymous : limits.budgets.client;
+    const work = new RequestWork(controller.signal, limits.queryTimeoutMs, budget, anonymous ? 'anonymous' : 'client', limits.budgets.client);
+    runAsWork(work, next);
+  };
+}

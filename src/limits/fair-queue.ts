@@ -1,0 +1,137 @@
+import { AppError, serviceUnavailable } from '../errors/app-error.ts';
+
+/** A slot of a shared engine, held while one piece of work runs on it. */
+export interface Slot {
+  /** Which of the engine's slots (0 … slots − 1): the lane, or thread, the work runs on. */
+  readonly index: number;
+  /** Gives the slot back; calling it again does nothing. */
+  release(): void;
+  /** Keeps the thread for the engine's own work (counted against no key) instead of giving it back. */
+  keep(): Slot;
+}
+
+interface Waiter {
+  readonly grant: (slot: Slot) => void;
+  readonly reject: (error: Error) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+}
+
+/**
+ * The slots of a shared engine (its threads), handed out fairly across keys (sites). Each key
+ * waits in a queue of its own, keys are served in turn, and one key holds at most `perKey` slots at
+ * once: a tenant with many slow requests waits behind itself, never in front of the others, and
+ * cannot hold every thread. Work whose client went away leaves the queue at once.
+ */
+export class FairQueue {
+  private readonly free: number[];
+  /** Keys with work waiting, in the order they are served next (a served key goes to the back). */
+  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly held = new Map<string, number>();
+
+  constructor(
+    slots: number,
+    private readonly perKey: number,
+    /** Most pieces of work one key may have waiting; past it the next is refused (429). */
+    private readonly maxWaitingPerKey = 256,
+  ) {
+    this.free = Array.from({ length: slots }, (_, i) => i);
+  }
+
+  /** Pieces of work waiting for a slot, over every key. */
+  get queued(): number {
+    let n = 0;
+    for (const queue of this.waiting.values()) n += queue.length;
+    return n;
+  }
+
+  /** Waits for a slot for `key`; rejects when `signal` aborts first. */
+  acquire(key: string, signal?: AbortSignal): Promise<Slot> {
+    if (signal?.aborted) return Promise.reject(cancelled());
+    return new Promise<Slot>((grant, reject) => {
+      const queue = this.waiting.get(key) ?? [];
+      if (queue.length >= this.maxWaitingPerKey) {
+        reject(new AppError('RATE_LIMITED', `More than ${this.maxWaitingPerKey} queries of this site are waiting; send fewer at once.`));
+        return;
+      }
+      const waiter: Waiter = {
+        grant,
+        reject,
+        signal,
+        onAbort: () => {
+          const current = this.waiting.get(key);
+          const at = current?.indexOf(waiter) ?? -1;
+          if (at < 0) return;
+          current!.splice(at, 1);
+          if (current!.length === 0) this.waiting.delete(key);
+          reject(cancelled());
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      queue.push(waiter);
+      this.waiting.set(key, queue);
+      this.dispatch();
+    });
+  }
+
+  /**
+   * Takes slot `index` now if it is free, ahead of every waiter (the engine's own work on that
+   * thread: applying a write, rebuilding it); undefined when it is held.
+   */
+  take(index: number): Slot | undefined {
+    const at = this.free.indexOf(index);
+    if (at < 0) return undefined;
+    this.free.splice(at, 1);
+    return this.grant(undefined, index);
+  }
+
+  private dispatch(): void {
+    while (this.free.length > 0) {
+      const key = this.nextKey();
+      if (key === undefined) return;
+      const queue = this.waiting.get(key)!;
+      const waiter = queue.shift()!;
+      // To the back of the turn order; gone when nothing of it waits.
+      this.waiting.delete(key);
+      if (queue.length > 0) this.waiting.set(key, queue);
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.held.set(key, (this.held.get(key) ?? 0) + 1);
+      waiter.grant(this.grant(key, this.free.shift()!));
+    }
+  }
+
+  /** A slot given to `key`'s work, or taken by the engine (`undefined`: counted against no key). */
+  private grant(key: string | undefined, index: number): Slot {
+    let released = false;
+    const letGo = () => {
+      if (released) throw new Error('slot already released');
+      released = true;
+      if (key === undefined) return;
+      const n = this.held.get(key)! - 1;
+      if (n === 0) this.held.delete(key);
+      else this.held.set(key, n);
+    };
+    return {
+      index,
+      release: () => {
+        if (released) return;
+        letGo();
+        this.free.push(index);
+        this.dispatch();
+      },
+      keep: () => {
+        letGo();
+        return this.grant(undefined, index);
+      },
+    };
+  }
+
+  /** The first key in turn that holds fewer than its share of slots. */
+  private nextKey(): string | undefined {
+    for (const key of this.waiting.keys()) if ((this.held.get(key) ?? 0) < this.perKey) return key;
+    return undefined;
+  }
+}
+
+/** The error of work whose client went away before it ran. */
+export const cancelled = () => serviceUnavailable('The request was cancelled.');

@@ -1,0 +1,108 @@
+/**
+ * What one request may cost the process, and what it has cost so far: a deadline counted in
+ * engine work (time spent waiting for a thread does not count against it), a budget of entities,
+ * response bytes and store rows, and the signal that says its client went away. Carried by
+ * AsyncLocalStorage, so the stores and the compiler below the HTTP layer find it without every
+ * function between passing it along.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { queryTooComplex, queryTooLarge } from '../errors/app-error.ts';
+
+/** How much one request's answer may hold. */
+export interface Budget {
+  /** Entity objects in the answer, each counted as often as it appears in it. */
+  readonly entities: number;
+  /** The answer's size, estimated from the values of its fields. */
+  readonly responseBytes: number;
+  /** Rows the triplestore may hand over for the request, all its queries together. */
+  readonly storeRows: number;
+}
+
+/** The budgets by client tier: anonymous callers get the smaller one. */
+export interface Budgets {
+  readonly client: Budget;
+  readonly anonymous: Budget;
+}
+
+export type BudgetResource = keyof Budget;
+
+const RESOURCE_WORDS: Record<BudgetResource, string> = {
+  entities: 'entities in the answer',
+  responseBytes: 'bytes of answer',
+  storeRows: 'rows from the triplestore',
+};
+
+/** The deadline's error: the work of a request ran longer than it may. */
+export const deadlineExceeded = (timeoutMs: number) =>
+  queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific filters, fewer levels).`);
+
+/** One request's deadline, budget and cancellation. */
+export class RequestWork {
+  private spentMs = 0;
+  private readonly used: Record<BudgetResource, number> = { entities: 0, responseBytes: 0, storeRows: 0 };
+
+  constructor(
+    readonly signal: AbortSignal | undefined,
+    /** Engine work the request may take, in milliseconds. */
+    readonly timeoutMs: number,
+    readonly budget: Budget,
+    /** Which budget applies, for the message that names it. */
+    readonly tier: 'anonymous' | 'client',
+    /** The other tier's budget, for the message (what a key would allow). */
+    private readonly clientBudget?: Budget,
+  ) {}
+
+  /** Engine work time left; throws the deadline's error when none is. */
+  remainingMs(): number {
+    const left = this.timeoutMs - this.spentMs;
+    if (left <= 0) throw deadlineExceeded(this.timeoutMs);
+    return left;
+  }
+
+  /** Counts engine work the request took. */
+  chargeTime(ms: number): void {
+    this.spentMs += ms;
+  }
+
+  /** What is left of one resource (at least 0). */
+  left(resource: BudgetResource): number {
+    return Math.max(0, this.budget[resource] - this.used[resource]);
+  }
+
+  /** Counts `amount` of a resource; past the budget throws QUERY_TOO_LARGE saying which and what to do. */
+  spend(resource: BudgetResource, amount: number): void {
+    this.used[resource] += amount;
+    if (this.used[resource] > this.budget[resource]) throw this.overBudget(resource);
+  }
+
+  /** The error for a resource over budget. */
+  overBudget(resource: BudgetResource): Error {
+    const max = this.budget[resource];
+    const more =
+      this.tier === 'anonymous' && this.clientBudget
+        ? ` (the budget of anonymous callers; an API key or user token allows ${this.clientBudget[resource].toLocaleString('en')})`
+        : '';
+    return queryTooLarge(
+      `The answer would hold more than ${max.toLocaleString('en')} ${RESOURCE_WORDS[resource]}, more than one request may cost${more}. ` +
+        'Ask for fewer levels or fields, narrow the query with filters (id, name, is, locationId), or split it into several requests.',
+      { exceeded: resource, limit: max, tier: this.tier },
+    );
+  }
+}
+
+const storage = new AsyncLocalStorage<RequestWork>();
+
+/** The work of the request being served; undefined outside a request (start-up, background jobs). */
+export function currentWork(): RequestWork | undefined {
+  return storage.getStore();
+}
+
+/** The current request's signal, aborted when its client disconnects; undefined outside a request. */
+export function requestSignal(): AbortSignal | undefined {
+  return storage.getStore()?.signal;
+}
+
+/** Runs `fn` (and everything it starts) as the work of one request. */
+export function runAsWork<T>(work: RequestWork, fn: () => T): T {
+  return storage.run(work, fn);
+}
