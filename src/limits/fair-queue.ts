@@ -25,9 +25,12 @@ interface Waiter {
  */
 export class FairQueue {
   private readonly free: number[];
-  /** Keys with work waiting, in the order they are served next (a served key goes to the back). */
+  /** Keys with work waiting, each with its queue. */
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly held = new Map<string, number>();
+  /** When each key busy now was last served (a counter): the least recently served goes first. */
+  private readonly lastServed = new Map<string, number>();
+  private turns = 0;
 
   constructor(
     slots: number,
@@ -91,11 +94,10 @@ export class FairQueue {
       if (key === undefined) return;
       const queue = this.waiting.get(key)!;
       const waiter = queue.shift()!;
-      // To the back of the turn order; gone when nothing of it waits.
-      this.waiting.delete(key);
-      if (queue.length > 0) this.waiting.set(key, queue);
+      if (queue.length === 0) this.waiting.delete(key);
       waiter.signal?.removeEventListener('abort', waiter.onAbort);
       this.held.set(key, (this.held.get(key) ?? 0) + 1);
+      this.lastServed.set(key, ++this.turns);
       waiter.grant(this.grant(key, this.free.shift()!));
     }
   }
@@ -108,8 +110,12 @@ export class FairQueue {
       released = true;
       if (key === undefined) return;
       const n = this.held.get(key)! - 1;
-      if (n === 0) this.held.delete(key);
-      else this.held.set(key, n);
+      if (n > 0) this.held.set(key, n);
+      else {
+        this.held.delete(key);
+        // A key with nothing running or waiting has had its turns: forgotten, it starts afresh.
+        if (!this.waiting.has(key)) this.lastServed.delete(key);
+      }
     };
     return {
       index,
@@ -126,10 +132,16 @@ export class FairQueue {
     };
   }
 
-  /** The first key in turn that holds fewer than its share of slots. */
+  /** Of the keys that hold fewer than their share of slots, the one served least recently. */
   private nextKey(): string | undefined {
-    for (const key of this.waiting.keys()) if ((this.held.get(key) ?? 0) < this.perKey) return key;
-    return undefined;
+    let next: string | undefined;
+    let nextTurn = Infinity;
+    for (const key of this.waiting.keys()) {
+      if ((this.held.get(key) ?? 0) >= this.perKey) continue;
+      const turn = this.lastServed.get(key) ?? 0;
+      if (turn < nextTurn) [next, nextTurn] = [key, turn];
+    }
+    return next;
   }
 }
 

@@ -39,6 +39,8 @@ export const deadlineExceeded = (timeoutMs: number) =>
 /** One request's deadline, budget and cancellation. */
 export class RequestWork {
   private spentMs = 0;
+  /** Set once the budget is exceeded: the request's other work stops at its next step. */
+  private refusal: Error | undefined;
   private readonly used: Record<BudgetResource, number> = { entities: 0, responseBytes: 0, storeRows: 0 };
 
   constructor(
@@ -52,8 +54,9 @@ export class RequestWork {
     private readonly clientBudget?: Budget,
   ) {}
 
-  /** Engine work time left; throws the deadline's error when none is. */
+  /** Engine work time left; throws the deadline's error when none is, or the refusal once over budget. */
   remainingMs(): number {
+    if (this.refusal) throw this.refusal;
     const left = this.timeoutMs - this.spentMs;
     if (left <= 0) throw deadlineExceeded(this.timeoutMs);
     return left;
@@ -71,8 +74,9 @@ export class RequestWork {
 
   /** Counts `amount` of a resource; past the budget throws QUERY_TOO_LARGE saying which and what to do. */
   spend(resource: BudgetResource, amount: number): void {
+    if (this.refusal) throw this.refusal;
     this.used[resource] += amount;
-    if (this.used[resource] > this.budget[resource]) throw this.overBudget(resource);
+    if (this.used[resource] > this.budget[resource]) throw (this.refusal = this.overBudget(resource));
   }
 
   /** The error for a resource over budget. */

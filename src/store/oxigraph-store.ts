@@ -138,6 +138,8 @@ export class OxigraphStore implements GraphStore {
     if (this.closed) throw serviceUnavailable('The embedded triplestore is closed.');
     if (!this.state.includes('up') && !this.state.includes('rebuilding')) throw serviceUnavailable('The embedded triplestore is broken; the service must be restarted.');
     const work = currentWork();
+    // A request already over its budget or deadline does not queue more work.
+    work?.remainingMs();
     const slot = await this.queue.acquire(site ?? '', work?.signal);
     const started = performance.now();
     try {
