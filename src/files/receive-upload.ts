@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { tooLarge } from '../blobs/measure-stream.ts';
@@ -66,8 +67,11 @@ function blobStorage(files: SiteFiles, options: ReceiveUploadOptions): StorageEn
         const given = await options.beforeStore?.(req);
         const room = given && given.bytes < options.maxBytes ? given : undefined;
         const key = files.newBlobKey();
+        // The store destroys its source when it fails, and multer would report the source's error
+        // before this callback's: past the room, the part reaches the store through a stream of its own.
+        const body = room ? file.stream.pipe(new PassThrough()) : file.stream;
         try {
-          const stored = await files.blobs.put(key, file.stream, { contentType: file.mimetype, maxBytes: room ? Math.max(0, room.bytes) : options.maxBytes });
+          const stored = await files.blobs.put(key, body, { contentType: file.mimetype, maxBytes: room ? Math.max(0, room.bytes) : options.maxBytes });
           return { key, ...stored, filename: file.originalname, mimetype: file.mimetype };
         } catch (error) {
           // Past the room but within the upload limit: the room is what the file did not fit.

@@ -1,13 +1,13 @@
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { ipKeyGenerator } from 'express-rate-limit';
 import type { Client } from '../auth/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import { anonymousKey } from '../http/use-rate-limit.ts';
 import type { GraphQLContext } from './context.ts';
 import type { SubscriptionCapConfig } from './subscription-cap-config.ts';
 
 /** Whom a subscription counts against: its API key, its user, or its address (an IPv6 /56 as one, as rate limits count it). */
-const holderOf = (client: Client) => (client.kind === 'anonymous' ? `ip:${ipKeyGenerator(client.id)}` : `${client.kind}:${client.id}`);
+const holderOf = (client: Client) => (client.kind === 'anonymous' ? anonymousKey(client.id) : `${client.kind}:${client.id}`);
 
 const HOLDER_NAMES: Record<Client['kind'], string> = { key: 'API key', user: 'user', anonymous: 'address' };
 

@@ -33,6 +33,12 @@ describe('formatInZone', () => {
     }
   });
 
+  it('writes instants of the first centuries with the zone’s offset of the time, into 1 BC west of UTC', () => {
+    expect(formatInZone(Date.parse('0050-06-01T12:00:00Z'), 'UTC')).toBe('0050-06-01T12:00:00+00:00');
+    expect(Date.parse(formatInZone(-62_135_596_800_000, 'America/New_York'))).toBe(-62_135_596_800_000);
+    expect(formatInZone(-62_135_596_800_000, 'America/New_York')).toMatch(/^0000-12-31T19:/);
+  });
+
   it('offsets in minutes', () => {
     expect(zoneOffsetMinutes(Date.parse('2026-07-01T00:00:00Z'), 'Europe/Berlin')).toBe(120);
     expect(zoneOffsetMinutes(Date.parse('2026-01-01T00:00:00Z'), 'America/Los_Angeles')).toBe(-480);
@@ -48,6 +54,12 @@ describe('parseInstant', () => {
     ['2026-11-21 22:05:00z', Date.parse('2026-11-21T22:05:00Z')],
   ])('%s', (text, ms) => {
     expect(parseInstant(text)).toBe(ms);
+  });
+
+  it('reads years 0 to 99 as themselves (Date.UTC would make them 1900 to 1999)', () => {
+    expect(parseInstant('0050-06-01T00:00:00Z')).toBe(Date.parse('0050-06-01T00:00:00Z'));
+    expect(parseInstant('0001-01-01T00:00:00Z')).toBe(-62_135_596_800_000);
+    expect(parseInstant('0000-02-29T00:00:00Z')).toBe(Date.parse('0000-02-29T00:00:00Z'));
   });
 
   it.each(['2026-11-21T22:05:00', '2026-02-30T00:00:00Z', '2026-11-21T24:00:00Z', '21.11.2026', 'now', '2026-11-21T22:05:00+25:00', ''])('refuses %j', (text) => {
