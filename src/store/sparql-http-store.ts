@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
+import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
 import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
 import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
@@ -51,7 +52,7 @@ export class SparqlHttpStore implements GraphStore {
   private readonly gspUrl: URL | undefined;
   private resolvedDialect: Promise<SparqlDialect> | undefined;
 
-  constructor(options: SparqlHttpStoreOptions) {
+  constructor(private readonly options: SparqlHttpStoreOptions) {
     this.client = new SparqlHttpClient(options);
     this.queryUrl = new URL(options.queryUrl);
     this.updateUrl = new URL(options.updateUrl ?? options.queryUrl);
@@ -95,9 +96,22 @@ export class SparqlHttpStore implements GraphStore {
     return answer;
   }
 
+  /**
+   * Within a request, a query may take what is left of the request's deadline when that is shorter
+   * than the store's own timeout (the endpoint is told too, where its dialect has a parameter).
+   */
   async select(query: string): Promise<SparqlRow[]> {
     const dialect = await this.dialect();
-    const answer = await this.query(dialect.prepareQuery(query), results.accept);
+    const work = currentWork();
+    const left = work?.remainingMs();
+    const ownDeadline = work && left! < this.options.timeoutMs ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) } : undefined;
+    const started = performance.now();
+    let answer: HttpAnswer;
+    try {
+      answer = await this.query(dialect.prepareQuery(query), results.accept, ownDeadline);
+    } finally {
+      work?.chargeTime(performance.now() - started);
+    }
     const document = JSON.parse(answer.text) as { results?: { bindings?: SparqlRow[] } };
     return normalizeRows(document.results?.bindings ?? [], dialect);
   }
