@@ -1,5 +1,5 @@
 import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { RedisConnection } from '../redis/redis-connection.ts';
@@ -20,16 +20,17 @@ export class FallbackRateLimitStore implements Store {
   readonly #shared: RedisStore;
   readonly #local = new MemoryStore();
   #options: Options | undefined;
-  /** Set while counting is local: asks Redis every second whether it answers again. */
+  #degraded = false;
+  /** While counting is local: asks Redis every second whether it answers again. */
   #probe: NodeJS.Timeout | undefined;
   #probing = false;
 
   constructor(
-    redis: RedisConnection,
+    private readonly redis: RedisConnection,
     private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {
-    this.#shared = new RedisStore({ prefix: this.prefix, sendCommand: (...args: string[]) => redis.client.sendCommand(args) });
+    this.#shared = new RedisStore({ prefix: this.prefix, sendCommand: (...args: string[]) => redis.send<RedisReply>(args) });
     // A connection closed for good (the service stopping) has nothing left to probe.
     redis.client.on('end', () => clearInterval(this.#probe));
   }
@@ -54,7 +55,7 @@ export class FallbackRateLimitStore implements Store {
   }
 
   async #use<T>(operation: (store: Store) => T | Promise<T>): Promise<T> {
-    if (!this.#probe) {
+    if (!this.#degraded) {
       try {
         return await operation(this.#shared);
       } catch (error) {
@@ -65,8 +66,9 @@ export class FallbackRateLimitStore implements Store {
   }
 
   #fail(error: unknown): void {
-    if (this.#probe) return;
-    this.#probe = setInterval(() => this.#tryRedis(), PROBE_INTERVAL_MS).unref();
+    if (this.#degraded) return;
+    this.#degraded = true;
+    if (this.redis.client.isOpen) this.#probe = setInterval(() => this.#tryRedis(), PROBE_INTERVAL_MS).unref();
     this.metrics.rateLimitDegraded.set(1);
     this.metrics.rateLimitFallbacks.inc();
     this.logger.warn({ err: error }, 'rate limits are counted in this process alone until Redis answers again');
@@ -80,6 +82,7 @@ export class FallbackRateLimitStore implements Store {
       .init(this.#options)
       .then(
         () => {
+          this.#degraded = false;
           clearInterval(this.#probe);
           this.#probe = undefined;
           this.metrics.rateLimitDegraded.set(0);

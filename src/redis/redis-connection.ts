@@ -6,8 +6,10 @@ import type { Logger } from '../log/logger.ts';
 export type RedisClient = ReturnType<typeof createRedisClient>;
 
 /**
- * How long a command may wait for Redis's answer. Redis answers in a millisecond; one that takes
- * half a second is in trouble, and a request must not wait on it (the client's own default is 5 s).
+ * How long `send` waits for Redis's answer. Redis answers in a millisecond; one that takes half a
+ * second is in trouble, and a request must not wait on it. The client's own command timeout is no
+ * help here: it gives up only on commands not yet written, and a Redis that stopped answering (a
+ * hung process, a dropped network) has been written to.
  */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 
@@ -19,7 +21,6 @@ const createRedisClient = (url: string, connected: () => boolean) =>
   createClient({
     url,
     disableOfflineQueue: true,
-    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
     socket: {
       connectTimeout: 5000,
       reconnectStrategy: (retries: number, cause: Error) => (connected() ? Math.min(retries * 200, 2000) : retries < 3 ? 200 : cause),
@@ -28,6 +29,8 @@ const createRedisClient = (url: string, connected: () => boolean) =>
 
 export interface RedisConnection {
   readonly client: RedisClient;
+  /** Sends a command; fails at once when Redis is unreachable, and after 500 ms without an answer. */
+  send<T>(args: string[]): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,10 +56,23 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
     if (client.isOpen) client.destroy();
     throw serviceUnavailable('Redis is unavailable', error);
   }
+  const send = <T>(args: string[]) => {
+    let timer: NodeJS.Timeout | undefined;
+    // A late answer is still read (the connection's replies stay in order) and dropped. The timeout
+    // is decided after the I/O already waiting (setImmediate): when the process itself was busy past
+    // it, Redis's answer is in that I/O, and a busy process is not a Redis that failed.
+    return Promise.race([
+      client.sendCommand<T>(args).finally(() => clearTimeout(timer)),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => setImmediate(() => reject(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`))), REDIS_COMMAND_TIMEOUT_MS);
+      }),
+    ]);
+  };
   return {
     client,
+    send,
     async ping() {
-      await client.ping();
+      await send(['PING']);
     },
     async close() {
       if (client.isOpen) await client.close();

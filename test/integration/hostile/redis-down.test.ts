@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientIp, fetchFrom } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { redisServerInstalled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { duringAttack } from './hostile-support.ts';
 
 const fixture = readFileSync(new URL('../../../fixtures/small/tenant-a.ttl', import.meta.url), 'utf8');
@@ -16,22 +16,6 @@ const LIMIT = 4;
 const QUERY = JSON.stringify({ query: '{ building(siteId: "alpha") { name } }' });
 /** Without Redis a request takes milliseconds; the client's own command timeout alone would be 5 s. */
 const PROMPT_MS = 1000;
-
-let redis: RedisServer;
-let a: Harness;
-let b: Harness;
-const logA: Array<{ level: number; msg: string }> = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  const env = { REDIS_URL: redis.url, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT), LOG_LEVEL: 'info' };
-  const log = { write: (line: string) => void logA.push(JSON.parse(line)) };
-  [a, b] = await Promise.all([createHarness({ sites: { alpha: fixture }, env, log }), createHarness({ sites: { alpha: fixture }, env })]);
-});
-afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()]);
-  await redis?.stop();
-});
 
 /** An anonymous GraphQL request from `ip` to `h`: its status, Retry-After and how long it took. */
 async function anonymous(h: Harness, ip: string): Promise<{ status: number; retryAfter: string | null; ms: number }> {
@@ -71,11 +55,28 @@ async function innocent(h: Harness, key: string): Promise<void> {
   expect((await res.json()).id).toBe('alpha');
 }
 
-describe('rate limits while Redis fails', () => {
+describe.skipIf(!redisServerInstalled)('rate limits while Redis fails (needs redis-server on the PATH)', () => {
+  let redis: RedisServer;
+  let a: Harness;
+  let b: Harness;
+  const logA: Array<{ level: number; msg: string }> = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT) };
+    const log = { write: (line: string) => void logA.push(JSON.parse(line)) };
+    [a, b] = await Promise.all([createHarness({ sites: { alpha: fixture }, env: { ...env, LOG_LEVEL: 'info' }, log }), createHarness({ sites: { alpha: fixture }, env })]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await redis?.stop();
+  });
+
   it('with Redis up, an address is counted once across both instances', async () => {
     const answers = await sequence([a, b, a, b, a], clientIp());
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 429]);
     expect(await metric(a, 'bkg_rate_limit_degraded')).toBe(0);
+    expect(await metric(a, 'bkg_rate_limit_fallbacks_total')).toBe(0);
   });
 
   it('Redis killed: every request answers at once, the anonymous limit still holds, another client is served', async () => {
@@ -106,12 +107,14 @@ describe('rate limits while Redis fails', () => {
 
   it('Redis that stops answering (CLIENT PAUSE) costs one request the command timeout at most, then nothing', async () => {
     const key = (await a.services.keys.create({ name: `innocent ${randomUUID()}`, sites: '*', write: false, admin: false })).secret;
-    await redis.command('CLIENT', 'PAUSE', '3000', 'ALL');
+    await redis.command('CLIENT', 'PAUSE', '4000', 'ALL');
     const ip = clientIp();
     const { attack } = await duringAttack(() => sequence(Array(LIMIT + 2).fill(a), ip), () => innocent(a, key));
     expect(attack.map((r) => r.status)).toEqual([...Array(LIMIT).fill(200), 429, 429]);
     expect(Math.max(...attack.map((r) => r.ms))).toBeLessThan(PROMPT_MS);
-    expect(Math.max(...attack.slice(1).map((r) => r.ms)), 'after the first, no request waits on Redis').toBeLessThan(PROMPT_MS / 4);
+    // Waiting out the command timeout each, the others would take 2.5 s together.
+    const rest = attack.slice(1).reduce((sum, r) => sum + r.ms, 0);
+    expect(rest, 'after the first, no request waits on Redis').toBeLessThan(PROMPT_MS);
     expect(await metric(a, 'bkg_rate_limit_degraded')).toBe(1);
     await eventually(async () => (await metric(a, 'bkg_rate_limit_degraded')) === 0);
     expect(await metric(a, 'bkg_rate_limit_fallbacks_total')).toBe(2);
