@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
-import { duringAttack } from './hostile-support.ts';
+import { PROMPT_MS, duringAttack } from './hostile-support.ts';
 
 const demo = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.url), 'utf8');
 const tenant = readFileSync(new URL('../../../fixtures/small/equipment.ttl', import.meta.url), 'utf8');
@@ -38,7 +38,7 @@ const innocent = async () => {
 };
 
 describe('a request whose answer explodes', () => {
-  it('is refused to an anonymous caller with QUERY_TOO_LARGE in well under a second, while another site answers', async () => {
+  it('is refused to an anonymous caller with QUERY_TOO_LARGE after a few levels, while another site answers', async () => {
     // Warm: the site's profile is read by its first query.
     await Promise.all([h.graphql('{ equipment(siteId: "demo", name: "AHU-1") { id } }', undefined, null), innocent()]);
     let ms = Infinity;
@@ -53,7 +53,9 @@ describe('a request whose answer explodes', () => {
     for (const error of res.errors!) expect(error.extensions?.code).toBe('QUERY_TOO_LARGE');
     expect(res.errors![0]!.message).toMatch(/more than 20,000 entities in the answer.*anonymous.*API key/);
     expect(res.errors![0]!.extensions).toMatchObject({ exceeded: 'entities', limit: 20_000, tier: 'anonymous' });
-    expect(ms).toBeLessThan(1_000);
+    // ~0.25 s on an idle 2-core machine (README, Security); the bound leaves room for a CI machine
+    // running suites side by side. Unrefused, one alias alone took 18 s and 1.2 GB.
+    expect(ms).toBeLessThan(PROMPT_MS);
     // The process is whole: the same caller's ordinary query answers.
     const after = await h.graphql('{ equipment(siteId: "demo", name: "AHU-1", nameMatch: EXACT) { name } }', undefined, null);
     expect(after.data.equipment).toEqual([{ name: 'AHU-1' }]);
