@@ -91,7 +91,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   await ifc.start();
   const live = new Readings(config.readings, { database, sites, redis, store, ontology, demo }, logger);
   // Started at its first validation, so a service that never validates pays nothing.
-  const validation = new ModelValidation(config.ontologyPath);
+  const validation = new ModelValidation({ ontologyPath: config.ontologyPath, ...config.validation, logger });
   metrics.watchReadings(live.ingest);
   if (live.mqtt) metrics.watchMqtt(live.mqtt);
   logger.info({ database: database.kind, redis: Boolean(redis), seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'services ready');

@@ -6,6 +6,7 @@ import { corsConfig, type CorsConfig } from '../http/cors-config.ts';
 import { ifcConfig, type IfcConfig } from '../ifc/ifc-config.ts';
 import { limitsConfig, type LimitsConfig } from '../limits/limits-config.ts';
 import { readingsConfig, type ReadingsConfig } from '../readings/readings-config.ts';
+import { validationConfig, type ValidationConfig } from '../validation/validation-config.ts';
 import { graphStoreConfig, type GraphStoreConfig } from './graph-store-config.ts';
 
 /** Everything the service reads from its environment, parsed once. */
@@ -49,6 +50,8 @@ export interface Config {
   readonly graphStore: GraphStoreConfig;
   /** The per-site SPARQL endpoint: how long a client's query may run, and how many results it may give. */
   readonly sparqlEndpoint: { readonly timeoutMs: number; readonly maxResults: number };
+  /** Model validation: its threads, how long one validation may run and how much heap a thread may take. */
+  readonly validation: ValidationConfig;
   /** Bearer token `/metrics` requires; unset: `/metrics` is open (scrapers inside the deployment's network). */
   readonly metricsToken: string | undefined;
   /** On SIGTERM, how long in-flight requests may take to finish before their connections are cut, in seconds. */
@@ -194,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int('BKG_SPARQL_TIMEOUT_MS', 10_000, 100, 600_000),
       maxResults: int('BKG_SPARQL_MAX_RESULTS', 10_000, 1, 1_000_000),
     },
+    validation: validationConfig({ int }),
     metricsToken: secret('BKG_METRICS_TOKEN', 16),
     shutdownGraceSeconds: int('BKG_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     limits: limitsConfig({ int }),

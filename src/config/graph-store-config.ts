@@ -3,6 +3,8 @@ export interface GraphStoreConfig {
   readonly kind: 'oxigraph' | 'sparql' | 'comunica';
   /** Threads of the embedded store, each with a copy of every graph: queries of that many sites run at once. */
   readonly threads: number;
+  /** Threads of the embedded store's SPARQL endpoint sandbox, each with its own copies: client queries of that many sites run at once. */
+  readonly sandboxThreads: number;
   /** SPARQL 1.1 Protocol query endpoint (kind `sparql`). */
   readonly queryUrl: string | undefined;
   /** SPARQL 1.1 Update endpoint; defaults to the query endpoint. */
@@ -37,6 +39,7 @@ export function graphStoreConfig(env: Record<string, string | undefined>, proble
   const config: GraphStoreConfig = {
     kind: read.oneOf('BKG_GRAPH_STORE', ['oxigraph', 'sparql', 'comunica'] as const, 'oxigraph'),
     threads: read.int('BKG_STORE_THREADS', 2, 1, 16),
+    sandboxThreads: read.int('BKG_SPARQL_THREADS', 2, 1, 16),
     queryUrl: read.url('SPARQL_QUERY_URL', ['http:', 'https:']),
     updateUrl: read.url('SPARQL_UPDATE_URL', ['http:', 'https:']),
     gspUrl: read.url('SPARQL_GSP_URL', ['http:', 'https:']),

@@ -11,7 +11,13 @@ import { SparqlHttpStore } from './sparql-http-store.ts';
 export async function openGraphStore(config: GraphStoreConfig, dataDir: string, logger?: Logger): Promise<GraphStore> {
   switch (config.kind) {
     case 'oxigraph':
-      return OxigraphStore.open({ persistDir: join(dataDir, 'graphs'), volatileGraphs: [ONTOLOGY_GRAPH], threads: config.threads, logger });
+      return OxigraphStore.open({
+        persistDir: join(dataDir, 'graphs'),
+        volatileGraphs: [ONTOLOGY_GRAPH],
+        threads: config.threads,
+        sandboxThreads: config.sandboxThreads,
+        logger,
+      });
     case 'comunica': {
       // Comunica is hundreds of modules: loaded only for the store that runs on it.
       const { ComunicaStore } = await import('./comunica-store.ts');

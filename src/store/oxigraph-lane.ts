@@ -1,8 +1,8 @@
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { startWorker } from '../workers/start-worker.ts';
 import { RdfSyntaxError } from './graph-store.ts';
-import type { OxigraphRequest, OxigraphResponse, OxigraphWorkerData } from './oxigraph-protocol.ts';
+import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
@@ -26,18 +26,20 @@ export class LaneDeadline extends Error {
 }
 
 /**
- * One worker thread holding a whole copy of the embedded store (oxigraph-worker.ts). Calls are
- * answered in order; a call with a deadline rejects with `LaneDeadline` when it passes, and a trap
- * in the engine with `EngineTrap`: either way the lane is no longer usable and its owner replaces it.
+ * One worker thread holding a whole copy of the embedded store (oxigraph-worker.ts), or another
+ * worker that answers as it does (OxigraphResponse: the SPARQL sandbox, the model validator). Calls
+ * are answered in order; a call with a deadline rejects with `LaneDeadline` when it passes, and a
+ * trap in the engine with `EngineTrap`: either way the lane is no longer usable and its owner replaces it.
  */
-export class OxigraphLane {
+export class OxigraphLane<Request extends object = LaneRequest> {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | undefined;
 
-  constructor(data: OxigraphWorkerData) {
-    this.worker = startWorker(new URL('./oxigraph-worker.ts', import.meta.url), { ...data });
+  /** Starts `module` (by default the store's worker, oxigraph-worker.ts) with `data` as its workerData. */
+  constructor(data: object, module = new URL('./oxigraph-worker.ts', import.meta.url), resourceLimits?: ResourceLimits) {
+    this.worker = startWorker(module, { ...data }, resourceLimits);
     this.worker.on('message', (response: OxigraphResponse) => {
       const pending = this.pending.get(response.id);
       if (!pending) return;
@@ -61,7 +63,7 @@ export class OxigraphLane {
   }
 
   /** Sends a request; past `timeoutMs` (when given) rejects with `LaneDeadline`. */
-  call<T>(body: LaneRequest, timeoutMs?: number): Promise<T> {
+  call<T>(body: Request, timeoutMs?: number): Promise<T> {
     if (this.failure) return Promise.reject(serviceUnavailable('The embedded triplestore is not running', this.failure));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

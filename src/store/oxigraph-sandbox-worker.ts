@@ -1,34 +1,106 @@
 /**
- * The embedded store's sandbox for client queries (the per-site SPARQL endpoint): an Oxigraph store
- * of its own holding copies of the graphs those queries read. Oxigraph's calls cannot be
- * interrupted, so a query past its deadline is stopped by ending this thread (oxigraph-sandbox.ts);
- * the service's store (oxigraph-worker.ts) never runs a client's query and is never held up by one.
+ * A thread of the embedded store's sandbox for client queries (the per-site SPARQL endpoint): an
+ * Oxigraph store of its own holding copies of the graphs those queries read. A persisted graph is
+ * copied straight from the journal's files (graph-journal.ts, only read here), so a copy takes
+ * nothing of the store's threads and never passes through the main thread as text; a graph the
+ * journal does not hold (the ontology) comes as N-Triples. Oxigraph's calls cannot be interrupted,
+ * so a query past its deadline is stopped by ending this thread (oxigraph-sandbox.ts); the
+ * service's store (oxigraph-worker.ts) never runs a client's query and is never held up by one.
+ * Answers as the store's worker does (OxigraphResponse), to an OxigraphLane.
  */
-import { parentPort } from 'node:worker_threads';
+import { closeSync, openSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
+import { descriptorChunks } from './file-chunks.ts';
+import { GraphJournal, type Segment } from './graph-journal.ts';
 import type { QueryForm } from './graph-store.ts';
+import type { OxigraphResponse } from './oxigraph-protocol.ts';
+import { isWasmTrap } from './wasm-trap.ts';
 import { iri, prologue, sparql } from '../rdf/sparql.ts';
 
-/** Messages from the main thread. */
-export type SandboxRequest = { id: number } & (
+/** Messages from the main thread (the lane adds each one's id). */
+export type SandboxRequest =
+  /** Makes the copy of a persisted graph current from the journal; answers whether it copied (false: it was). */
+  | { op: 'copy'; graph: string }
+  /** Replaces the copy of a graph with this text (a graph the journal does not hold). */
   | { op: 'load'; graph: string; ntriples: string }
   | { op: 'drop'; graph: string }
-  | { op: 'query'; text: string; form: QueryForm }
-);
+  /** Answers the query serialized: SPARQL JSON results (SELECT), a boolean (ASK), N-Triples (CONSTRUCT, DESCRIBE). */
+  | { op: 'query'; text: string; form: QueryForm };
 
-/** The answer to one message: a query's serialized result, or nothing. */
-export type SandboxResponse = { id: number; ok: true; result: string | boolean | null } | { id: number; ok: false; message: string };
+/** What each sandbox thread is started with. */
+export interface SandboxWorkerData {
+  /** The journal's directory (graph-journal.ts), read only. */
+  readonly persistDir: string;
+}
+
+// A write that replaces a graph between reading its manifest and opening its files removes them:
+// read the manifest again. Writes are seconds apart, so a second attempt meets a settled journal.
+const COPY_ATTEMPTS = 3;
 
 const store = new oxigraph.Store();
+const journal = new GraphJournal((workerData as SandboxWorkerData).persistDir);
+/** Persisted graphs held → the segment files they were copied from: a replace or a merge names new ones. */
+const copied = new Map<string, string>();
 
-function handle(request: SandboxRequest): string | boolean | null {
+const dropGraph = (graph: string) => store.update(sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text);
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** The segments' files opened, in order; undefined when one is gone (the graph changed meanwhile). */
+function openAll(segments: ReadonlyArray<Segment & { path: string }>): number[] | undefined {
+  const opened: number[] = [];
+  try {
+    for (const segment of segments) opened.push(openSync(segment.path, 'r'));
+    return opened;
+  } catch (error) {
+    for (const fd of opened) closeSync(fd);
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Makes the copy of a persisted graph what the journal holds now; true when it had to copy. */
+function copy(graph: string): boolean {
+  for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
+    let segments: Array<Segment & { path: string }>;
+    try {
+      segments = journal.segments(graph);
+    } catch (error) {
+      if (isMissing(error)) continue;
+      throw error;
+    }
+    const files = segments.map((s) => s.file).join('\n');
+    if (copied.get(graph) === files) return false;
+    // Opened first: once open, a file stays readable if the journal's writer removes it.
+    const opened = openAll(segments);
+    if (!opened) continue;
+    try {
+      copied.delete(graph);
+      dropGraph(graph);
+      segments.forEach((segment, i) => {
+        store.load(descriptorChunks(opened[i]!), { format: segment.format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
+      });
+    } finally {
+      for (const fd of opened) closeSync(fd);
+    }
+    copied.set(graph, files);
+    return true;
+  }
+  throw new Error(`the graph ${graph} changed while it was being copied, ${COPY_ATTEMPTS} times`);
+}
+
+function handle(request: SandboxRequest): unknown {
   switch (request.op) {
+    case 'copy':
+      return copy(request.graph);
     case 'load':
-      store.update(sparql`${prologue}\nDROP SILENT GRAPH ${iri(request.graph)}`.text);
+      dropGraph(request.graph);
       store.load(request.ntriples, { format: 'application/n-triples', to_graph_name: oxigraph.namedNode(request.graph) });
       return null;
     case 'drop':
-      store.update(sparql`${prologue}\nDROP SILENT GRAPH ${iri(request.graph)}`.text);
+      copied.delete(request.graph);
+      dropGraph(request.graph);
       return null;
     case 'query':
       // Serialized, not terms: terms would live in the WASM heap until collected (INFRA.md).
@@ -39,12 +111,12 @@ function handle(request: SandboxRequest): string | boolean | null {
   }
 }
 
-parentPort!.on('message', (request: SandboxRequest) => {
-  let response: SandboxResponse;
+parentPort!.on('message', (request: SandboxRequest & { id: number }) => {
+  let response: OxigraphResponse;
   try {
     response = { id: request.id, ok: true, result: handle(request) };
   } catch (error) {
-    response = { id: request.id, ok: false, message: (error as Error).message };
+    response = { id: request.id, ok: false, message: (error as Error).message, syntax: false, fatal: isWasmTrap(error) };
   }
   parentPort!.postMessage(response);
 });

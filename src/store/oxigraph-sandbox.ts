@@ -1,144 +1,99 @@
-import type { Worker } from 'node:worker_threads';
+import { AsyncResource } from 'node:async_hooks';
 import { serviceUnavailable } from '../errors/app-error.ts';
-import { startWorker } from '../workers/start-worker.ts';
-import { queryTimeout, type ClientQuery, type ClientQueryResult, type SparqlRow } from './graph-store.ts';
-import type { SandboxRequest, SandboxResponse } from './oxigraph-sandbox-worker.ts';
+import { cancelled, FairQueue } from '../limits/fair-queue.ts';
 import { requestSignal } from '../limits/request-work.ts';
+import type { Logger } from '../log/logger.ts';
+import type { ClientQuery, ClientQueryResult, SparqlRow } from './graph-store.ts';
+import { SandboxThread, type SandboxSource } from './oxigraph-sandbox-thread.ts';
 
-type RequestBody = SandboxRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
-type Pending = { resolve: (value: SandboxResponse) => void; reject: (error: Error) => void };
-
-/** Where the sandbox gets its copies: a graph's N-Triples, and a number that changes whenever the graph does. */
-export interface SandboxSource {
-  snapshot(graph: string): Promise<string>;
-  version(graph: string): number;
+export interface SandboxOptions {
+  /** Threads, each with its own copies: client queries of that many sites run at once. */
+  readonly threads: number;
+  /** Graphs each thread keeps copies of. */
+  readonly maxGraphs: number;
+  readonly logger?: Logger;
 }
 
 /**
- * Runs client queries of the embedded store, one at a time, in a thread of their own over copies
- * of the graphs they read (oxigraph-sandbox-worker.ts). A copy is taken when a query first needs
- * it and again after the graph changed; at most `maxGraphs` are kept (least recently used go). A
- * query past its deadline, or whose client went away, ends the thread: the next query starts a
- * fresh one and copies what it needs again.
+ * Runs client queries of the embedded store in threads of their own over copies of the graphs
+ * they read (oxigraph-sandbox-thread.ts). The threads are handed out fairly by site (the query's
+ * first graph, confine-query.ts) and a site holds all of them but one at most, so one site's slow
+ * queries wait behind each other, never in front of another site's. A query's deadline counts
+ * from when it starts on its thread, after its copies are made: neither the wait nor the copy of
+ * a large graph counts against it. A query past its deadline, whose client went away while it ran,
+ * or that trapped the engine ends its thread; the thread is started again, with copies of what it
+ * held, before its slot serves another query, so the cost falls on the site that caused it.
  */
 export class OxigraphSandbox {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  /** Graphs copied into the current thread → the version copied, least recently used first. */
-  private readonly copies = new Map<string, number>();
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The thread each slot of the queue runs on; idle threads may change places (`claim`). */
+  private readonly threads: SandboxThread[];
+  private readonly queue: FairQueue;
+  /** Slots held now, by a query or by the restart of its thread. */
+  private readonly busy = new Set<number>();
+  /**
+   * Runs a function outside any request (bound where the sandbox is made, at start-up): a thread's
+   * restart is the engine's work, bound by neither the deadline nor the client of the request whose
+   * query ended it.
+   */
+  private readonly detached = AsyncResource.bind(<T>(fn: () => T): T => fn());
   private closed = false;
 
   constructor(
-    private readonly source: SandboxSource,
-    private readonly maxGraphs: number,
-  ) {}
-
-  /** Runs the query after those before it, within its deadline (counted from now). */
-  run(query: ClientQuery): Promise<ClientQueryResult> {
-    const deadline = performance.now() + query.timeoutMs;
-    const signal = requestSignal();
-    const job = this.queue.then(() => this.execute(query, deadline, signal));
-    this.queue = job.catch(() => undefined);
-    return job;
+    source: SandboxSource,
+    private readonly options: SandboxOptions,
+  ) {
+    this.threads = Array.from({ length: options.threads }, () => new SandboxThread(source, options.maxGraphs));
+    this.queue = new FairQueue(options.threads, Math.max(1, options.threads - 1));
   }
 
-  /** Ends the thread. */
+  /** Runs the query when a thread is free for its site; leaves the queue when the client goes away. */
+  async run(query: ClientQuery): Promise<ClientQueryResult> {
+    if (this.closed) throw serviceUnavailable('The embedded triplestore is closed.');
+    const signal = requestSignal();
+    const site = query.graphs[0] ?? '';
+    const slot = await this.queue.acquire(site, signal);
+    const thread = this.claim(slot.index, site);
+    const release = () => {
+      this.busy.delete(slot.index);
+      slot.release();
+    };
+    try {
+      await thread.prepare(query.graphs);
+      if (signal?.aborted) throw cancelled();
+      return resultOf(query, await thread.query(query, signal));
+    } finally {
+      const reason = thread.ended;
+      if (reason && !this.closed) {
+        this.options.logger?.warn({ thread: slot.index, reason, site }, 'SPARQL sandbox thread ended, starting another');
+        this.detached(() => thread.restart()).then(release, (error: unknown) => {
+          this.options.logger?.error({ thread: slot.index, err: error }, 'restarting a SPARQL sandbox thread failed');
+          release();
+        });
+      } else {
+        release();
+      }
+    }
+  }
+
+  /**
+   * The thread to run slot `index`'s query on. The queue hands out whichever slot is free; when
+   * that slot's thread holds no copy of the site's graph and an idle one does, the two change
+   * places, so a site's queries keep to the thread with its copy instead of copying it into each.
+   */
+  private claim(index: number, site: string): SandboxThread {
+    const own = this.threads[index]!;
+    if (!own.holds(site)) {
+      const other = this.threads.findIndex((thread, i) => !this.busy.has(i) && i !== index && thread.holds(site));
+      if (other >= 0) [this.threads[index], this.threads[other]] = [this.threads[other]!, own];
+    }
+    this.busy.add(index);
+    return this.threads[index]!;
+  }
+
+  /** Ends the threads. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.worker?.terminate();
-  }
-
-  private async execute(query: ClientQuery, deadline: number, signal: AbortSignal | undefined): Promise<ClientQueryResult> {
-    if (signal?.aborted) throw serviceUnavailable('The request was cancelled.');
-    for (const graph of query.graphs) await this.copy(graph);
-    const remaining = deadline - performance.now();
-    if (remaining <= 0) throw queryTimeout(query.timeoutMs);
-    const answer = this.call({ op: 'query', text: query.text, form: query.form });
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<never>((_, reject) => {
-      // Settled before the thread ends, which fails the query's own promise too.
-      timer = setTimeout(() => {
-        reject(queryTimeout(query.timeoutMs));
-        this.restart();
-      }, remaining);
-      onAbort = () => {
-        reject(serviceUnavailable('The request was cancelled.'));
-        this.restart();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      return resultOf(query, (await Promise.race([answer, stopped])).result);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** Makes the thread's copy of the graph current. */
-  private async copy(graph: string): Promise<void> {
-    const version = this.source.version(graph);
-    if (this.copies.get(graph) === version) {
-      // Most recently used last.
-      this.copies.delete(graph);
-      this.copies.set(graph, version);
-      return;
-    }
-    // The version is read before the copy is asked for: a change meanwhile makes the next query copy again.
-    const ntriples = await this.source.snapshot(graph);
-    await this.call({ op: 'load', graph, ntriples });
-    this.copies.delete(graph);
-    this.copies.set(graph, version);
-    while (this.copies.size > this.maxGraphs) {
-      const oldest = this.copies.keys().next().value!;
-      this.copies.delete(oldest);
-      await this.call({ op: 'drop', graph: oldest });
-    }
-  }
-
-  private call(body: RequestBody): Promise<SandboxResponse & { ok: true }> {
-    if (this.closed) return Promise.reject(serviceUnavailable('The embedded triplestore is closed.'));
-    const worker = (this.worker ??= this.start());
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject });
-      worker.postMessage({ ...body, id });
-    });
-  }
-
-  private start(): Worker {
-    const worker = startWorker(new URL('./oxigraph-sandbox-worker.ts', import.meta.url));
-    worker.on('message', (response: SandboxResponse) => {
-      const pending = this.pending.get(response.id);
-      if (!pending) return;
-      this.pending.delete(response.id);
-      if (response.ok) pending.resolve(response);
-      // The client's query is valid SPARQL (it was parsed to be confined): an error here is the engine's.
-      else pending.reject(serviceUnavailable(`The query failed: ${response.message}`));
-    });
-    const fail = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.copies.clear();
-      for (const pending of this.pending.values()) pending.reject(serviceUnavailable('The query sandbox stopped', error));
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`worker exited with code ${code}`)));
-    return worker;
-  }
-
-  /** Ends the thread now (a query is past its deadline); the next query starts another. */
-  private restart(): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    this.copies.clear();
-    for (const pending of this.pending.values()) pending.reject(serviceUnavailable('The query was stopped.'));
-    this.pending.clear();
-    void worker?.terminate();
+    await Promise.all(this.threads.map((thread) => thread.close()));
   }
 }
 

@@ -13,8 +13,10 @@ export interface OxigraphStoreOptions {
   readonly persistDir: string;
   /** Graphs that are rebuilt at every start and need not be written to disk (the ontology). */
   readonly volatileGraphs?: readonly string[];
-  /** Graphs the client-query sandbox keeps copies of (default 4); see oxigraph-sandbox.ts. */
+  /** Graphs each thread of the client-query sandbox keeps copies of (default 4); see oxigraph-sandbox.ts. */
   readonly sandboxGraphs?: number;
+  /** Threads of the client-query sandbox (default 2): client queries of that many sites run at once. */
+  readonly sandboxThreads?: number;
   /** Worker threads, each with a whole copy of the graphs (default 2): queries of different sites run at once. */
   readonly threads?: number;
   readonly logger?: Logger;
@@ -49,8 +51,8 @@ const REBUILD_ATTEMPTS = 3;
  * a query past its request's deadline, or one that traps the engine, costs its thread, which is
  * replaced and rebuilt from the journal while the others serve. Writes go to every thread, one
  * write at a time, each thread applying it when it is next free; a thread only takes queries once
- * it has applied every write. Client queries run in a sandbox thread of their own over copies of
- * the graphs they read.
+ * it has applied every write. Client queries run in sandbox threads of their own over copies of
+ * the graphs they read (oxigraph-sandbox.ts).
  */
 export class OxigraphStore implements GraphStore {
   readonly name = 'oxigraph';
@@ -74,8 +76,13 @@ export class OxigraphStore implements GraphStore {
     this.state = this.lanes.map(() => 'up');
     this.queue = new FairQueue(threads, Math.max(1, threads - 1));
     this.sandbox = new OxigraphSandbox(
-      { snapshot: (graph) => this.exportGraph(graph, 'application/n-triples'), version: (graph) => this.versions.get(graph) ?? 0 },
-      options.sandboxGraphs ?? 4,
+      {
+        persistDir: options.persistDir,
+        volatile: (graph) => !this.persistent(graph),
+        snapshot: (graph) => this.exportGraph(graph, 'application/n-triples'),
+        version: (graph) => this.versions.get(graph) ?? 0,
+      },
+      { threads: options.sandboxThreads ?? 2, maxGraphs: options.sandboxGraphs ?? 4, logger: options.logger },
     );
   }
 
