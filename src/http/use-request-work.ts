@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { RequestHandler } from 'express';
 import type { LimitsConfig } from '../limits/limits-config.ts';
 import { RequestWork, runAsWork } from '../limits/request-work.ts';
@@ -11,6 +12,8 @@ import './request-context.ts';
 export function useRequestWork(limits: LimitsConfig): RequestHandler {
   return (req, res, next) => {
     const controller = new AbortController();
+    // Each store query of the request waits on this signal (a GraphQL request may run dozens at once).
+    setMaxListeners(0, controller.signal);
     res.once('close', () => {
       if (!res.writableFinished) controller.abort(new Error('The client went away'));
     });

@@ -11,6 +11,7 @@ import type { OxigraphRequest, OxigraphResponse, OxigraphWorkerData } from './ox
 import { QUAD_FORMATS, type RdfFormat, type RdfSource } from './graph-store.ts';
 import { GraphJournal, MAX_SEGMENTS } from './graph-journal.ts';
 import { ntriple } from './rdf-input.ts';
+import { isWasmTrap } from './wasm-trap.ts';
 import { iri, prologue, sparql } from '../rdf/sparql.ts';
 
 const dropGraph = (graph: string) => sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text;
@@ -58,14 +59,6 @@ function count(graph: string): number {
   return Number(result.results.bindings[0].n.value);
 }
 
-/**
- * A WebAssembly trap (out-of-bounds access, `unreachable`, a stack overflow inside the engine):
- * the instance is in no known state after it, so the store replaces this worker.
- */
-function isTrap(error: unknown): boolean {
-  return error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
-}
-
 function handle(request: OxigraphRequest): unknown {
   switch (request.op) {
     case 'open':
@@ -87,7 +80,7 @@ function handle(request: OxigraphRequest): unknown {
         if (defaultGraphQuads) for (const q of defaultGraphQuads) store.add(q);
         else loadInto(request.graph, request.data, request.format);
       } catch (error) {
-        if (isTrap(error)) throw error;
+        if (isWasmTrap(error)) throw error;
         if (request.replace) restoreGraph(request.graph);
         throw Object.assign(new Error((error as Error).message), { syntax: true });
       }
@@ -111,7 +104,7 @@ parentPort!.on('message', (request: OxigraphRequest) => {
     response = { id: request.id, ok: true, result: handle(request) };
   } catch (error) {
     const e = error as Error & { syntax?: boolean };
-    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isTrap(error) };
+    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isWasmTrap(error) };
   }
   parentPort!.postMessage(response);
 });
