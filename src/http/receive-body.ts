@@ -15,8 +15,11 @@ export interface ReceivedBody {
 
 const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, { limit });
 
-/** Streams the request body to a file under `directory`, refusing more than `limit` bytes (413). */
-export async function receiveBody(req: Request, directory: string, limit: number): Promise<ReceivedBody> {
+/**
+ * Streams the request body to a file under `directory`, refusing more than `limit` bytes (413).
+ * `inspect` sees each chunk as it arrives; what it throws stops the upload, as the limit does.
+ */
+export async function receiveBody(req: Request, directory: string, limit: number, inspect?: (chunk: Buffer) => void): Promise<ReceivedBody> {
   const declared = Number(req.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   await mkdir(directory, { recursive: true });
@@ -25,7 +28,13 @@ export async function receiveBody(req: Request, directory: string, limit: number
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
-      callback(bytes > limit ? tooLarge(limit) : null, chunk);
+      if (bytes > limit) return callback(tooLarge(limit));
+      try {
+        inspect?.(chunk);
+      } catch (error) {
+        return callback(error as Error);
+      }
+      callback(null, chunk);
     },
   });
   const remove = () => rm(path, { force: true });

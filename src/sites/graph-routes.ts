@@ -3,10 +3,12 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, badUserInput } from '../errors/app-error.ts';
 import { validateBody } from '../http/validate-body.ts';
-import { receiveBody } from '../http/receive-body.ts';
+import { receiveBody, type ReceivedBody } from '../http/receive-body.ts';
 import { countUpload } from '../http/use-request-metrics.ts';
+import { NestingTooDeep } from '../rdf/nesting-scanner.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { RdfSyntaxError, type GraphStore, type RdfFormat } from '../store/graph-store.ts';
+import { rdfNestingScanner } from '../store/rdf-nesting.ts';
 import type { ModelValidation } from '../validation/model-validation.ts';
 import type { ModelSource } from '../validation/model-validator.ts';
 import { reportTurtle } from '../validation/report-turtle.ts';
@@ -45,8 +47,9 @@ export const graphLoadQuery = z.object({
   strict: flag('strict').meta({ description: 'Validate, and refuse a model with violations (400 with the report), leaving the graph as it was.' }),
 });
 
-/** A syntax error of the body as a 400 naming its line and column. */
-function syntaxError(error: unknown, format: RdfFormat): unknown {
+/** A syntax error of the body, or nesting past the limit, as a 400 naming its line and column. */
+function inputError(error: unknown, format: RdfFormat): unknown {
+  if (error instanceof NestingTooDeep) return badUserInput(`The ${format} body is refused: ${error.message}.`, { limit: error.limit, line: error.line, column: error.column });
   return error instanceof RdfSyntaxError ? badUserInput(`The ${format} body has a syntax error: ${error.message}`, { line: error.line, column: error.column }) : error;
 }
 
@@ -58,6 +61,16 @@ function syntaxError(error: unknown, format: RdfFormat): unknown {
 export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphRoutesOptions): Router {
   const router = Router();
   const stored = async (graph: string): Promise<ModelSource> => ({ data: await store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' });
+  // The nesting is checked as the body arrives: no parser, the store's or the validator's, ever
+  // reads a document that would make it trap.
+  const receiveDocument = async (req: Request, format: RdfFormat): Promise<ReceivedBody> => {
+    const scanner = rdfNestingScanner(format);
+    try {
+      return await receiveBody(req, options.tmpDir, options.maxUploadBytes, (chunk) => scanner.push(chunk));
+    } catch (error) {
+      throw inputError(error, format);
+    }
+  };
 
   const load = (replace: boolean) => async (req: Request<{ siteId: string }>, res: Response) => {
     requireCredentials(req.client);
@@ -65,7 +78,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     const query = validateBody(graphLoadQuery, req.query);
     const format = formatOf(req);
     const started = performance.now();
-    const body = await receiveBody(req, options.tmpDir, options.maxUploadBytes);
+    const body = await receiveDocument(req, format);
     try {
       const graph = siteGraph(site.id);
       let report: ValidationReport | undefined;
@@ -88,7 +101,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       countUpload(res, 'graph', body.bytes);
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), ...(report ? { validation: report } : {}) });
     } catch (error) {
-      throw syntaxError(error, format);
+      throw inputError(error, format);
     } finally {
       await body.remove();
     }
@@ -106,11 +119,11 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       report = await options.validation.validate([await stored(graph)], graph);
     } else {
       const format = formatOf(req);
-      const body = await receiveBody(req, options.tmpDir, options.maxUploadBytes);
+      const body = await receiveDocument(req, format);
       try {
         report = await options.validation.validate([{ data: { path: body.path }, format }], graph);
       } catch (error) {
-        throw syntaxError(error, format);
+        throw inputError(error, format);
       } finally {
         await body.remove();
       }

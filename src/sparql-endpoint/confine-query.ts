@@ -11,6 +11,7 @@ import { badUserInput } from '../errors/app-error.ts';
 import { PREFIXES } from '../ontology/prefixes.ts';
 import { RDF, UNIT } from '../rdf/vocabulary.ts';
 import type { QueryForm } from '../store/graph-store.ts';
+import { checkQueryDepth, checkQueryNesting } from './query-nesting.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 /** Prefixes a query may use without declaring them, as on GraphDB or Virtuoso: Brick's and RDF's own. A query's PREFIX overrides one. */
@@ -36,15 +37,18 @@ const refuse = (message: string) => badUserInput(message);
 
 /**
  * Confines a query to `graphs` (the site's first) and to `maxResults` solutions; throws
- * BAD_USER_INPUT (400) for what it refuses, with a message that says why.
+ * BAD_USER_INPUT (400) for what it refuses, with a message that says why, and QUERY_TOO_COMPLEX
+ * (400) for one nested past query-nesting.ts's limits.
  */
 export function confineQuery(text: string, graphs: readonly string[], maxResults: number): ConfinedQuery {
+  checkQueryNesting(text);
   let parsed: SparqlQuery;
   try {
     parsed = new sparqljs.Parser({ prefixes: DECLARED }).parse(text);
   } catch (error) {
     throw refuse(`The query is not valid SPARQL 1.1: ${(error as Error).message.split('\n')[0]}`);
   }
+  checkQueryDepth(parsed);
   if (parsed.type === 'update') throw refuse('This endpoint is read-only: SPARQL Update (INSERT, DELETE, LOAD, CLEAR, DROP, …) is refused.');
   const query: Query = parsed;
   const allowed = new Set(graphs);

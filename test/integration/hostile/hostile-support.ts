@@ -84,3 +84,21 @@ export async function innocentHistory(h: Harness, site: string): Promise<void> {
   const body = await res.json();
   expect(body.series[0].data).toEqual([{ t: '2026-01-01T00:00:00+00:00', v: 21.5 }]);
 }
+
+const INNOCENT_SPARQL = 'SELECT ?label WHERE { ?ahu a brick:AHU ; rdfs:label ?label }';
+
+/**
+ * Innocent queries on `site` (a site of INNOCENT_TTL), GraphQL and SPARQL at once: each must find
+ * AHU-1 as the building has it.
+ */
+export async function innocentQueries(h: Harness, site: string): Promise<void> {
+  const [graphql, sparql] = await Promise.all([
+    h.graphql(`{ equipment(siteId: "${site}", name: "AHU-1", nameMatch: EXACT) { name points { name } } }`),
+    h.fetch(`/api/v1/sites/${site}/sparql?${new URLSearchParams({ query: INNOCENT_SPARQL })}`, { headers: { accept: 'application/sparql-results+json' } }),
+  ]);
+  expect(graphql.errors).toBeUndefined();
+  expect(graphql.data.equipment).toMatchObject([{ name: 'AHU-1' }]);
+  expect(graphql.data.equipment[0].points).toHaveLength(4);
+  expect(sparql.status, await sparql.clone().text()).toBe(200);
+  expect((await sparql.json()).results.bindings).toEqual([{ label: { type: 'literal', value: 'AHU-1' } }]);
+}

@@ -1,6 +1,9 @@
 // The model validator (issue #9) on small fixtures: Brick's shapes, unknown and deprecated classes,
 // inverse links, points without equipment, equipment without location, the report's counts and
 // its Turtle form; and `bkg validate FILE`, which prints the same report.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import N3 from 'n3';
@@ -8,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/cli.ts';
 import { defaultOntologyPath } from '../../../src/config/config.ts';
 import { RdfSyntaxError } from '../../../src/store/graph-store.ts';
+import { RDF_NESTING_LIMIT } from '../../../src/store/rdf-nesting.ts';
 import { ModelValidator } from '../../../src/validation/model-validator.ts';
 import { reportTurtle } from '../../../src/validation/report-turtle.ts';
 import { buildReport, type Finding, type ValidationReport } from '../../../src/validation/validation-report.ts';
@@ -145,5 +149,20 @@ describe('bkg validate FILE', () => {
     const { code, stdout } = await run(['validate', fixture('valid'), '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ conforms: true, summary: { violations: 0 }, triples: 17 });
+  });
+
+  it('refuses a model nested past the limit before Oxigraph parses it (1,000 objects deep would trap it)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bkg-validate-'));
+    try {
+      const file = join(dir, 'deep.jsonld');
+      await writeFile(file, `{"@id": "urn:a", ${'"urn:p": {'.repeat(999)}"urn:p": "x"${'}'.repeat(1000)}`);
+      const { code, stderr } = await run(['validate', file]);
+      expect(code).not.toBe(0);
+      expect(stderr).toContain(`does not parse: JSON-LD nesting deeper than ${RDF_NESTING_LIMIT} levels of { } or [ ] at line 1 column`);
+      // The validator's parser is still sound.
+      expect((await run(['validate', fixture('valid')])).code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
