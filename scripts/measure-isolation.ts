@@ -20,7 +20,7 @@ import { createApp } from '../src/http/create-app.ts';
 import { createLogger } from '../src/log/logger.ts';
 import { createServices } from '../src/services.ts';
 import { percentile } from './bench/timing.ts';
-import { describeMachine } from './bench/machine.ts';
+import { describeMachine, machineLine } from './bench/machine.ts';
 import { PORTFOLIO_SEED, defaultPortfolioPath, writePortfolioFile } from './generate-portfolio.ts';
 import { formatCount, parseCount } from './lib/counts.ts';
 
@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<void> {
   const outcomes = await Promise.all(attackers);
 
   console.log(`# Tenant isolation: ${formatCount(triples)}-triple portfolio site busy, the demo site measured\n`);
-  console.log(`Machine: ${describeMachine()}. Command: \`npm run measure:isolation -- ${argv.join(' ')}\`. ${seconds} s per phase, one client per probe in a closed loop.\n`);
+  console.log(`Machine: ${machineLine(describeMachine())}. Command: \`npm run measure:isolation -- ${argv.join(' ')}\`. ${seconds} s per phase, one client per probe in a closed loop.\n`);
   console.log('| probe on the demo site | alone p50 | alone p99 | busy p50 | busy p99 | busy max | failures while busy |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const probe of innocent) {

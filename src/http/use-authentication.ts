@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { AugmentedRequest, RateLimitRequestHandler } from 'express-rate-limit';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -12,10 +13,12 @@ const isUnauthenticated = (error: unknown) => error instanceof AppError && error
  * Gives every request a client (and names it in the request's log lines). A failed authentication
  * counts as an anonymous request of its address: 401 within the anonymous limit, 429 past it. Once
  * refused, the address's tokens are not looked at until its window ends, so a flood of guessed keys
- * costs no key lookups; a valid token sent from that address waits out the window too.
+ * costs no key lookups; but a token that verified recently (from anywhere) still goes through, so
+ * one client's flood does not lock out the other clients behind the same address (a NAT, a proxy).
  */
 export function useAuthentication(authenticator: Authenticator, rateLimit: RateLimitRequestHandler): RequestHandler {
   const refused = new RefusedAddresses();
+  const verified = new RecentTokens();
   return (req, res, next) => {
     const scope = currentRequestScope();
     const ip = req.ip ?? 'unknown';
@@ -34,13 +37,15 @@ export function useAuthentication(authenticator: Authenticator, rateLimit: RateL
     const authenticate = (counted: boolean) =>
       authenticator.authenticate(req.get('authorization'), ip).then(
         (client) => {
+          if (client.kind !== 'anonymous') verified.add(req.get('authorization')!);
           identify(client);
           next();
         },
         (error: unknown) => (counted || !isUnauthenticated(error) ? next(error) : limitAsAnonymous(() => next(error))),
       );
     // Counted before its token is looked at; should the window have just ended, authentication goes on.
-    if (req.get('authorization') && refused.has(anonymousKey(ip))) limitAsAnonymous(() => void authenticate(true));
+    const authorization = req.get('authorization');
+    if (authorization && refused.has(anonymousKey(ip)) && !verified.has(authorization)) limitAsAnonymous(() => void authenticate(true));
     else void authenticate(false);
   };
 }
@@ -70,3 +75,31 @@ class RefusedAddresses {
     this.#until.set(key, until.getTime());
   }
 }
+
+// Tokens remembered as recently verified: enough for every active client of a deployment.
+const RECENT_TOKENS = 10_000;
+const RECENT_MS = 10 * 60_000;
+
+/**
+ * Digests of Authorization headers that verified in the last ten minutes, the oldest forgotten
+ * first. A digest, never the token: the map must not become a store of secrets. A revoked key in
+ * it is still looked up (and then refused) as any token is.
+ */
+class RecentTokens {
+  readonly #until = new Map<string, number>();
+
+  has(authorization: string): boolean {
+    const key = digest(authorization);
+    const until = this.#until.get(key);
+    return until !== undefined && until > Date.now();
+  }
+
+  add(authorization: string): void {
+    const key = digest(authorization);
+    this.#until.delete(key);
+    this.#until.set(key, Date.now() + RECENT_MS);
+    if (this.#until.size > RECENT_TOKENS) this.#until.delete(this.#until.keys().next().value!);
+  }
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64');
