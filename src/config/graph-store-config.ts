@@ -3,6 +3,8 @@ export interface GraphStoreConfig {
   readonly kind: 'oxigraph' | 'sparql' | 'comunica';
   /** Threads of the embedded store, each with a copy of every graph: queries of that many sites run at once. */
   readonly threads: number;
+  /** Most triples one site's graph may hold in the embedded store; undefined: no quota. */
+  readonly siteQuotaTriples: number | undefined;
   /** Threads of the embedded store's SPARQL endpoint sandbox, each with its own copies: client queries of that many sites run at once. */
   readonly sandboxThreads: number;
   /** SPARQL 1.1 Protocol query endpoint (kind `sparql`). */
@@ -39,6 +41,8 @@ export function graphStoreConfig(env: Record<string, string | undefined>, proble
   const config: GraphStoreConfig = {
     kind: read.oneOf('BKG_GRAPH_STORE', ['oxigraph', 'sparql', 'comunica'] as const, 'oxigraph'),
     threads: read.int('BKG_STORE_THREADS', 2, 1, 16),
+    // ~0.5 KB a triple in each thread (README, Benchmarks): 10M is ~5 GiB a copy. 0 turns it off.
+    siteQuotaTriples: read.int('BKG_SITE_QUOTA_TRIPLES', 10_000_000, 0, Number.MAX_SAFE_INTEGER) || undefined,
     sandboxThreads: read.int('BKG_SPARQL_THREADS', 2, 1, 16),
     queryUrl: read.url('SPARQL_QUERY_URL', ['http:', 'https:']),
     updateUrl: read.url('SPARQL_UPDATE_URL', ['http:', 'https:']),

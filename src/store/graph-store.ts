@@ -1,4 +1,4 @@
-import { queryTooComplex } from '../errors/app-error.ts';
+import { AppError, queryTooComplex } from '../errors/app-error.ts';
 
 /** An RDF term as SPARQL 1.1 JSON results write it. */
 export interface RdfTerm {
@@ -55,6 +55,13 @@ export interface SelectOptions {
 
 /** How an engine is: serving, replacing a part that failed, or failed for good (the service must restart). */
 export type EngineHealth = 'ok' | 'recovering' | 'broken';
+
+/** QUOTA_EXCEEDED: a load would take a site's graph past its quota of triples; nothing of it was loaded. */
+export const tripleQuotaExceeded = (limit: number, triples: number) =>
+  new AppError('QUOTA_EXCEEDED', `The site's graph would hold ${triples} triples, more than its quota of ${limit}; nothing was loaded. Replace the graph with a smaller one, or ask for a larger quota.`, {
+    quota_triples: limit,
+    triples,
+  });
 
 /** What a load did. */
 export interface LoadResult {

@@ -16,6 +16,7 @@ export async function openGraphStore(config: GraphStoreConfig, dataDir: string, 
         volatileGraphs: [ONTOLOGY_GRAPH],
         threads: config.threads,
         sandboxThreads: config.sandboxThreads,
+        maxTriplesPerGraph: config.siteQuotaTriples,
         logger,
       });
     case 'comunica': {

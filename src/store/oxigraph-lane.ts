@@ -1,7 +1,7 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { startWorker } from '../workers/start-worker.ts';
-import { RdfSyntaxError } from './graph-store.ts';
+import { RdfSyntaxError, tripleQuotaExceeded } from './graph-store.ts';
 import type { OxigraphRequest, OxigraphResponse } from './oxigraph-protocol.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
@@ -46,6 +46,7 @@ export class OxigraphLane<Request extends object = LaneRequest> {
       this.pending.delete(response.id);
       if (response.ok) pending.resolve(response.result);
       else if (response.fatal) pending.reject(new EngineTrap(response.message));
+      else if (response.quota) pending.reject(tripleQuotaExceeded(response.quota.limit, response.quota.triples));
       else pending.reject(response.syntax ? new RdfSyntaxError(response.message) : new Error(response.message));
     });
     const fail = (error: Error) => {

@@ -1,6 +1,6 @@
 import type { ClientQuery, ClientQueryResult, EngineHealth, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 import { RdfSyntaxError } from './graph-store.ts';
-import { serviceUnavailable } from '../errors/app-error.ts';
+import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
 import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
 import type { Logger } from '../log/logger.ts';
@@ -19,6 +19,8 @@ export interface OxigraphStoreOptions {
   readonly sandboxThreads?: number;
   /** Worker threads, each with a whole copy of the graphs (default 2): queries of different sites run at once. */
   readonly threads?: number;
+  /** Most triples a persisted (site) graph may hold; a load past it is refused whole (QUOTA_EXCEEDED). */
+  readonly maxTriplesPerGraph?: number;
   readonly logger?: Logger;
 }
 
@@ -104,11 +106,11 @@ export class OxigraphStore implements GraphStore {
   }
 
   replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
-    return this.write({ op: 'load', graph, data, format, replace: true, persistent: this.persistent(graph) });
+    return this.write({ op: 'load', graph, data, format, replace: true, ...this.loadLimits(graph) });
   }
 
   mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
-    return this.write({ op: 'load', graph, data, format, replace: false, persistent: this.persistent(graph) });
+    return this.write({ op: 'load', graph, data, format, replace: false, ...this.loadLimits(graph) });
   }
 
   dropGraph(graph: string): Promise<void> {
@@ -189,9 +191,9 @@ export class OxigraphStore implements GraphStore {
       this.current = undefined;
       if (outcome.status === 'rejected') {
         const error = outcome.reason as Error;
-        // Only a syntax error fails alike on every thread; after anything else they may differ,
-        // and each is rebuilt from the journal, which has none of the write.
-        if (!(error instanceof RdfSyntaxError)) this.replaceAll();
+        // Only a syntax error or the quota fails alike on every thread (each put the graph back);
+        // after anything else they may differ, and each is rebuilt from the journal, which has none of the write.
+        if (!(error instanceof RdfSyntaxError) && !(error instanceof AppError && error.code === 'QUOTA_EXCEEDED')) this.replaceAll();
         throw error;
       }
       if (request.op === 'load' && !request.persistent) this.remember(request);
@@ -267,6 +269,12 @@ export class OxigraphStore implements GraphStore {
 
   private newLane(index: number): OxigraphLane {
     return new OxigraphLane({ persistDir: this.options.persistDir, writer: index === 0 });
+  }
+
+  /** Site graphs persist and are held to the quota; volatile ones (the ontology) neither. */
+  private loadLimits(graph: string): { persistent: boolean; maxTriples?: number } {
+    const persistent = this.persistent(graph);
+    return persistent && this.options.maxTriplesPerGraph !== undefined ? { persistent, maxTriples: this.options.maxTriplesPerGraph } : { persistent };
   }
 
   private persistent(graph: string): boolean {

@@ -84,8 +84,14 @@ function handle(request: OxigraphRequest): unknown {
         if (request.replace) restoreGraph(request.graph);
         throw Object.assign(new Error((error as Error).message), { syntax: true });
       }
+      const triples = count(request.graph);
+      if (request.maxTriples !== undefined && triples > request.maxTriples) {
+        // Nothing of the load stays: the graph is put back as the journal has it.
+        restoreGraph(request.graph);
+        throw Object.assign(new Error('quota'), { quota: { limit: request.maxTriples, triples } });
+      }
       persistLoad(request, defaultGraphQuads);
-      return { triples: count(request.graph) };
+      return { triples };
     }
     case 'drop':
       store.update(dropGraph(request.graph));
@@ -103,8 +109,8 @@ parentPort!.on('message', (request: OxigraphRequest) => {
   try {
     response = { id: request.id, ok: true, result: handle(request) };
   } catch (error) {
-    const e = error as Error & { syntax?: boolean };
-    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isWasmTrap(error) };
+    const e = error as Error & { syntax?: boolean; quota?: { limit: number; triples: number } };
+    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isWasmTrap(error), quota: e.quota };
   }
   parentPort!.postMessage(response);
 });
