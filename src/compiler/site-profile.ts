@@ -117,7 +117,7 @@ class SiteProfiles {
     let profile = this.profiles.get(graph);
     if (!profile) {
       // Not one of a request's round trips: read without being counted, and never fatal (the planner goes without).
-      profile = readSiteProfile((query) => this.store.selectUnreported(query), graph).catch(() => undefined);
+      profile = readSiteProfile((query) => this.store.selectUnreported(query, { site: graph }), graph).catch(() => undefined);
       this.profiles.set(graph, profile);
     }
     return profile;

@@ -33,8 +33,8 @@ export class InstrumentedStore implements GraphStore {
   }
 
   /** A query that is not one of a request's round trips (a cache being filled): not reported. */
-  selectUnreported(query: string): Promise<SparqlRow[]> {
-    return this.inner.select(query);
+  selectUnreported(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+    return this.inner.select(query, options);
   }
 
   async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {

@@ -74,7 +74,7 @@ function ownerRows(rows: readonly SparqlRow[]): SparqlRow[] {
 export async function timeseriesPoints(store: GraphStore, ontology: Ontology, siteId: string, timeseriesIds: readonly string[]): Promise<Map<string, TimeseriesPoint>> {
   const result = new Map<string, TimeseriesPoint>();
   if (timeseriesIds.length === 0) return result;
-  const rows = await store.select(timeseriesPointsQuery(siteId, timeseriesIds));
+  const rows = await store.select(timeseriesPointsQuery(siteId, timeseriesIds), { site: siteGraph(siteId) });
   const { records } = readEntityRows(rows);
   const owners = readEntityRows(ownerRows(rows)).records;
   const pointsOf = new Map<string, Map<string, EntityObject>>();
