@@ -45,7 +45,9 @@ export function collectFields(
       if (!included(selection)) continue;
       if (selection.kind === 'Field') {
         const key = selection.alias?.value ?? selection.name.value;
-        fields.set(key, [...(fields.get(key) ?? []), selection]);
+        const same = fields.get(key);
+        if (same) same.push(selection);
+        else fields.set(key, [selection]);
       } else if (selection.kind === 'InlineFragment') {
         if (applies(selection.typeCondition?.name.value)) visit(selection.selectionSet);
       } else {

@@ -94,7 +94,9 @@ async function watchedPoints(
     const timeseriesId = point.timeseriesId as string | null;
     if (timeseriesId === null || seen.has(point.__iri)) continue;
     seen.add(point.__iri);
-    byTimeseries.set(timeseriesId, [...(byTimeseries.get(timeseriesId) ?? []), point]);
+    const points = byTimeseries.get(timeseriesId);
+    if (points) points.push(point);
+    else byTimeseries.set(timeseriesId, [point]);
   }
   return byTimeseries;
 }

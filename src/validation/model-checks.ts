@@ -37,12 +37,19 @@ export function modelChecks(model: N3.Store, ontology: Ontology, hierarchy: Onto
 /** One finding per unknown or deprecated class, standing for all its entities. */
 function classChecks(model: N3.Store, ontology: Ontology, hierarchy: OntologyHierarchy, labels: LabelIndex): Finding[] {
   const replacements = new Map<string, string[]>();
-  for (const [deprecated, replacement] of hierarchy.isReplacedBy) replacements.set(deprecated, [...(replacements.get(deprecated) ?? []), replacement]);
+  for (const [deprecated, replacement] of hierarchy.isReplacedBy) {
+    const known = replacements.get(deprecated);
+    if (known) known.push(replacement);
+    else replacements.set(deprecated, [replacement]);
+  }
   const instances = new Map<string, string[]>();
   for (const q of model.getQuads(null, RDF_TYPE, null, null)) {
     if (q.object.termType !== 'NamedNode' || !inScope(q.object.value)) continue;
     if (ontology.isKnownClass(q.object.value) && !replacements.has(q.object.value)) continue;
-    instances.set(q.object.value, [...(instances.get(q.object.value) ?? []), labels.id(q.subject)]);
+    // Appended in place: a copy per instance made old models with thousands of `brick:Room`s quadratic.
+    const ids = instances.get(q.object.value);
+    if (ids) ids.push(labels.id(q.subject));
+    else instances.set(q.object.value, [labels.id(q.subject)]);
   }
   return [...instances].map(([cls, entities]) => {
     const first = entities.sort()[0]!;
