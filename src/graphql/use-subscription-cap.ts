@@ -2,12 +2,10 @@ import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Client } from '../auth/client.ts';
 import { AppError } from '../errors/app-error.ts';
-import { anonymousKey } from '../http/use-rate-limit.ts';
+import { clientKey } from '../http/use-rate-limit.ts';
 import type { GraphQLContext } from './context.ts';
 import type { SubscriptionCapConfig } from './subscription-cap-config.ts';
 
-/** Whom a subscription counts against: its API key, its user, or its address (an IPv6 /56 as one, as rate limits count it). */
-const holderOf = (client: Client) => (client.kind === 'anonymous' ? anonymousKey(client.id) : `${client.kind}:${client.id}`);
 
 const HOLDER_NAMES: Record<Client['kind'], string> = { key: 'API key', user: 'user', anonymous: 'address' };
 
@@ -28,7 +26,7 @@ export function useSubscriptionCap(caps: SubscriptionCapConfig): Plugin<GraphQLC
   return {
     onSubscribe({ args, setResultAndStopExecution }) {
       const client = (args.contextValue as GraphQLContext).client;
-      const holder = holderOf(client);
+      const holder = clientKey(client);
       const held = open.get(holder) ?? 0;
       if (held >= caps[client.kind]) {
         setResultAndStopExecution({ errors: [capReached(client.kind, caps[client.kind])] });

@@ -13,6 +13,9 @@ const limitOf = (client: Client, limits: Config['rateLimits']) =>
 /** The counter an anonymous address is limited by (an IPv6 address by its /56, as one household). */
 export const anonymousKey = (ip: string) => `ip:${ipKeyGenerator(ip)}`;
 
+/** Whom a client's requests count against: its API key, its user, or its address (an IPv6 /56 as one). */
+export const clientKey = (client: Client) => (client.kind === 'anonymous' ? anonymousKey(client.id) : `${client.kind}:${client.id}`);
+
 /**
  * Requests per window by client identity (SPEC 8): per API key, per user, per anonymous IP. With
  * Redis the counters are shared by every replica, and counted in memory while Redis does not answer.
@@ -23,7 +26,7 @@ export function useRateLimit(limits: Config['rateLimits'], services: Pick<Servic
   return rateLimit({
     windowMs: limits.windowMs,
     limit: (req) => limitOf(req.client, limits),
-    keyGenerator: (req) => (req.client.kind === 'anonymous' ? anonymousKey(req.client.id) : `${req.client.kind}:${req.client.id}`),
+    keyGenerator: (req) => clientKey(req.client),
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     store: services.redis ? new FallbackRateLimitStore(services.redis, logger, services.metrics) : undefined,

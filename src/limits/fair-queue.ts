@@ -66,7 +66,10 @@ export class FairQueue {
           const at = current?.indexOf(waiter) ?? -1;
           if (at < 0) return;
           current!.splice(at, 1);
-          if (current!.length === 0) this.waiting.delete(key);
+          if (current!.length === 0) {
+            this.waiting.delete(key);
+            if (!this.held.has(key)) this.lastServed.delete(key);
+          }
           reject(cancelled());
         },
       };

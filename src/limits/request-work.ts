@@ -32,9 +32,9 @@ const RESOURCE_WORDS: Record<BudgetResource, string> = {
   storeRows: 'rows from the triplestore',
 };
 
-/** The deadline's error: the work of a request ran longer than it may. */
+/** The one deadline error, of a request's work and of a client's SPARQL query alike. */
 export const deadlineExceeded = (timeoutMs: number) =>
-  queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific filters, fewer levels).`);
+  queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific patterns or filters, fewer levels, a LIMIT).`);
 
 /** One request's deadline, budget and cancellation. */
 export class RequestWork {

@@ -11,7 +11,8 @@ import { QueryEngine } from '@comunica/query-sparql';
 import N3 from 'n3';
 import oxigraph from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
-import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type RdfTerm, type SparqlRow } from './graph-store.ts';
+import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type RdfTerm, type SparqlRow } from './graph-store.ts';
+import { deadlineExceeded } from '../limits/request-work.ts';
 import { forComunica } from './comunica-query.ts';
 import { parseTriples } from './rdf-input.ts';
 import { requestSignal } from '../limits/request-work.ts';
@@ -89,7 +90,7 @@ export class ComunicaStore implements GraphStore {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = queryTimeout(query.timeoutMs);
+        const error = deadlineExceeded(query.timeoutMs);
         stream?.destroy(error);
         reject(error);
       }, query.timeoutMs);

@@ -1,4 +1,4 @@
-import { AppError, queryTooComplex } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /** An RDF term as SPARQL 1.1 JSON results write it. */
 export interface RdfTerm {
@@ -30,7 +30,7 @@ export interface ClientQuery {
   readonly form: QueryForm;
   /** The graphs the query may read: the site's graph and the ontology graph. */
   readonly graphs: readonly string[];
-  /** Past this the query is stopped and `queryTimeout` thrown. */
+  /** Past this the query is stopped and `deadlineExceeded` (src/limits/request-work.ts) thrown. */
   readonly timeoutMs: number;
 }
 
@@ -39,10 +39,6 @@ export type ClientQueryResult =
   | { readonly form: 'SELECT'; readonly vars: readonly string[]; readonly rows: readonly SparqlRow[] }
   | { readonly form: 'ASK'; readonly value: boolean }
   | { readonly form: 'CONSTRUCT' | 'DESCRIBE'; readonly ntriples: string };
-
-/** The error of a client query stopped at its deadline. */
-export const queryTimeout = (timeoutMs: number) =>
-  queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific patterns, a LIMIT).`);
 
 /** How a query of the service is run. */
 export interface SelectOptions {
@@ -83,7 +79,7 @@ export interface GraphStore {
   select(query: string, options?: SelectOptions): Promise<SparqlRow[]>;
   /**
    * Runs a client's confined query within its deadline, without holding up the service's own
-   * queries past it; throws `queryTimeout` when the deadline passes.
+   * queries past it; throws `deadlineExceeded` when the deadline passes.
    */
   clientQuery(query: ClientQuery): Promise<ClientQueryResult>;
   /**

@@ -1,6 +1,7 @@
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { cancelled } from '../limits/fair-queue.ts';
-import { queryTimeout, type ClientQuery } from './graph-store.ts';
+import { type ClientQuery } from './graph-store.ts';
+import { deadlineExceeded } from '../limits/request-work.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane } from './oxigraph-lane.ts';
 import type { SandboxRequest, SandboxWorkerData } from './oxigraph-sandbox-worker.ts';
 
@@ -76,7 +77,7 @@ export class SandboxThread {
     } catch (error) {
       if (error instanceof LaneDeadline) {
         this.end('deadline');
-        throw queryTimeout(query.timeoutMs);
+        throw deadlineExceeded(query.timeoutMs);
       }
       if (signal?.aborted) throw cancelled();
       throw error;

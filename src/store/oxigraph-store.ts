@@ -263,8 +263,9 @@ export class OxigraphStore implements GraphStore {
    * Volatile graphs are loaded from files that stay (the ontology), or from text.
    */
   private remember(load: Extract<Write, { op: 'load' }>): void {
-    const loads = load.replace ? [] : (this.volatile.get(load.graph) ?? []);
-    this.volatile.set(load.graph, [...loads, load]);
+    const loads = this.volatile.get(load.graph);
+    if (loads && !load.replace) loads.push(load);
+    else this.volatile.set(load.graph, [load]);
   }
 
   private newLane(index: number): OxigraphLane {

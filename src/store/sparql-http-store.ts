@@ -15,7 +15,7 @@ import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
 import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { queryTimeout, type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SparqlRow } from './graph-store.ts';
+import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
 import { SparqlHttpClient, type HttpAnswer, type SendOptions, type SizedBody } from './sparql-http-client.ts';
@@ -119,7 +119,7 @@ export class SparqlHttpStore implements GraphStore {
   async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
     const graphResult = query.form === 'CONSTRUCT' || query.form === 'DESCRIBE';
     // The endpoint's own limits stay as they are; ours is a deadline on the request.
-    const answer = await this.query(query.text, graphResult ? GRAPH_ACCEPT : results.accept, { ms: query.timeoutMs, error: () => queryTimeout(query.timeoutMs) });
+    const answer = await this.query(query.text, graphResult ? GRAPH_ACCEPT : results.accept, { ms: query.timeoutMs, error: () => deadlineExceeded(query.timeoutMs) });
     if (query.form === 'CONSTRUCT' || query.form === 'DESCRIBE') {
       return { form: query.form, ntriples: graphOf(answer).dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() }) };
     }
