@@ -11,12 +11,12 @@
  */
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/config.ts';
 import { createApp } from '../src/http/create-app.ts';
+import { listen } from '../src/http/listen.ts';
 import { createLogger } from '../src/log/logger.ts';
 import { createServices } from '../src/services.ts';
 import { percentile } from './bench/timing.ts';
@@ -59,9 +59,8 @@ async function main(argv: string[]): Promise<void> {
   log(`loading ${file} …`);
   const logger = createLogger(config);
   const services = await createServices(config, logger);
-  const server = createApp(config, services, logger).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, port } = await listen(createApp(config, services, logger), 0, '127.0.0.1');
+  const base = `http://127.0.0.1:${port}`;
   const graphql = (query: string, key?: string) =>
     fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify({ query }) });
   const sparql = (site: string, query: string) => fetch(`${base}/api/v1/sites/${site}/sparql?${new URLSearchParams({ query })}`, { headers: { authorization: `Bearer ${ADMIN_KEY}`, accept: 'application/sparql-results+json' } });

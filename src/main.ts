@@ -5,6 +5,7 @@ import { loadConfig, ConfigError, type Config } from './config/config.ts';
 import { createLogger, type Logger } from './log/logger.ts';
 import { createApp } from './http/create-app.ts';
 import { gracefulShutdown } from './http/graceful-shutdown.ts';
+import { listen } from './http/listen.ts';
 import { createServices } from './services.ts';
 import { describeFailure, StartupError } from './startup/startup-error.ts';
 
@@ -25,18 +26,10 @@ function configOrExit(): Config {
 }
 
 /** Listens on the configured address; a port in use or an address that cannot be bound is a start-up problem. */
-function listen(app: ReturnType<typeof createApp>, config: Config, logger: Logger): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host);
-    server.once('error', reject);
-    server.once('listening', () => {
-      server.off('error', reject);
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : config.port;
-      logger.info({ port, graphiql: `http://localhost:${port}/graphql`, docs: `http://localhost:${port}/docs` }, 'listening');
-      resolve(server);
-    });
-  });
+async function serve(app: ReturnType<typeof createApp>, config: Config, logger: Logger): Promise<Server> {
+  const { server, port } = await listen(app, config.port, config.host);
+  logger.info({ port, graphiql: `http://localhost:${port}/graphql`, docs: `http://localhost:${port}/docs` }, 'listening');
+  return server;
 }
 
 /** Starts the service on the configured engines and stops it gracefully on SIGTERM/SIGINT. */
@@ -46,7 +39,7 @@ async function main(): Promise<void> {
   let stop: (reason: string) => Promise<void>;
   try {
     const services = await createServices(config, logger);
-    const server = await listen(createApp(config, services, logger), config, logger);
+    const server = await serve(createApp(config, services, logger), config, logger);
     stop = gracefulShutdown(server, { graceMs: config.shutdownGraceSeconds * 1000, logger, close: () => services.close() });
   } catch (error) {
     logger.debug({ err: error }, 'start-up failed');

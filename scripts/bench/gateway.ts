@@ -7,7 +7,6 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import type { Client } from '../../src/auth/client.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { createGraphQL } from '../../src/graphql/create-yoga.ts';
 import { createApp } from '../../src/http/create-app.ts';
+import { listen } from '../../src/http/listen.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import type { CurrentValues } from '../../src/readings/current-values.ts';
@@ -126,9 +126,8 @@ export class Gateway {
       };
       await services.sites.ensure({ id: BENCH_SITE, name: 'Benchmark portfolio', organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
       const counted = { ...services, readings: recordingLookups(services.readings, (series) => gateway?.lookups.push(series)) };
-      const server = createApp(config, counted, logger).listen(0, '127.0.0.1');
-      await new Promise((resolve) => server.once('listening', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { server, port } = await listen(createApp(config, counted, logger), 0, '127.0.0.1');
+      const url = `http://127.0.0.1:${port}`;
       gateway = new Gateway(store, services, createGraphQL(config, counted), server, url, dataDir, load);
       return gateway;
     } catch (error) {

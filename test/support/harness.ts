@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
@@ -10,6 +9,7 @@ import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/create-app.ts';
+import { listen } from '../../src/http/listen.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { ONTOLOGY_GRAPH, siteGraph } from '../../src/rdf/vocabulary.ts';
 import { createServices, type Services } from '../../src/services.ts';
@@ -84,9 +84,8 @@ export async function createHarness(options: { sites: Record<string, string>; en
   const logger = createLogger(config, options.log);
   const services = await createServices(config, logger);
   const app = createApp(config, services, logger);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, port } = await listen(app, 0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
   let sent: string[] = [];
   services.store.onQuery(({ query }) => sent.push(query));
   const request = (path: string, init: RequestInit = {}) => {

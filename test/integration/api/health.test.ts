@@ -1,5 +1,7 @@
 // Probes: /healthz says the process is up; /readyz says each configured engine answers (503 when
 // one does not). Neither needs credentials, and a bad token does not turn them into 401s.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAs } from '../../support/api-client.ts';
@@ -27,6 +29,35 @@ describe('/healthz', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok', engines: { graph: 'ok' } });
     expect(res.headers.get('www-authenticate')).toBeNull();
+  });
+});
+
+describe('kept-alive connections', () => {
+  it('stay open 65 s, longer than the usual proxy (60 s) and client idle timeouts', async () => {
+    const res = await fetchAs(h, null)('/healthz');
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
+  it('carry the next request even when the service stalls for 6 s in between', async () => {
+    // The client is another process, so that it goes on while this one (the service) is busy: it
+    // asks twice on one connection, and between the two the service's event loop is held for 6 s.
+    const client = spawn(process.execPath, ['--input-type=module', '-e', `
+      const url = ${JSON.stringify(`${h.url}/healthz`)};
+      await (await fetch(url)).text();
+      console.log('first');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      try { console.log((await fetch(url)).status); } catch (error) { console.log(error.cause?.code ?? error.message); }
+    `]);
+    const lines: string[] = [];
+    client.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      lines.push(...chunk.trim().split('\n'));
+      if (chunk.includes('first')) {
+        const until = Date.now() + 6_000;
+        while (Date.now() < until);
+      }
+    });
+    await once(client, 'close');
+    expect(lines).toEqual(['first', '200']);
   });
 });
 
