@@ -278,7 +278,7 @@ function rootPlan(kind: EntityKind, constraints: Constraint[], ontology: Ontolog
     siteId: 'bench',
     graph: BENCH_GRAPH,
     kind,
-    single: false,
+    answer: 'list',
     constraints: [{ type: 'kind', kind, classes: [...ontology.kindClasses(kind)].sort() }, ...constraints],
     selection: selection(kind, attributes),
   };

@@ -15,6 +15,7 @@ import type {
   EntityRef,
   FieldPlan,
   NameFilter,
+  Page,
   RelationArgs,
   RelationName,
   RootPlan,
@@ -64,6 +65,19 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
   return { iri, closure: ontology.sortedClosure(iri) };
 }
 
+/** The page `limit` and `offset` ask for; none when neither is given. */
+function pageOf(args: Args): Page | undefined {
+  const bound = (name: 'limit' | 'offset'): number | undefined => {
+    const value = args[name];
+    if (value === undefined || value === null) return undefined;
+    if ((value as number) < 0) throw badUserInput(`${name} must be 0 or more, got ${value as number}.`, { argument: name });
+    return value as number;
+  };
+  const limit = bound('limit');
+  const offset = bound('offset');
+  return limit === undefined && offset === undefined ? undefined : { offset: offset ?? 0, limit };
+}
+
 function relationArgs(ontology: Ontology, args: Args): RelationArgs {
   let maxDepth: number | undefined;
   if (args.maxDepth !== undefined && args.maxDepth !== null) {
@@ -87,6 +101,7 @@ function relationArgs(ontology: Ontology, args: Args): RelationArgs {
     recursive: args.recursive === true,
     maxDepth,
     medium,
+    page: pageOf(args),
   };
 }
 
@@ -175,17 +190,21 @@ const ROOT_KIND: Record<RootQueryName, EntityKind | undefined> = {
   entityByIfcId: undefined,
 };
 
-/** Plans a root query field. */
-export function buildPlan(query: RootQueryName, siteId: string, args: Args, field: PlannedField, ontology: Ontology): RootPlan {
+/** Plans a root query field; `count`: its count field (`pointCount` for `point`), which selects nothing. */
+export function buildPlan(query: RootQueryName, siteId: string, args: Args, field: PlannedField, ontology: Ontology, count = false): RootPlan {
   const kind = ROOT_KIND[query];
-  const selection = kind ? planSelection(field, kind, ontology) : planUnion(field, ontology);
+  const single = query === 'location' || query === 'entityByIfcId';
+  let selection: Selection | UnionSelection;
+  if (count) selection = { kind: kind!, attributes: new Set(), fields: [] };
+  else selection = kind ? planSelection(field, kind, ontology) : planUnion(field, ontology);
   return {
     key: field.responseKey,
     query,
     siteId,
     graph: siteGraph(siteId),
     kind,
-    single: query === 'location' || query === 'entityByIfcId',
+    answer: count ? 'count' : single ? 'one' : 'list',
+    page: single || count ? undefined : pageOf(args),
     constraints: rootConstraints(query, kind, args, ontology),
     selection,
   };

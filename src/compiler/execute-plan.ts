@@ -11,10 +11,10 @@ import type { Sparql } from '../rdf/sparql.ts';
 import { AnswerCost } from './answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import { readEntityRows, type EntityRecord } from './entity-records.ts';
-import { byName, kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
-import type { Attribute, EntityKind, FieldPlan, RootPlan, Selection, UnionSelection } from './plan.ts';
+import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
+import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection } from './plan.ts';
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
-import { atMost, propertiesQuery, relationQuery, rootQuery } from './sparql-builder.ts';
+import { atMost, entitiesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
 import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
 import { traverse } from './traverse.ts';
 
@@ -33,15 +33,15 @@ type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
 // Which member a KgEntity becomes when its classes put it in several kinds.
 const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 'System', 'Equipment', 'Point'];
 
-/** Runs a root plan and returns the shaped result: a list, or one entity or null. */
-export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null> {
+/** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
+export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
   const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph), cost: new AnswerCost(currentWork()) };
+  if (plan.answer === 'count') return (await rootIris(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
-  const query = rootQuery(plan, attributes, ctx.profile);
-  if (!query) return plan.single ? null : [];
-  const { records } = readEntityRows(await select(plan.graph, query, ctx));
-  applyTags(records, ctx.profile);
+  const records = plan.page
+    ? await entityRecords(plan.graph, inPage(await rootIris(plan, ctx), plan.page), attributes, ctx)
+    : await rootRecords(plan, attributes, ctx);
 
   const chosen: Array<{ record: EntityRecord; selection: Selection }> = [];
   for (const record of records.values()) {
@@ -53,13 +53,13 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
       chosen.push({ record, selection: plan.selection as Selection });
     }
   }
-  const objects = chosen.map(({ record, selection }) => ({ object: shapeEntity(record, selection, ctx.ontology), selection }));
-  objects.sort((a, b) => byName(a.object, b.object));
-  const kept = plan.single ? objects.slice(0, 1) : objects;
-  ctx.cost.roots(kept.map(({ object }) => object));
+  chosen.sort((a, b) => byIri(a.record.iri, b.record.iri));
+  const kept = plan.answer === 'one' ? chosen.slice(0, 1) : chosen;
+  const objects = kept.map(({ record, selection }) => ({ object: shapeEntity(record, selection, ctx.ontology), selection }));
+  ctx.cost.roots(objects.map(({ object }) => object));
   // Union results of different kinds carry different selections: fill each group on its own.
   const groups = new Map<Selection, EntityObject[]>();
-  for (const { object, selection } of kept) {
+  for (const { object, selection } of objects) {
     const group = groups.get(selection);
     if (group) group.push(object);
     else groups.set(selection, [object]);
@@ -67,8 +67,44 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
   const values: ValueRequests = [];
   await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx, values)));
   await fillCurrentValues(plan.siteId, values, ctx);
-  const results = kept.map(({ object }) => object);
-  return plan.single ? (results[0] ?? null) : results;
+  const results = objects.map(({ object }) => object);
+  return plan.answer === 'one' ? (results[0] ?? null) : results;
+}
+
+/** Lists are in IRI order (code-unit order of the IRIs): pages of them concatenate to the whole. */
+const byIri = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The page of an ordered list. */
+function inPage<T>(items: readonly T[], page: Page): T[] {
+  return items.slice(page.offset, page.limit === undefined ? undefined : page.offset + page.limit);
+}
+
+/** The root query's entities with `facts`; none when a constraint can match nothing (an impossible id). */
+async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
+  const query = rootQuery(plan, facts, ctx.profile);
+  if (!query) return new Map();
+  const { records } = readEntityRows(await select(plan.graph, query, ctx));
+  applyTags(records, ctx.profile);
+  return records;
+}
+
+/**
+ * The IRIs of a root list, in order, found by their kinds alone: what a count answers, and what a
+ * page is cut from before its entities' facts are fetched (`entityRecords`), so a page costs the
+ * facts of its own entities, not of the whole list.
+ */
+async function rootIris(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
+  const iris: string[] = [];
+  for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) if (kindsOf(record, ctx.ontology).has(plan.kind!)) iris.push(record.iri);
+  return iris.sort(byIri);
+}
+
+/** The entities `iris` with the facts of `attributes`, in one query (none for no IRIs). */
+async function entityRecords(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
+  if (iris.length === 0) return new Map();
+  const { records } = readEntityRows(await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx));
+  applyTags(records, ctx.profile);
+  return records;
 }
 
 /** One lookup for every point of the plan that selected `currentValue`; none when no point did. */
@@ -117,9 +153,7 @@ async function fillRelations(
       };
       const single = relations[field.relation].single;
       for (const entity of entities) {
-        const list = (children.get(entity.__iri) ?? []).map(({ record, order }) => ({ object: objectOf(record), order }));
-        list.sort((a, b) => a.order - b.order || byName(a.object, b.object));
-        const placed = single ? list.slice(0, 1).map((c) => c.object) : list.map((c) => c.object);
+        const placed = (children.get(entity.__iri) ?? []).map(({ record }) => objectOf(record));
         ctx.cost.children(entity, placed);
         (entity as Record<string, unknown>)[field.key] = single ? (placed[0] ?? null) : placed;
       }
@@ -130,7 +164,14 @@ async function fillRelations(
 
 type Child = { record: EntityRecord; order: number };
 
-/** The children of every parent for one relation field, in one query; `order` sorts before names. */
+/** Children in the order of their lists: `order` (a traversal's hop count), then IRI. */
+const childOrder = (a: Child, b: Child): number => a.order - b.order || byIri(a.record.iri, b.record.iri);
+
+/**
+ * The children of every parent for one relation field, in one query: each parent's list in order
+ * and paged; a single relation's one best-ranked child. A paged field asks for its children's
+ * kinds first, and the facts of the children on its pages in a second query.
+ */
 async function fetchRelation(
   graph: string,
   field: Extract<FieldPlan, { type: 'relation' }>,
@@ -138,10 +179,14 @@ async function fetchRelation(
   ctx: PlanContext,
 ): Promise<Map<string, Child[]>> {
   const spec = relations[field.relation];
-  const query = relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile);
-  const rows = await select(graph, query, ctx);
-  if (isTraversal(spec)) return walk(spec, field, rows, ctx);
-  const { records, links } = readEntityRows(rows);
+  const { page } = field.args;
+  if (isTraversal(spec)) {
+    const walked = walk(spec, field, await select(graph, relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile), ctx), ctx);
+    if (page) for (const [parent, children] of walked) walked.set(parent, inPage(children, page));
+    return walked;
+  }
+  const query = relationQuery(graph, field.relation, field.args, parents, page ? 'kinds' : field.selection.attributes, ctx.profile);
+  const { records, links } = readEntityRows(await select(graph, query, ctx));
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
   for (const [parent, children] of links) {
@@ -149,15 +194,19 @@ async function fetchRelation(
     for (const [iri, rank] of children) {
       const record = records.get(iri)!;
       const kinds = kindsOf(record, ctx.ontology);
-      if (spec.kinds.some((k) => kinds.has(k))) kept.push({ record, order: rank });
+      if (spec.kinds.some((k) => kinds.has(k))) kept.push({ record, order: spec.single ? rank : 0 });
     }
-    if (spec.single && kept.length > 0) {
-      // The best-ranked alternative wins (an own location before a whole's).
-      const best = Math.min(...kept.map((c) => c.order));
-      result.set(parent, kept.filter((c) => c.order === best));
-    } else {
-      result.set(parent, kept.map((c) => ({ ...c, order: 0 })));
-    }
+    kept.sort(childOrder);
+    // A single relation: the best-ranked alternative wins (an own location before a whole's).
+    result.set(parent, spec.single ? kept.slice(0, 1) : page ? inPage(kept, page) : kept);
+  }
+  if (!page) return result;
+  const onPages = new Set<string>();
+  for (const children of result.values()) for (const { record } of children) onPages.add(record.iri);
+  const facts = await entityRecords(graph, [...onPages], field.selection.attributes, ctx);
+  for (const [parent, children] of result) {
+    // An entity deleted between the two queries is left out.
+    result.set(parent, children.flatMap(({ record }) => (facts.has(record.iri) ? [{ record: facts.get(record.iri)!, order: 0 }] : [])));
   }
   return result;
 }
@@ -211,7 +260,7 @@ function walk(
       if (closure && ![...record.types].some((t) => closure.has(t))) continue;
       children.push({ record, order: depth });
     }
-    result.set(parent, children);
+    result.set(parent, children.sort(childOrder));
   }
   return result;
 }

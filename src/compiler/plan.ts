@@ -35,6 +35,12 @@ export interface ClassFilter {
   readonly closure: readonly string[];
 }
 
+/** A page of a list: `offset` results skipped, then at most `limit` (all the rest without it), in the list's order. */
+export interface Page {
+  readonly offset: number;
+  readonly limit?: number;
+}
+
 export interface RelationArgs {
   readonly name?: NameFilter;
   readonly classes?: ClassFilter;
@@ -42,6 +48,7 @@ export interface RelationArgs {
   readonly maxDepth?: number;
   /** The substance IRI the traversal's edges must carry. */
   readonly medium?: string;
+  readonly page?: Page;
 }
 
 /** Relation fields, named `<Type>.<field>`. */
@@ -97,7 +104,9 @@ export interface RootPlan {
   readonly siteId: string;
   readonly graph: string;
   readonly kind: EntityKind | undefined;
-  readonly single: boolean;
+  /** What the query answers: the list (`page` of it, when given), one entity or null, or how many the list holds. */
+  readonly answer: 'list' | 'one' | 'count';
+  readonly page?: Page;
   readonly constraints: readonly Constraint[];
   readonly selection: Selection | UnionSelection;
 }

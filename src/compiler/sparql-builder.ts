@@ -64,32 +64,41 @@ function timeseriesPath(holds: (predicate: string) => boolean): Sparql | undefin
 const UNIT_STEPS = forwardSteps([`${BRICK}hasUnit`, `${BRICK}hasUnits`]);
 
 /**
+ * What an entity query fetches of each candidate: the facts its fields need (with its types and
+ * labels, always), or `'kinds'`: only its types and fallback tag, which decide its kind, for the
+ * candidates of a page or a count (their facts are fetched for the page alone).
+ */
+export type Facts = ReadonlySet<Attribute> | 'kinds';
+
+/**
  * The facts fetched for every candidate: its types and labels, plus what the selection needs, over
  * the predicates the site holds. OPTIONALs on the bound `?e` are probes the store runs per
  * candidate; a UNION of the same branches would be evaluated over the whole graph first
  * (measured: 10× slower on 1.5k triples). Multi-valued facts multiply rows, which
  * `readEntityRows` folds back together.
  */
-function factPatterns(attributes: ReadonlySet<Attribute>, profile: SiteProfile | undefined): Sparql[] {
+function factPatterns(facts: Facts, profile: SiteProfile | undefined): Sparql[] {
   const holds = predicatesOf(profile);
-  const facts: Sparql[] = [trusted('OPTIONAL { ?e a ?t }')];
-  if (holds(`${RDFS}label`)) facts.push(trusted('OPTIONAL { ?e rdfs:label ?l0 }'));
-  if (holds(`${SKOS}prefLabel`)) facts.push(trusted('OPTIONAL { ?e skos:prefLabel ?l1 }'));
-  if (holds(`${BRICK}label`)) facts.push(trusted('OPTIONAL { ?e brick:label ?l2 }'));
+  const patterns: Sparql[] = [trusted('OPTIONAL { ?e a ?t }')];
+  if (facts === 'kinds') return patterns;
+  const attributes = facts;
+  if (holds(`${RDFS}label`)) patterns.push(trusted('OPTIONAL { ?e rdfs:label ?l0 }'));
+  if (holds(`${SKOS}prefLabel`)) patterns.push(trusted('OPTIONAL { ?e skos:prefLabel ?l1 }'));
+  if (holds(`${BRICK}label`)) patterns.push(trusted('OPTIONAL { ?e brick:label ?l2 }'));
   if (attributes.has('ifc') && holds(`${REF}hasExternalReference`) && holds(`${REF}ifcGlobalID`)) {
-    facts.push(trusted('OPTIONAL { ?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc }'));
+    patterns.push(trusted('OPTIONAL { ?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc }'));
   }
   const timeseries = attributes.has('timeseries') ? timeseriesPath(holds) : undefined;
   // One path, not a UNION inside the OPTIONAL: measured 8 ms against 5 s (bench/shapes-100k.md).
-  if (timeseries) facts.push(sparql`OPTIONAL { ?e ${timeseries} ?ts }`);
+  if (timeseries) patterns.push(sparql`OPTIONAL { ?e ${timeseries} ?ts }`);
   const unit = attributes.has('unit') ? heldAlternatives(UNIT_STEPS, holds) : undefined;
-  if (unit) facts.push(sparql`OPTIONAL { ?e ${unit} ?u }`);
+  if (unit) patterns.push(sparql`OPTIONAL { ?e ${unit} ?u }`);
   if (attributes.has('literals')) {
-    facts.push(trusted('OPTIONAL { ?e ?litp ?lit FILTER(isLiteral(?lit) && (STRENDS(STR(?litp), "writable") || STRENDS(STR(?litp), "valueType"))) }'));
+    patterns.push(trusted('OPTIONAL { ?e ?litp ?lit FILTER(isLiteral(?lit) && (STRENDS(STR(?litp), "writable") || STRENDS(STR(?litp), "valueType"))) }'));
   }
-  if (attributes.has('owner')) facts.push(sparql`OPTIONAL { ?own ${pathsOf(profile).point} ?e OPTIONAL { ?own a ?ownt } }`);
-  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`)) facts.push(trusted('OPTIONAL { ?e brick:hasOutputSubstance ?out }'));
-  return facts;
+  if (attributes.has('owner')) patterns.push(sparql`OPTIONAL { ?own ${pathsOf(profile).point} ?e OPTIONAL { ?own a ?ownt } }`);
+  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`)) patterns.push(trusted('OPTIONAL { ?e brick:hasOutputSubstance ?out }'));
+  return patterns;
 }
 
 const FACT_VARIABLES = trusted('?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt ?out');
@@ -102,12 +111,12 @@ const FACT_VARIABLES = trusted('?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt
  * with it). The fallback tag is left out when the site profile knows every untyped entity
  * (`profile.tags`): its three EXISTS were a quarter of the time of a large entity query.
  */
-export function selectEntities(graph: string, candidates: Sparql, projection: Sparql, attributes: ReadonlySet<Attribute>, profile?: SiteProfile): Sparql {
+export function selectEntities(graph: string, candidates: Sparql, projection: Sparql, facts: Facts, profile?: SiteProfile): Sparql {
   return sparql`${prologue}
-SELECT ${projection} ${FACT_VARIABLES} WHERE {
+SELECT ${projection} ${facts === 'kinds' ? trusted('?t') : FACT_VARIABLES} WHERE {
   GRAPH ${iri(graph)} {
     ${candidates}
-    ${factPatterns(attributes, profile)}
+    ${factPatterns(facts, profile)}
     ${profile?.tags ? trusted('') : tagOf(e, pathsOf(profile))}
   }
 }`;
@@ -129,23 +138,28 @@ export function atMost(query: Sparql, rows: number | undefined): Sparql {
 
 const parentValues = (parents: readonly string[]) => sparql`VALUES ?parent { ${parents.map(iri)} }`;
 
+/** The facts of the entities `iris` (a page of a list, its candidates already known). */
+export function entitiesQuery(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, profile?: SiteProfile): Sparql {
+  return selectEntities(graph, sparql`VALUES ?e { ${iris.map(iri)} }`, trusted('?e ?tag'), attributes, profile);
+}
+
 /** One query for a relation field over all its parents (not for traversals). */
 export function relationQuery(
   graph: string,
   relation: RelationName,
   args: RelationArgs,
   parents: readonly string[],
-  attributes: ReadonlySet<Attribute>,
+  facts: Facts,
   profile?: SiteProfile,
 ): Sparql {
   const spec = relations[relation];
-  if (isTraversal(spec)) return traversalQuery(graph, spec, parents, attributes, profile);
+  if (isTraversal(spec)) return traversalQuery(graph, spec, parents, facts === 'kinds' ? new Set() : facts, profile);
   const checks: Sparql[] = [];
   if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));
   if (args.classes) checks.push(sparql`FILTER EXISTS { ${classTest(e, args.classes.closure, trusted('?k'))} }`);
   const candidates = sparql`${anchored(parentValues(parents), spec.pattern(parent, e, { args, paths: pathsOf(profile) }))}
       ${checks}`;
-  return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), attributes, profile);
+  return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), facts, profile);
 }
 
 /**
@@ -379,7 +393,7 @@ const generatorRank = (c: Constraint): number => {
  * The root query of a plan; `undefined` when a constraint can match nothing (an impossible id).
  * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored.
  */
-export function rootQuery(plan: RootPlan, attributes: ReadonlySet<Attribute>, profile?: SiteProfile): Sparql | undefined {
+export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile): Sparql | undefined {
   const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, profile) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
@@ -391,5 +405,5 @@ export function rootQuery(plan: RootPlan, attributes: ReadonlySet<Attribute>, pr
   const candidates = join([generator.compiled!.generate!, ...tests], '\n');
   // A joined test can repeat `?e`, and its facts with it: the candidates are made distinct first.
   const distinct = others.some((c) => c.join) ? sparql`{ SELECT DISTINCT ?e WHERE { ${candidates} } }` : candidates;
-  return selectEntities(plan.graph, distinct, trusted('?e ?tag'), attributes, profile);
+  return selectEntities(plan.graph, distinct, trusted('?e ?tag'), facts, profile);
 }

@@ -8,17 +8,19 @@ import { requireSite } from '../sites/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
 
 const ROOT_QUERIES: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system', 'location', 'entityByIfcId'];
+/** The root lists with a count field beside them (`pointCount`). */
+const COUNTED: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system'];
 const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'System'];
 
-/** A root field: the whole selection below it is planned and run here, at once. */
-function rootResolver(query: RootQueryName) {
+/** A root field: the whole selection below it is planned and run here, at once. `count`: the list's count field. */
+function rootResolver(query: RootQueryName, count = false) {
   return async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => {
     // Taken before the first await, so the request's one currentValue lookup waits for this field.
     const readings = context.readings.ticket();
     try {
       const siteId = args.siteId as string;
       await requireSite(context.sites, context.client, siteId);
-      const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology);
+      const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology, count);
       return await executePlan(plan, { store: context.store, ontology: context.ontology, readings });
     } finally {
       readings.done();
@@ -32,7 +34,7 @@ const byResponseKey = (source: EntityObject, _args: unknown, _context: unknown, 
 /** The resolver map: root queries compile the selection; entity fields read what the plan filled. */
 export function createResolvers(schema: GraphQLSchema) {
   const resolvers: Record<string, Record<string, unknown>> = {
-    Query: Object.fromEntries(ROOT_QUERIES.map((q) => [q, rootResolver(q)])),
+    Query: Object.fromEntries([...ROOT_QUERIES.map((q) => [q, rootResolver(q)]), ...COUNTED.map((q) => [`${q}Count`, rootResolver(q, true)])]),
     KgEntity: { __resolveType: (source: EntityObject) => source.__kind },
     Subscription: { pointValues: pointValuesResolver },
   };

@@ -28,7 +28,7 @@ export function entityByIfcIdPlan(siteId: string, ifcId: string): RootPlan {
     siteId,
     graph: siteGraph(siteId),
     kind: undefined,
-    single: true,
+    answer: 'one',
     constraints: [{ type: 'ifcId', ifcId }],
     selection: { union: new Map(KINDS.map((kind) => [kind, selection(kind)])) },
   };

@@ -67,7 +67,7 @@ function watchPlans(siteId: string, pointIds: readonly string[] | undefined, cla
     siteId,
     graph: siteGraph(siteId),
     kind: 'Point',
-    single: false,
+    answer: 'list',
     constraints: [...constraints, ...extra],
     selection: WATCHED_FIELDS,
   });

@@ -39,7 +39,7 @@ function pointsPlan(ontology: Ontology): RootPlan {
     siteId: DEMO_SITE,
     graph: siteGraph(DEMO_SITE),
     kind: 'Point',
-    single: false,
+    answer: 'list',
     constraints: [{ type: 'kind', kind: 'Point', classes: ontology.sortedKindClasses('Point') }],
     selection: {
       kind: 'Point',

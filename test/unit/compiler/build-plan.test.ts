@@ -39,7 +39,7 @@ describe('root plan', () => {
       siteId: 'demo',
       graph: 'urn:bkg:site:demo',
       kind: 'Building',
-      single: false,
+      answer: 'list',
       constraints: [{ type: 'kind', kind: 'Building', classes: ontology.kindClasses('Building').size }],
       selection: {
         kind: 'Building',
@@ -54,9 +54,9 @@ describe('root plan', () => {
   });
 
   it('plans location and entityByIfcId as single results', () => {
-    expect(plan('{ location(siteId: "s", locationId: "F1") { id } }').single).toBe(true);
-    expect(plan('{ entityByIfcId(siteId: "s", ifcId: "2O2Fr$t4X7Zf8NOew3FLOH") { __typename } }').single).toBe(true);
-    expect(plan('{ point(siteId: "s") { id } }').single).toBe(false);
+    expect(plan('{ location(siteId: "s", locationId: "F1") { id } }').answer).toBe('one');
+    expect(plan('{ entityByIfcId(siteId: "s", ifcId: "2O2Fr$t4X7Zf8NOew3FLOH") { __typename } }').answer).toBe('one');
+    expect(plan('{ point(siteId: "s") { id } }').answer).toBe('list');
   });
 
   it('plans nested relations with the child kind and their own selection', () => {

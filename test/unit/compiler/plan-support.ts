@@ -73,12 +73,13 @@ function printField(field: FieldPlan): PrintedField {
     case 'currentValue':
       return { key: field.key, currentValue: true };
     case 'relation': {
-      const { name, classes, recursive, maxDepth, medium } = field.args;
+      const { name, classes, recursive, maxDepth, medium, page } = field.args;
       const args: Record<string, unknown> = { recursive };
       if (name) args.name = `${name.match} ${name.value}`;
       if (classes) args.is = printClasses(classes);
       if (maxDepth !== undefined) args.maxDepth = maxDepth;
       if (medium !== undefined) args.medium = compactIri(medium);
+      if (page !== undefined) args.page = page;
       return { key: field.key, relation: field.relation, args, selection: printSelection(field.selection) };
     }
   }
@@ -123,7 +124,8 @@ export function printPlan(plan: RootPlan): Record<string, unknown> {
     siteId: plan.siteId,
     graph: plan.graph,
     kind: plan.kind,
-    single: plan.single,
+    answer: plan.answer,
+    ...(plan.page ? { page: plan.page } : {}),
     constraints: plan.constraints.map(printConstraint),
     selection: 'union' in plan.selection ? printUnion(plan.selection) : printSelection(plan.selection),
   };

@@ -21,7 +21,7 @@ function plan(k: EntityKind, constraints: Constraint[]): RootPlan {
     siteId: 'x',
     graph: 'urn:bkg:site:x',
     kind: k,
-    single: false,
+    answer: 'list',
     constraints: [kind(k), ...constraints],
     selection: { kind: k, attributes: new Set(), fields: [] },
   };

@@ -36,7 +36,7 @@ function rootPlan(k: EntityKind | undefined, constraints: Constraint[]): RootPla
     siteId: 'demo',
     graph: SITE_GRAPH,
     kind: k,
-    single: k === undefined,
+    answer: k === undefined ? 'one' : 'list',
     constraints,
     selection: { kind: k ?? 'Equipment', attributes: NO_ATTRIBUTES, fields: [] },
   };
