@@ -16,9 +16,9 @@ export class AnswerCost {
 
   constructor(private readonly work: RequestWork | undefined) {}
 
-  /** Root entities: one place each. */
-  roots(objects: readonly EntityObject[]): void {
-    this.place(1, objects);
+  /** A root entity: one place. */
+  root(object: EntityObject): void {
+    this.place(1, [object]);
   }
 
   /** Children put under `parent` (a list field or a single one). */

@@ -23,6 +23,7 @@ import type {
   ScalarField,
   Selection,
   UnionSelection,
+  ValueFields,
 } from './plan.ts';
 import { relations } from './relations.ts';
 
@@ -105,6 +106,11 @@ function relationArgs(ontology: Ontology, args: Args): RelationArgs {
   };
 }
 
+/** The fields selected on a value type (EntityProperty, PointValue), as response key and field name. */
+function valueFields(request: RequestDocument, typeName: string, nodes: readonly FieldNode[]): ValueFields {
+  return [...collectFields(request, typeName, nodes.map((n) => n.selectionSet))].map(([key, [node]]) => [key, node!.name.value] as const);
+}
+
 /** Plans the selection of an object type (one of the entity kinds). */
 function planSelection(field: PlannedField, typeName: string, ontology: Ontology): Selection {
   const { request } = field;
@@ -117,7 +123,10 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
   for (const [key, nodes] of selected) {
     const node = nodes[0]!;
     const name = node.name.value;
-    if (name === '__typename') continue;
+    if (name === '__typename') {
+      fields.push({ key, type: 'typename' });
+      continue;
+    }
     const definition = type.getFields()[name];
     if (!definition) continue;
     if (SCALARS.has(name as ScalarField)) {
@@ -125,9 +134,9 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
       const attribute = ATTRIBUTE_OF[name as ScalarField];
       if (attribute) attributes.add(attribute);
     } else if (name === 'properties') {
-      fields.push({ key, type: 'properties' });
+      fields.push({ key, type: 'properties', fields: valueFields(request, 'EntityProperty', nodes) });
     } else if (name === 'currentValue') {
-      fields.push({ key, type: 'currentValue' });
+      fields.push({ key, type: 'currentValue', fields: valueFields(request, 'PointValue', nodes) });
       attributes.add('timeseries');
     } else {
       const relation = `${typeName}.${name}` as RelationName;

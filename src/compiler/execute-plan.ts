@@ -6,11 +6,12 @@
 import type { Ontology } from '../ontology/ontology.ts';
 import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
+import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
 import { currentWork } from '../limits/request-work.ts';
 import type { Sparql } from '../rdf/sparql.ts';
 import { AnswerCost } from './answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
-import { readEntityRows, type EntityRecord } from './entity-records.ts';
+import { readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
 import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
 import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection } from './plan.ts';
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
@@ -43,20 +44,29 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
     ? await entityRecords(plan.graph, inPage(await rootIris(plan, ctx), plan.page), attributes, ctx)
     : await rootRecords(plan, attributes, ctx);
 
-  const chosen: Array<{ record: EntityRecord; selection: Selection }> = [];
+  const slices = new MainThreadSlices();
+  const chosen = new Map<string, { record: EntityRecord; selection: Selection }>();
   for (const record of records.values()) {
     const kinds = kindsOf(record, ctx.ontology);
     if (union) {
       const kind = unionPreference.find((k) => kinds.has(k) && union.union.has(k));
-      if (kind) chosen.push({ record, selection: union.union.get(kind)! });
+      if (kind) chosen.set(record.iri, { record, selection: union.union.get(kind)! });
     } else if (kinds.has(plan.kind!)) {
-      chosen.push({ record, selection: plan.selection as Selection });
+      chosen.set(record.iri, { record, selection: plan.selection as Selection });
     }
+    const pause = slices.step();
+    if (pause) await pause;
   }
-  chosen.sort((a, b) => byIri(a.record.iri, b.record.iri));
-  const kept = plan.answer === 'one' ? chosen.slice(0, 1) : chosen;
-  const objects = kept.map(({ record, selection }) => ({ object: shapeEntity(record, selection, ctx.ontology), selection }));
-  ctx.cost.roots(objects.map(({ object }) => object));
+  const order = await sortInSlices([...chosen.keys()]);
+  const kept = (plan.answer === 'one' ? order.slice(0, 1) : order).map((iri) => chosen.get(iri)!);
+  const objects: Array<{ object: EntityObject; selection: Selection }> = [];
+  for (const { record, selection } of kept) {
+    const object = shapeEntity(record, selection, ctx.ontology);
+    objects.push({ object, selection });
+    ctx.cost.root(object);
+    const pause = slices.step();
+    if (pause) await pause;
+  }
   // Union results of different kinds carry different selections: fill each group on its own.
   const groups = new Map<Selection, EntityObject[]>();
   for (const { object, selection } of objects) {
@@ -71,7 +81,7 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
   return plan.answer === 'one' ? (results[0] ?? null) : results;
 }
 
-/** Lists are in IRI order (code-unit order of the IRIs): pages of them concatenate to the whole. */
+/** Lists are in IRI order (code-unit order of the IRIs, as `sortInSlices` sorts strings): pages of them concatenate to the whole. */
 const byIri = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The page of an ordered list. */
@@ -83,7 +93,7 @@ function inPage<T>(items: readonly T[], page: Page): T[] {
 async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
   const query = rootQuery(plan, facts, ctx.profile);
   if (!query) return new Map();
-  const { records } = readEntityRows(await select(plan.graph, query, ctx));
+  const { records } = await readEntityRowsInSlices(await select(plan.graph, query, ctx));
   applyTags(records, ctx.profile);
   return records;
 }
@@ -96,13 +106,13 @@ async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Prom
 async function rootIris(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
   const iris: string[] = [];
   for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) if (kindsOf(record, ctx.ontology).has(plan.kind!)) iris.push(record.iri);
-  return iris.sort(byIri);
+  return sortInSlices(iris);
 }
 
 /** The entities `iris` with the facts of `attributes`, in one query (none for no IRIs). */
 async function entityRecords(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
   if (iris.length === 0) return new Map();
-  const { records } = readEntityRows(await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx));
+  const { records } = await readEntityRowsInSlices(await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx));
   applyTags(records, ctx.profile);
   return records;
 }
@@ -152,10 +162,13 @@ async function fillRelations(
         return object;
       };
       const single = relations[field.relation].single;
+      const slices = new MainThreadSlices();
       for (const entity of entities) {
         const placed = (children.get(entity.__iri) ?? []).map(({ record }) => objectOf(record));
         ctx.cost.children(entity, placed);
         (entity as Record<string, unknown>)[field.key] = single ? (placed[0] ?? null) : placed;
+        const pause = slices.step(placed.length + 1);
+        if (pause) await pause;
       }
       await fillRelations(graph, field.selection, [...shaped.values()], ctx, values);
     }),
@@ -181,15 +194,18 @@ async function fetchRelation(
   const spec = relations[field.relation];
   const { page } = field.args;
   if (isTraversal(spec)) {
-    const walked = walk(spec, field, await select(graph, relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile), ctx), ctx);
+    const walked = await walk(spec, field, await select(graph, relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile), ctx), ctx);
     if (page) for (const [parent, children] of walked) walked.set(parent, inPage(children, page));
     return walked;
   }
   const query = relationQuery(graph, field.relation, field.args, parents, page ? 'kinds' : field.selection.attributes, ctx.profile);
-  const { records, links } = readEntityRows(await select(graph, query, ctx));
+  const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx));
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
+  const slices = new MainThreadSlices();
   for (const [parent, children] of links) {
+    const pause = slices.step(children.size);
+    if (pause) await pause;
     const kept: Child[] = [];
     for (const [iri, rank] of children) {
       const record = records.get(iri)!;
@@ -212,12 +228,12 @@ async function fetchRelation(
 }
 
 /** Upstream/downstream: the breadth-first walk on the fetched subgraph, ordered by hop count. */
-function walk(
+async function walk(
   spec: TraversalRelation,
   field: Extract<FieldPlan, { type: 'relation' }>,
   rows: readonly SparqlRow[],
   ctx: PlanContext,
-): Map<string, Child[]> {
+): Promise<Map<string, Child[]>> {
   const starts = new Map<string, Set<string>>();
   const edges = new Map<string, Array<[string, string]>>();
   for (const row of rows) {
@@ -233,7 +249,7 @@ function walk(
       edges.set(parent, list);
     }
   }
-  const { records } = readEntityRows(rows.filter((row) => row.e !== undefined));
+  const { records } = await readEntityRowsInSlices(rows.filter((row) => row.e !== undefined));
   applyTags(records, ctx.profile);
   const { medium, maxDepth, classes } = field.args;
   const ontology = ctx.ontology;
@@ -274,7 +290,10 @@ async function fillProperties(
 ): Promise<void> {
   const rows = await select(graph, propertiesQuery(graph, parents), ctx);
   const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null }>>();
+  const slices = new MainThreadSlices();
   for (const row of rows) {
+    const pause = slices.step();
+    if (pause) await pause;
     if (!row.parent || !row.p || !row.v) continue;
     const property = { name: localName(row.p.value), value: row.v.value, unit: row.u ? localName(row.u.value) : null };
     const properties = byParent.get(row.parent.value) ?? new Map();
@@ -282,6 +301,8 @@ async function fillProperties(
     byParent.set(row.parent.value, properties);
   }
   for (const entity of entities) {
+    const pause = slices.step();
+    if (pause) await pause;
     const properties = [...(byParent.get(entity.__iri)?.values() ?? [])];
     properties.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     ctx.cost.children(entity, properties);

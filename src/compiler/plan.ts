@@ -61,11 +61,15 @@ export type RelationName =
   | 'System.equipment' | 'System.points'
   | 'Point.equipment' | 'Point.location';
 
+/** The fields selected on a value that is not an entity (EntityProperty, PointValue): response key and field name. */
+export type ValueFields = ReadonlyArray<readonly [key: string, field: string]>;
+
 export type FieldPlan =
   | { readonly key: string; readonly type: 'scalar'; readonly field: ScalarField }
   | { readonly key: string; readonly type: 'relation'; readonly relation: RelationName; readonly args: RelationArgs; readonly selection: Selection }
-  | { readonly key: string; readonly type: 'properties' }
-  | { readonly key: string; readonly type: 'currentValue' };
+  | { readonly key: string; readonly type: 'properties'; readonly fields: ValueFields }
+  | { readonly key: string; readonly type: 'currentValue'; readonly fields: ValueFields }
+  | { readonly key: string; readonly type: 'typename' };
 
 /** What to build for each entity of one kind. */
 export interface Selection {

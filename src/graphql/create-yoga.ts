@@ -14,6 +14,8 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { useMetrics } from './use-metrics.ts';
 import { useSubscriptionCap } from './use-subscription-cap.ts';
+import { useDirectExecution } from './direct-execution.ts';
+import { useStreamedJson } from './use-streamed-json.ts';
 
 /** The schema's SDL, as published. */
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
@@ -31,7 +33,7 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
     // CORS is the app's, the same for every route (src/http/use-cors.ts); yoga's own would allow any origin with credentials.
     cors: false,
     maskedErrors: { maskError, isDev: config.environment === 'development' },
-    plugins: [...useQueryLimits(config.graphqlLimits), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps)],
+    plugins: [...useQueryLimits(config.graphqlLimits), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps), useDirectExecution(), useStreamedJson()],
     logging: false,
   });
 }

@@ -1,7 +1,7 @@
 import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import { buildPlan } from '../compiler/build-plan.ts';
+import { buildPlan, type PlannedField } from '../compiler/build-plan.ts';
 import { executePlan } from '../compiler/execute-plan.ts';
-import type { RootQueryName } from '../compiler/plan.ts';
+import type { RootPlan, RootQueryName } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
 import { pointValuesResolver } from '../readings/point-values-subscription.ts';
 import { requireSite } from '../sites/site-directory.ts';
@@ -12,21 +12,35 @@ const ROOT_QUERIES: readonly RootQueryName[] = ['building', 'equipment', 'point'
 const COUNTED: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system'];
 const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'System'];
 
-/** A root field: the whole selection below it is planned and run here, at once. `count`: the list's count field. */
-function rootResolver(query: RootQueryName, count = false) {
-  return async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => {
-    // Taken before the first await, so the request's one currentValue lookup waits for this field.
-    const readings = context.readings.ticket();
-    try {
-      const siteId = args.siteId as string;
-      await requireSite(context.sites, context.client, siteId);
-      const plan = buildPlan(query, siteId, args, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes }, context.ontology, count);
-      return await executePlan(plan, { store: context.store, ontology: context.ontology, readings });
-    } finally {
-      readings.done();
-    }
-  };
+/** Every root query field by name: the query it plans, and whether it is the list's count. */
+export const ROOT_FIELDS: ReadonlyMap<string, { readonly query: RootQueryName; readonly count: boolean }> = new Map([
+  ...ROOT_QUERIES.map((query): [string, { query: RootQueryName; count: boolean }] => [query, { query, count: false }]),
+  ...COUNTED.map((query): [string, { query: RootQueryName; count: boolean }] => [`${query}Count`, { query, count: true }]),
+]);
+
+/** A root field: its whole selection planned and run at once; the plan, and the answer it made. */
+export async function runRootField(
+  name: string,
+  args: Record<string, unknown>,
+  context: GraphQLContext,
+  field: PlannedField,
+): Promise<{ plan: RootPlan; answer: EntityObject[] | EntityObject | null | number }> {
+  const { query, count } = ROOT_FIELDS.get(name)!;
+  // Taken before the first await, so the request's one currentValue lookup waits for this field.
+  const readings = context.readings.ticket();
+  try {
+    const siteId = args.siteId as string;
+    await requireSite(context.sites, context.client, siteId);
+    const plan = buildPlan(query, siteId, args, field, context.ontology, count);
+    return { plan, answer: await executePlan(plan, { store: context.store, ontology: context.ontology, readings }) };
+  } finally {
+    readings.done();
+  }
 }
+
+/** A root field for graphql-js (most requests are answered without it: `direct-execution.ts`). */
+const rootResolver = async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) =>
+  (await runRootField(info.fieldName, args, context, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes })).answer;
 
 /** Entity objects hold their values by response key (aliases included), filled by the plan. */
 const byResponseKey = (source: EntityObject, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => source[info.path.key as string];
@@ -34,7 +48,7 @@ const byResponseKey = (source: EntityObject, _args: unknown, _context: unknown, 
 /** The resolver map: root queries compile the selection; entity fields read what the plan filled. */
 export function createResolvers(schema: GraphQLSchema) {
   const resolvers: Record<string, Record<string, unknown>> = {
-    Query: Object.fromEntries([...ROOT_QUERIES.map((q) => [q, rootResolver(q)]), ...COUNTED.map((q) => [`${q}Count`, rootResolver(q, true)])]),
+    Query: Object.fromEntries([...ROOT_FIELDS.keys()].map((name) => [name, rootResolver])),
     KgEntity: { __resolveType: (source: EntityObject) => source.__kind },
     Subscription: { pointValues: pointValuesResolver },
   };

@@ -96,7 +96,7 @@ export class OxigraphStore implements GraphStore {
   }
 
   async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
-    const rows = parseTsvSelectResults(await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site));
+    const rows = await parseTsvSelectResults(await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site));
     // A term TSV cannot carry as JSON does (see parseTsvSelectResults): the rare query asks twice.
     return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site));
   }

@@ -1,3 +1,4 @@
+import { MainThreadSlices } from '../limits/main-thread.ts';
 import type { RdfTerm, SparqlRow } from './graph-store.ts';
 
 /** Parses a SPARQL 1.1 Query Results JSON document of a SELECT query into rows. */
@@ -58,12 +59,14 @@ function termOf(text: string): RdfTerm | undefined {
  * parse (bench/results-*.md). Undefined when a term has no JSON twin here (RDF 1.2 triple terms,
  * directional language tags): ask for JSON then.
  */
-export function parseTsvSelectResults(tsv: string): SparqlRow[] | undefined {
+export async function parseTsvSelectResults(tsv: string): Promise<SparqlRow[] | undefined> {
   const lines = tsv.split('\n');
   // No variables: an empty header, then an empty line per solution.
   if (lines[0] === '') return Array.from({ length: lines.length - 2 }, () => ({}));
   const vars = lines[0]!.split('\t').map((v) => v.slice(1));
   const rows: SparqlRow[] = [];
+  // A large answer is parsed in slices of the main thread (src/limits/main-thread.ts).
+  const slices = new MainThreadSlices();
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === '') continue;
@@ -77,6 +80,8 @@ export function parseTsvSelectResults(tsv: string): SparqlRow[] | undefined {
       row[vars[j]!] = term;
     }
     rows.push(row);
+    const pause = slices.step();
+    if (pause) await pause;
   }
   return rows;
 }

@@ -4,7 +4,7 @@
  * compiler's variable names so that its record reader and shaping rules (MAPPING.md names, types,
  * units, equipmentId) apply unchanged.
  */
-import { readEntityRows } from '../compiler/entity-records.ts';
+import { readEntityRowsInSlices } from '../compiler/entity-records.ts';
 import type { Selection } from '../compiler/plan.ts';
 import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
 import { ALL_PATHS, tagOf } from '../compiler/sparql-patterns.ts';
@@ -75,8 +75,8 @@ export async function timeseriesPoints(store: GraphStore, ontology: Ontology, si
   const result = new Map<string, TimeseriesPoint>();
   if (timeseriesIds.length === 0) return result;
   const rows = await store.select(timeseriesPointsQuery(siteId, timeseriesIds), { site: siteGraph(siteId) });
-  const { records } = readEntityRows(rows);
-  const owners = readEntityRows(ownerRows(rows)).records;
+  const { records } = await readEntityRowsInSlices(rows);
+  const owners = (await readEntityRowsInSlices(ownerRows(rows))).records;
   const pointsOf = new Map<string, Map<string, EntityObject>>();
   for (const row of rows) {
     const id = row.tsid?.value;

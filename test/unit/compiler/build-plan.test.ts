@@ -187,18 +187,16 @@ describe('fragments', () => {
     expect(p.kind).toBeUndefined();
     const union = printUnion(unionOf(p));
     expect(Object.keys(union).sort()).toEqual(['Building', 'Equipment', 'Location', 'System', 'Zone']);
-    expect(union.Building).toEqual({ kind: 'Building', attributes: [], fields: [] });
-    expect(union.System).toEqual({ kind: 'System', attributes: [], fields: [] });
-    expect(union.Zone).toEqual({ kind: 'Zone', attributes: [], fields: [{ key: 'name', scalar: 'name' }] });
+    const typename = { key: '__typename', typename: true };
+    expect(union.Building).toEqual({ kind: 'Building', attributes: [], fields: [typename] });
+    expect(union.System).toEqual({ kind: 'System', attributes: [], fields: [typename] });
+    expect(union.Zone).toEqual({ kind: 'Zone', attributes: [], fields: [typename, { key: 'name', scalar: 'name' }] });
     expect(union.Location).toEqual({
       kind: 'Location',
       attributes: ['ifc'],
-      fields: [
-        { key: 'name', scalar: 'name' },
-        { key: 'ifcId', scalar: 'ifcId' },
-      ],
+      fields: [typename, { key: 'name', scalar: 'name' }, { key: 'ifcId', scalar: 'ifcId' }],
     });
-    expect(union.Equipment!.fields.map((f) => f.key)).toEqual(['id', 'points']);
+    expect(union.Equipment!.fields.map((f) => f.key)).toEqual(['__typename', 'id', 'points']);
   });
 
   it('applies a fragment on the KgEntity union to every member type', () => {

@@ -56,6 +56,7 @@ export type PrintedField =
   | { key: string; scalar: string }
   | { key: string; properties: true }
   | { key: string; currentValue: true }
+  | { key: string; typename: true }
   | { key: string; relation: string; args: Record<string, unknown>; selection: PrintedSelection };
 
 export interface PrintedSelection {
@@ -72,6 +73,8 @@ function printField(field: FieldPlan): PrintedField {
       return { key: field.key, properties: true };
     case 'currentValue':
       return { key: field.key, currentValue: true };
+    case 'typename':
+      return { key: field.key, typename: true };
     case 'relation': {
       const { name, classes, recursive, maxDepth, medium, page } = field.args;
       const args: Record<string, unknown> = { recursive };

@@ -227,7 +227,7 @@ describe('shapeEntity', () => {
       { key: 'ifcId', type: 'scalar', field: 'ifcId' },
       { key: 'unit', type: 'scalar', field: 'unit' },
       { key: 'timeseriesId', type: 'scalar', field: 'timeseriesId' },
-      { key: 'currentValue', type: 'currentValue' },
+      { key: 'currentValue', type: 'currentValue', fields: [['value', 'value']] },
     ];
     expect(shapeEntity(r, selection('Point', fields), ontology)).toEqual({
       __iri: `${EX}T1`,
@@ -251,7 +251,7 @@ describe('shapeEntity', () => {
 
   it('leaves relation and properties fields to later stages', () => {
     const fields: FieldPlan[] = [
-      { key: 'properties', type: 'properties' },
+      { key: 'properties', type: 'properties', fields: [['name', 'name']] },
       { key: 'points', type: 'relation', relation: 'Equipment.points', args: { recursive: false }, selection: selection('Point', []) },
     ];
     expect(Object.keys(shapeEntity(record('AHU1'), selection('Equipment', fields), ontology)).sort()).toEqual(['__iri', '__kind', '__name']);

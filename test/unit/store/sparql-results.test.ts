@@ -18,36 +18,36 @@ function store(): oxigraph.Store {
   return s;
 }
 
-function both(s: oxigraph.Store, query: string) {
+async function both(s: oxigraph.Store, query: string) {
   const tsv = s.query(query, { results_format: 'text/tab-separated-values' }) as string;
   const json = s.query(query, { results_format: 'application/sparql-results+json' }) as string;
-  return { tsv: parseTsvSelectResults(tsv), json: parseSelectResults(json) };
+  return { tsv: await parseTsvSelectResults(tsv), json: parseSelectResults(json) };
 }
 
-describe('SPARQL TSV results', () => {
-  it('read every term as the JSON results give it', () => {
-    const { tsv, json } = both(store(), 'SELECT ?s ?p ?o ?unbound WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o');
+describe('SPARQL TSV results', async () => {
+  it('read every term as the JSON results give it', async () => {
+    const { tsv, json } = await both(store(), 'SELECT ?s ?p ?o ?unbound WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o');
     expect(json.length).toBeGreaterThanOrEqual(28);
     expect(tsv).toEqual(json);
   });
 
-  it('read values computed by the query, and unbound variables in any column', () => {
-    const { tsv, json } = both(
+  it('read values computed by the query, and unbound variables in any column', async () => {
+    const { tsv, json } = await both(
       store(),
       'SELECT ?a ?o ?len ?str ?b WHERE { ?s <http://example.org/p> ?o OPTIONAL { FILTER(false) BIND(1 AS ?a) } BIND(STRLEN(STR(?o)) AS ?len) BIND(CONCAT(STR(?o), "\\t|") AS ?str) } ORDER BY ?o',
     );
     expect(tsv).toEqual(json);
   });
 
-  it('count solutions without variables and empty answers', () => {
+  it('count solutions without variables and empty answers', async () => {
     const s = store();
-    expect(both(s, 'SELECT * WHERE { }').tsv).toEqual([{}]);
-    expect(both(s, 'SELECT * WHERE { VALUES ?x { 1 } } LIMIT 0').tsv).toEqual([]);
-    expect(both(s, 'SELECT * WHERE { } LIMIT 0').tsv).toEqual([]);
+    expect((await both(s, 'SELECT * WHERE { }')).tsv).toEqual([{}]);
+    expect((await both(s, 'SELECT * WHERE { VALUES ?x { 1 } } LIMIT 0')).tsv).toEqual([]);
+    expect((await both(s, 'SELECT * WHERE { } LIMIT 0')).tsv).toEqual([]);
   });
 
-  it('say so for a term JSON writes otherwise (a triple term), so the caller asks for JSON', () => {
-    expect(parseTsvSelectResults('?t\n<< <http://a> <http://b> <http://c> >>\n')).toBeUndefined();
-    expect(parseTsvSelectResults('?d\n"x"@en--ltr\n')).toBeUndefined();
+  it('say so for a term JSON writes otherwise (a triple term), so the caller asks for JSON', async () => {
+    expect(await parseTsvSelectResults('?t\n<< <http://a> <http://b> <http://c> >>\n')).toBeUndefined();
+    expect(await parseTsvSelectResults('?d\n"x"@en--ltr\n')).toBeUndefined();
   });
 });

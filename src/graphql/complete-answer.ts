@@ -1,0 +1,85 @@
+/**
+ * A root field's answer as the GraphQL response holds it: the plan's entity objects
+ * (src/compiler/) with exactly the selected fields, under their response keys, in selection order,
+ * `__typename` included, and the value types (EntityProperty, PointValue) cut to their selections.
+ * What graphql-js would do with the resolvers, without a resolver call per field: completed in
+ * slices of the main thread, each list item on its own, so no list holds it at once.
+ */
+import type { Selection, UnionSelection, ValueFields } from '../compiler/plan.ts';
+import type { EntityObject } from '../compiler/shape-entity.ts';
+import { MainThreadSlices } from '../limits/main-thread.ts';
+
+type Completed = Record<string, unknown>;
+
+/** A list whose items are completed later, one by one: `into` receives them. */
+interface ListJob {
+  readonly items: readonly EntityObject[];
+  readonly selection: Selection;
+  readonly into: unknown[];
+}
+
+/** A value type's object with the selected fields only. */
+function valueObject(value: Record<string, unknown>, fields: ValueFields, typeName: string): Completed {
+  const out: Completed = {};
+  for (const [key, field] of fields) out[key] = field === '__typename' ? typeName : (value[field] ?? null);
+  return out;
+}
+
+/** Completes a root field's answer: a list, one entity or null (by the union's member when `selection` is one), or a count. */
+export async function completeAnswer(answer: EntityObject[] | EntityObject | null | number, selection: Selection | UnionSelection): Promise<unknown> {
+  if (answer === null || typeof answer === 'number') return answer;
+  const jobs: ListJob[] = [];
+  const selectionOf = (object: EntityObject): Selection => ('union' in selection ? selection.union.get(object.__kind)! : selection);
+
+  const complete = (object: EntityObject, selection: Selection): Completed => {
+    const out: Completed = {};
+    for (const field of selection.fields) {
+      switch (field.type) {
+        case 'typename':
+          out[field.key] = selection.kind;
+          break;
+        case 'scalar':
+          out[field.key] = object[field.key];
+          break;
+        case 'properties':
+          out[field.key] = (object[field.key] as Array<Record<string, unknown>>).map((property) => valueObject(property, field.fields, 'EntityProperty'));
+          break;
+        case 'currentValue': {
+          const value = object[field.key] as Record<string, unknown> | null;
+          out[field.key] = value === null ? null : valueObject(value, field.fields, 'PointValue');
+          break;
+        }
+        case 'relation': {
+          const value = object[field.key] as EntityObject[] | EntityObject | null;
+          if (Array.isArray(value)) {
+            const into: unknown[] = new Array(value.length);
+            jobs.push({ items: value, selection: field.selection, into });
+            out[field.key] = into;
+          } else {
+            out[field.key] = value === null ? null : complete(value, field.selection);
+          }
+        }
+      }
+    }
+    return out;
+  };
+
+  let result: unknown;
+  if (Array.isArray(answer)) {
+    const into: unknown[] = new Array(answer.length);
+    if ('union' in selection) for (let i = 0; i < answer.length; i++) into[i] = complete(answer[i]!, selectionOf(answer[i]!));
+    else jobs.push({ items: answer, selection, into });
+    result = into;
+  } else {
+    result = complete(answer, selectionOf(answer));
+  }
+  const slices = new MainThreadSlices();
+  for (let job = jobs.pop(); job; job = jobs.pop()) {
+    for (let i = 0; i < job.items.length; i++) {
+      job.into[i] = complete(job.items[i]!, job.selection);
+      const pause = slices.step(1 + job.selection.fields.length);
+      if (pause) await pause;
+    }
+  }
+  return result;
+}
