@@ -37,16 +37,6 @@ export class MainThreadSlices {
   }
 }
 
-/** Runs `step` on each item, in slices. */
-export async function forEachInSlices<T>(items: Iterable<T>, step: (item: T) => void): Promise<void> {
-  const slices = new MainThreadSlices();
-  for (const item of items) {
-    step(item);
-    const pause = slices.step();
-    if (pause) await pause;
-  }
-}
-
 /** Items sorted at once: a run this long sorts well within a slice. */
 const RUN = 2048;
 
