@@ -12,7 +12,8 @@
  * rounds per query (30), `--budget-ms` per query (8000), `--http-seconds` per autocannon run (30;
  * 0 skips it), `--comunica` (on sizes up to `--comunica-max`, default 100k: Comunica is 100×–1000×
  * slower), `--virtuoso URL` (a SPARQL endpoint; Virtuoso's Graph Store endpoint is derived),
- * `--only ids`, `--out-dir` (default bench/), `--records-template DIR` (a migrated PGlite records
+ * `--only ids` (`large` for the large answers), `--large-rounds` per large-answer query (5; 0 skips
+ * them), `--liveness-seconds` (20), `--out-dir` (default bench/), `--records-template DIR` (a migrated PGlite records
  * directory to copy instead of creating one). Writes `results-<size>.md` and `results-summary.md`
  * and prints the tables.
  */
@@ -59,6 +60,8 @@ async function main(argv: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       'out-dir': { type: 'string' },
       'records-template': { type: 'string' },
+      'large-rounds': { type: 'string', default: '5' },
+      'liveness-seconds': { type: 'string', default: '20' },
     },
     strict: true,
   });
@@ -94,6 +97,7 @@ async function main(argv: string[]): Promise<void> {
         ...(values.virtuoso ? ['--virtuoso', values.virtuoso] : []),
         ...(values.only ? ['--only', values.only] : []),
         ...(values['records-template'] ? ['--records-template', values['records-template']] : []),
+        '--large-rounds', values['large-rounds'], '--liveness-seconds', values['liveness-seconds'],
       ];
       log(`${size}: the service`);
       await runScript('run-size.ts', args);

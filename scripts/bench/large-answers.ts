@@ -72,6 +72,13 @@ export interface Liveness {
   readonly loopDelayP99Ms: number;
 }
 
+/** The three measures together, as a size's result holds them. */
+export interface LargeAnswers {
+  readonly queries: readonly LargeResult[];
+  readonly curve: readonly CurvePoint[];
+  readonly liveness: Liveness;
+}
+
 export interface Percentiles {
   readonly count: number;
   readonly p50: number;

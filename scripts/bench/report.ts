@@ -5,6 +5,7 @@
 import { formatCount, groupDigits } from '../lib/counts.ts';
 import type { LoadMeasure } from './gateway.ts';
 import { machineLine, type Machine } from './machine.ts';
+import type { LargeAnswers } from './large-answers.ts';
 import type { QueryResult } from './measure-query.ts';
 import type { SizeResult, StoreRun } from './run-size.ts';
 import { WARM_UP_MS, WARM_UP_ROUNDS, ms } from './timing.ts';
@@ -169,6 +170,8 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
     lines.push('');
   }
 
+  if (result.large) lines.push(...largeAnswerLines(result.large), '');
+
   if (result.throughput.length > 0) {
     const t0 = result.throughput[0]!;
     lines.push(`## Throughput over HTTP (autocannon, ${t0.connections} connections, ${t0.seconds} s per query, rate limits raised)`, '');
@@ -193,6 +196,59 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   return `${lines.join('\n')}\n`;
 }
 
+/** Issue #17's targets at 1M: the large answers near their floors, a flat cost per entity, a live service. */
+function largeTargetLines(large: LargeAnswers): string[] {
+  const lines: string[] = [];
+  const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
+  const all = large.queries.find((q) => q.id === 'all-points');
+  if (all) {
+    const ok = all.inProcessMs <= LARGE_TARGETS.allPointsRatio * all.rawMs && all.inProcessMs < LARGE_TARGETS.allPointsMs;
+    lines.push(`- every point with id, name, type, unit and timeseriesId (${groupDigits(all.results)}) within ${LARGE_TARGETS.allPointsRatio}× its floor and under ${LARGE_TARGETS.allPointsMs / 1000} s: ${ms(all.inProcessMs)} ms, ${(all.inProcessMs / all.rawMs).toFixed(2)}× — ${yes(ok)}`);
+  }
+  for (const id of ['hvac-equipment', 'temperature-points']) {
+    const q = large.queries.find((x) => x.id === id);
+    if (q) lines.push(`- ${id} (${groupDigits(q.results)}) within ${LARGE_TARGETS.ratio}× its floor: ${(q.inProcessMs / q.rawMs).toFixed(2)}× — ${yes(q.inProcessMs <= LARGE_TARGETS.ratio * q.rawMs)}`);
+  }
+  const perEntity = large.curve.filter((c) => c.results >= 1000).map((c) => c.microsPerEntity);
+  if (perEntity.length > 1) {
+    const spread = Math.max(...perEntity) / Math.min(...perEntity);
+    lines.push(`- cost per entity flat from 1k to 100k entities: ${perEntity.map((x) => x.toFixed(1)).join(', ')} µs, the largest ${spread.toFixed(2)}× the smallest — ${yes(spread <= LARGE_TARGETS.curveSpread)}`);
+  }
+  const l = large.liveness;
+  lines.push(`- /healthz and a small query on another site under ${LARGE_TARGETS.probeP99Ms} ms (p99) while the largest query runs: ${ms(l.healthz.p99)} and ${ms(l.smallQuery.p99)} ms — ${yes(l.healthz.p99 < LARGE_TARGETS.probeP99Ms && l.smallQuery.p99 < LARGE_TARGETS.probeP99Ms)}`);
+  return lines;
+}
+
+/** Issue #17's targets for large answers (1M triples). */
+const LARGE_TARGETS = { allPointsRatio: 2, allPointsMs: 3000, ratio: 1.5, curveSpread: 1.5, probeP99Ms: 100 } as const;
+
+/** Large answers (issue #17): each against its floor, the cost curve, and liveness while the largest runs. */
+function largeAnswerLines(large: LargeAnswers): string[] {
+  const lines = ['## Large answers', ''];
+  lines.push(
+    'Queries whose answer is a large part of the site, each timed in-process and over HTTP (median of the rounds), against its floor: the SPARQL the service sent, replayed straight to the store, plus `JSON.stringify` of the answer.',
+    '',
+  );
+  lines.push('| query | results | round trips | in-process ms | HTTP ms | floor ms (store + JSON) | in-process ÷ floor | answer bytes |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const q of large.queries) {
+    lines.push(`| ${q.id} | ${groupDigits(q.results)} | ${q.roundTrips} | ${ms(q.inProcessMs)} | ${ms(q.httpMs)} | ${ms(q.rawMs)} (${ms(q.rawMs - q.serializeMs)} + ${ms(q.serializeMs)}) | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${groupDigits(q.bytes)} |`);
+  }
+  lines.push('', 'Cost per entity, `point(siteId, is: <class>) { id name type unit timeseriesId }` for classes from about 1k points to all of them:', '');
+  lines.push('| class | results | in-process ms | µs per entity | floor ms | in-process ÷ floor |', '|---|---:|---:|---:|---:|---:|');
+  for (const c of large.curve) lines.push(`| ${c.name} | ${groupDigits(c.results)} | ${ms(c.inProcessMs)} | ${c.microsPerEntity.toFixed(1)} | ${ms(c.rawMs)} | ${(c.inProcessMs / c.rawMs).toFixed(2)} |`);
+  const l = large.liveness;
+  lines.push(
+    '',
+    `Liveness: \`${l.query}\` over HTTP again and again for ${l.seconds.toFixed(0)} s (${l.runs} answers), while \`/healthz\` and a small query on another site were each asked every 20 ms over HTTP:`,
+    '',
+  );
+  lines.push('| probe | answers | p50 ms | p99 ms | max ms |', '|---|---:|---:|---:|---:|');
+  lines.push(`| /healthz | ${l.healthz.count} | ${ms(l.healthz.p50)} | ${ms(l.healthz.p99)} | ${ms(l.healthz.max)} |`);
+  lines.push(`| small GraphQL query, other site | ${l.smallQuery.count} | ${ms(l.smallQuery.p50)} | ${ms(l.smallQuery.p99)} | ${ms(l.smallQuery.max)} |`);
+  lines.push('', `The event loop's delay over the run (how long the main thread was held at a time): p99 ${ms(l.loopDelayP99Ms)} ms, longest ${ms(l.loopDelayMaxMs)} ms.`);
+  return lines;
+}
+
 /** The summary across sizes: latency per size, round trips, load, and the targets. */
 export function renderSummary(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMeasure | undefined }>, ctx: ReportContext): string {
   const labels = sizes.map((s) => s.result.size);
@@ -213,6 +269,18 @@ export function renderSummary(sizes: ReadonlyArray<{ result: SizeResult; rawLoad
   for (const { result, rawLoad } of sizes) {
     const rate = (l: LoadMeasure | undefined) => (l ? groupDigits(l.triples / (l.wallMs / 1000)) : '–');
     lines.push(`| ${result.size} | ${rate(rawLoad)} | ${rate(result.embedded.load)} | ${result.embedded.load?.peakRssMiB ?? '–'} | ${result.throughput.map((t) => t.requestsPerSecond.toFixed(0)).join(' / ') || '–'} |`);
+  }
+  const withLarge = sizes.filter((s) => s.result.large);
+  if (withLarge.length > 0) {
+    lines.push('', 'Large answers (details per size: "Large answers"):', '');
+    lines.push('| size | query | results | in-process ms | floor ms | ÷ floor | /healthz p99 ms | small query p99 ms | longest hold ms |', '|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { result } of withLarge) {
+      const { queries, liveness } = result.large!;
+      for (const [i, q] of queries.entries()) {
+        const live = i === 0 ? `${ms(liveness.healthz.p99)} | ${ms(liveness.smallQuery.p99)} | ${ms(liveness.loopDelayMaxMs)}` : ' | | ';
+        lines.push(`| ${result.size} | ${q.id} | ${groupDigits(q.results)} | ${ms(q.inProcessMs)} | ${ms(q.rawMs)} | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${live} |`);
+      }
+    }
   }
   lines.push('', ...targetLines(sizes), '');
   return `${lines.join('\n')}\n`;
@@ -237,6 +305,7 @@ function targetLines(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMea
       const floor = rawRate ? ` (raw Oxigraph on this machine: ${groupDigits(rawRate)} triples/s; the service at ${Math.round((100 * rate) / rawRate)}% of it)` : '';
       lines.push(`- loading at least ${groupDigits(TARGETS.triplesPerSecond)} triples/s: ${groupDigits(rate)} triples/s, ${rate >= TARGETS.triplesPerSecond ? 'yes' : '**no**'}${floor}`);
     }
+    if (at1M.large) lines.push(...largeTargetLines(at1M.large));
   } else {
     lines.push('- the 1M-triple targets: not run at this size');
   }

@@ -19,6 +19,7 @@ import { measureQuery, type QueryResult } from './measure-query.ts';
 import { equipmentIdsOf, measureNPlusOne, type NPlusOneResult } from './n-plus-one.ts';
 import { competingShapes } from './shapes.ts';
 import { N_PLUS_ONE_QUERY, SUITE, THROUGHPUT_QUERIES, variablesOf, type BenchQuery } from './suite.ts';
+import { LARGE_QUERIES, measureCurve, measureLargeAnswers, measureLiveness, type LargeAnswers } from './large-answers.ts';
 import { measureThroughput, type ThroughputResult } from './throughput.ts';
 import { WARM_UP_ROUNDS } from './timing.ts';
 
@@ -38,6 +39,8 @@ export interface SizeResult {
   readonly file: string;
   readonly embedded: StoreRun;
   readonly throughput: readonly ThroughputResult[];
+  /** Large answers on the embedded store (issue #17): timings against their floors, the cost curve, liveness. */
+  readonly large?: LargeAnswers;
   readonly others: readonly StoreRun[];
   readonly loadAverage: { readonly start: number; readonly end: number };
   readonly seconds: number;
@@ -51,6 +54,9 @@ export interface RunOptions {
   readonly otherIterations: number;
   readonly only: ReadonlySet<string> | undefined;
   readonly recordsTemplate: string | undefined;
+  /** Rounds per large-answer query, and seconds of the liveness run (0 skips large answers). */
+  readonly largeRounds: number;
+  readonly livenessSeconds: number;
 }
 
 /** Runs the suite on one store; `full` adds HTTP, competing shapes and N+1 (the embedded store's run). */
@@ -127,6 +133,8 @@ async function main(argv: string[]): Promise<void> {
       virtuoso: { type: 'string' },
       only: { type: 'string' },
       'records-template': { type: 'string' },
+      'large-rounds': { type: 'string', default: '5' },
+      'liveness-seconds': { type: 'string', default: '20' },
     },
     strict: true,
   });
@@ -140,11 +148,22 @@ async function main(argv: string[]): Promise<void> {
     otherIterations: Number(values['other-iterations']),
     only: values.only ? new Set(values.only.split(',')) : undefined,
     recordsTemplate: values['records-template'],
+    largeRounds: Number(values['large-rounds']),
+    livenessSeconds: Number(values['liveness-seconds']),
   };
   const started = performance.now();
   const loadStart = loadavg()[0]!;
   const throughput: ThroughputResult[] = [];
+  let large: LargeAnswers | undefined;
   const embedded = await runStore(EMBEDDED, values.file, options, true, log, async (gateway, variables, queries) => {
+    if (options.largeRounds > 0 && (!options.only || options.only.has('large'))) {
+      const queries = await measureLargeAnswers(gateway, options.largeRounds, log);
+      const curve = await measureCurve(gateway, options.largeRounds, log);
+      log(`liveness: ${LARGE_QUERIES[0]!.id} again and again for ${options.livenessSeconds} s`);
+      const liveness = await measureLiveness(gateway, LARGE_QUERIES[0]!.document, options.livenessSeconds);
+      log(`liveness: /healthz p99 ${liveness.healthz.p99.toFixed(0)} ms, small query p99 ${liveness.smallQuery.p99.toFixed(0)} ms, longest hold ${liveness.loopDelayMaxMs.toFixed(0)} ms`);
+      large = { queries, curve, liveness };
+    }
     if (options.httpSeconds <= 0) return;
     for (const id of THROUGHPUT_QUERIES) {
       const query = queries.find((q) => q.id === id);
@@ -170,6 +189,7 @@ async function main(argv: string[]): Promise<void> {
     file: values.file,
     embedded,
     throughput,
+    large,
     others,
     loadAverage: { start: loadStart, end: loadavg()[0]! },
     seconds: (performance.now() - started) / 1000,

@@ -88,7 +88,7 @@ export class RequestWork {
         : '';
     return queryTooLarge(
       `The answer would hold more than ${max.toLocaleString('en')} ${RESOURCE_WORDS[resource]}, more than one request may cost${more}. ` +
-        'Ask for fewer levels or fields, narrow the query with filters (id, name, is, locationId), or split it into several requests.',
+        'Ask for fewer levels or fields, narrow the query with filters (id, name, is, locationId), or page through the list with limit and offset (the count fields say how many there are).',
       { exceeded: resource, limit: max, tier: this.tier },
     );
   }
