@@ -103,6 +103,10 @@ export class Gateway {
       BKG_RATE_LIMIT_ANONYMOUS: '10000000',
       // No IFC conversion workers: nothing here uploads IFC files, and they would take CPU.
       BKG_IFC_WORKERS: '0',
+      // Every point of the 5M site (~560k) is past the default budget of a key (500k entities): the
+      // large-answer queries measure the work, so the budget is raised (over HTTP only; in-process
+      // requests run without one).
+      BKG_BUDGET_ENTITIES: '5000000',
       ...store.env,
     });
     const logger = createLogger(config);

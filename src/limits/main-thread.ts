@@ -8,7 +8,7 @@
 import { requestSignal } from './request-work.ts';
 
 /** How long one slice of a request's work may hold the main thread, in milliseconds. */
-export const SLICE_MS = 10;
+export const SLICE_MS = 5;
 
 /** Items between two looks at the clock: reading it costs more than most items do. */
 const CHECK_EVERY = 256;
