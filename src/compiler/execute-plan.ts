@@ -105,7 +105,12 @@ async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Prom
  */
 async function rootIris(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
   const iris: string[] = [];
-  for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) if (kindsOf(record, ctx.ontology).has(plan.kind!)) iris.push(record.iri);
+  const slices = new MainThreadSlices();
+  for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) {
+    if (kindsOf(record, ctx.ontology).has(plan.kind!)) iris.push(record.iri);
+    const pause = slices.step();
+    if (pause) await pause;
+  }
   return sortInSlices(iris);
 }
 
