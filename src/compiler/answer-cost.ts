@@ -10,10 +10,11 @@
 import type { RequestWork } from '../limits/request-work.ts';
 import type { EntityObject } from './shape-entity.ts';
 
-export class AnswerCost {
-  /** Places an object takes in the answer. */
-  private readonly places = new Map<object, number>();
+/** The places an object takes in the answer, kept on the object: a Map of every object grew in steps that held the main thread. */
+const PLACES = Symbol('places');
+type Placed = object & { [PLACES]?: number };
 
+export class AnswerCost {
   constructor(private readonly work: RequestWork | undefined) {}
 
   /** A root entity: one place. */
@@ -23,7 +24,7 @@ export class AnswerCost {
 
   /** Children put under `parent` (a list field or a single one). */
   children(parent: EntityObject, children: readonly object[]): void {
-    this.place(this.places.get(parent) ?? 1, children);
+    this.place((parent as Placed)[PLACES] ?? 1, children);
   }
 
   /** Rows the triplestore handed over. */
@@ -36,11 +37,11 @@ export class AnswerCost {
     return this.work ? this.work.left('storeRows') + 1 : undefined;
   }
 
-  private place(times: number, objects: readonly object[]): void {
+  private place(times: number, objects: readonly Placed[]): void {
     if (objects.length === 0) return;
     let bytes = 0;
     for (const object of objects) {
-      this.places.set(object, (this.places.get(object) ?? 0) + times);
+      object[PLACES] = (object[PLACES] ?? 0) + times;
       bytes += sizeOf(object);
     }
     this.work?.spend('entities', times * objects.length);

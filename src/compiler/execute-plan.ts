@@ -44,23 +44,26 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
     ? await entityRecords(plan.graph, inPage(await rootIris(plan, ctx), plan.page), attributes, ctx)
     : await rootRecords(plan, attributes, ctx);
 
+  // The selection of each entity kept: the plan's, or its union member's. No map of the kept
+  // entities: a Map of half a million entries held the main thread ~100 ms each time it grew.
   const slices = new MainThreadSlices();
-  const chosen = new Map<string, { record: EntityRecord; selection: Selection }>();
-  for (const record of records.values()) {
+  const selectionOf = (record: EntityRecord): Selection | undefined => {
     const kinds = kindsOf(record, ctx.ontology);
-    if (union) {
-      const kind = unionPreference.find((k) => kinds.has(k) && union.union.has(k));
-      if (kind) chosen.set(record.iri, { record, selection: union.union.get(kind)! });
-    } else if (kinds.has(plan.kind!)) {
-      chosen.set(record.iri, { record, selection: plan.selection as Selection });
-    }
+    if (!union) return kinds.has(plan.kind!) ? (plan.selection as Selection) : undefined;
+    const kind = unionPreference.find((k) => kinds.has(k) && union.union.has(k));
+    return kind && union.union.get(kind);
+  };
+  const iris: string[] = [];
+  for (const record of records.values()) {
+    if (selectionOf(record)) iris.push(record.iri);
     const pause = slices.step();
     if (pause) await pause;
   }
-  const order = await sortInSlices([...chosen.keys()]);
-  const kept = (plan.answer === 'one' ? order.slice(0, 1) : order).map((iri) => chosen.get(iri)!);
+  const order = await sortInSlices(iris);
   const objects: Array<{ object: EntityObject; selection: Selection }> = [];
-  for (const { record, selection } of kept) {
+  for (const iri of plan.answer === 'one' ? order.slice(0, 1) : order) {
+    const record = records.get(iri)!;
+    const selection = selectionOf(record)!;
     const object = shapeEntity(record, selection, ctx.ontology);
     objects.push({ object, selection });
     ctx.cost.root(object);
@@ -154,7 +157,9 @@ async function fillRelations(
 ): Promise<void> {
   if (entities.length === 0) return;
   collectValueRequests(selection, entities, values);
-  const parents = [...new Set(entities.map((e) => e.__iri))];
+  if (!selection.fields.some((field) => field.type === 'relation' || field.type === 'properties')) return;
+  // The entities of a level are one object per IRI (the root's records, a relation's `shaped`).
+  const parents = entities.map((e) => e.__iri);
   await Promise.all(
     selection.fields.map(async (field) => {
       if (field.type === 'properties') return fillProperties(graph, field.key, parents, entities, ctx);
