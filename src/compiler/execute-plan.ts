@@ -60,27 +60,24 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
     if (pause) await pause;
   }
   const order = await sortInSlices(iris);
-  const objects: Array<{ object: EntityObject; selection: Selection }> = [];
+  const results: EntityObject[] = [];
+  // Union results of different kinds carry different selections: each group is filled on its own.
+  const groups = new Map<Selection, EntityObject[]>();
   for (const iri of plan.answer === 'one' ? order.slice(0, 1) : order) {
     const record = records.get(iri)!;
     const selection = selectionOf(record)!;
     const object = shapeEntity(record, selection, ctx.ontology);
-    objects.push({ object, selection });
+    results.push(object);
+    const group = groups.get(selection);
+    if (group) group.push(object);
+    else groups.set(selection, [object]);
     ctx.cost.root(object);
     const pause = slices.step();
     if (pause) await pause;
   }
-  // Union results of different kinds carry different selections: fill each group on its own.
-  const groups = new Map<Selection, EntityObject[]>();
-  for (const { object, selection } of objects) {
-    const group = groups.get(selection);
-    if (group) group.push(object);
-    else groups.set(selection, [object]);
-  }
   const values: ValueRequests = [];
   await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx, values)));
   await fillCurrentValues(plan.siteId, values, ctx);
-  const results = objects.map(({ object }) => object);
   return plan.answer === 'one' ? (results[0] ?? null) : results;
 }
 
