@@ -19,12 +19,13 @@ export class AnswerCost {
 
   /** A root entity: one place. */
   root(object: EntityObject): void {
-    this.place(1, [object]);
+    this.place(1, object);
   }
 
   /** Children put under `parent` (a list field or a single one). */
   children(parent: EntityObject, children: readonly object[]): void {
-    this.place((parent as Placed)[PLACES] ?? 1, children);
+    const times = (parent as Placed)[PLACES] ?? 1;
+    for (const child of children) this.place(times, child);
   }
 
   /** Rows the triplestore handed over. */
@@ -37,15 +38,10 @@ export class AnswerCost {
     return this.work ? this.work.left('storeRows') + 1 : undefined;
   }
 
-  private place(times: number, objects: readonly Placed[]): void {
-    if (objects.length === 0) return;
-    let bytes = 0;
-    for (const object of objects) {
-      object[PLACES] = (object[PLACES] ?? 0) + times;
-      bytes += sizeOf(object);
-    }
-    this.work?.spend('entities', times * objects.length);
-    this.work?.spend('responseBytes', times * bytes);
+  private place(times: number, object: Placed): void {
+    object[PLACES] = (object[PLACES] ?? 0) + times;
+    this.work?.spend('entities', times);
+    this.work?.spend('responseBytes', times * sizeOf(object));
   }
 }
 

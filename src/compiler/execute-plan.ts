@@ -37,11 +37,11 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 /** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
   const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph), cost: new AnswerCost(currentWork()) };
-  if (plan.answer === 'count') return (await rootIris(plan, ctx)).length;
+  if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
   const records = plan.page
-    ? await entityRecords(plan.graph, inPage(await rootIris(plan, ctx), plan.page), attributes, ctx)
+    ? await entityRecords(plan.graph, inPage(await sortInSlices(await rootCandidates(plan, ctx)), plan.page), attributes, ctx)
     : await rootRecords(plan, attributes, ctx);
 
   // The selection of each entity kept: the plan's, or its union member's. No map of the kept
@@ -99,11 +99,11 @@ async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Prom
 }
 
 /**
- * The IRIs of a root list, in order, found by their kinds alone: what a count answers, and what a
- * page is cut from before its entities' facts are fetched (`entityRecords`), so a page costs the
- * facts of its own entities, not of the whole list.
+ * The IRIs of a root list, found by their kinds alone: what a count answers, and what a page is
+ * cut from (once sorted) before its entities' facts are fetched (`entityRecords`), so a page costs
+ * the facts of its own entities, not of the whole list.
  */
-async function rootIris(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
+async function rootCandidates(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
   const iris: string[] = [];
   const slices = new MainThreadSlices();
   for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) {
@@ -111,7 +111,7 @@ async function rootIris(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
     const pause = slices.step();
     if (pause) await pause;
   }
-  return sortInSlices(iris);
+  return iris;
 }
 
 /** The entities `iris` with the facts of `attributes`, in one query (none for no IRIs). */
@@ -210,18 +210,22 @@ async function fetchRelation(
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
   const slices = new MainThreadSlices();
+  const ofKind = (iri: string) => {
+    const kinds = kindsOf(records.get(iri)!, ctx.ontology);
+    return spec.kinds.some((k) => kinds.has(k));
+  };
   for (const [parent, children] of links) {
     const pause = slices.step(children.size);
     if (pause) await pause;
-    const kept: Child[] = [];
-    for (const [iri, rank] of children) {
-      const record = records.get(iri)!;
-      const kinds = kindsOf(record, ctx.ontology);
-      if (spec.kinds.some((k) => kinds.has(k))) kept.push({ record, order: spec.single ? rank : 0 });
+    if (spec.single) {
+      // The best-ranked alternative wins (an own location before a whole's), then the first by IRI.
+      const kept = [...children].filter(([iri]) => ofKind(iri)).map(([iri, rank]) => ({ record: records.get(iri)!, order: rank }));
+      result.set(parent, kept.sort(childOrder).slice(0, 1));
+      continue;
     }
-    kept.sort(childOrder);
-    // A single relation: the best-ranked alternative wins (an own location before a whole's).
-    result.set(parent, spec.single ? kept.slice(0, 1) : page ? inPage(kept, page) : kept);
+    // A list, sorted in slices: one parent can have every point of a building.
+    const iris = await sortInSlices([...children.keys()].filter(ofKind));
+    result.set(parent, (page ? inPage(iris, page) : iris).map((iri) => ({ record: records.get(iri)!, order: 0 })));
   }
   if (!page) return result;
   const onPages = new Set<string>();

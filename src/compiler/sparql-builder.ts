@@ -153,6 +153,7 @@ export function relationQuery(
   profile?: SiteProfile,
 ): Sparql {
   const spec = relations[relation];
+  // A traversal needs the facts of every node on its walk, and is paged after it: the fewest it can ask are types and labels.
   if (isTraversal(spec)) return traversalQuery(graph, spec, parents, facts === 'kinds' ? new Set() : facts, profile);
   const checks: Sparql[] = [];
   if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));

@@ -14,9 +14,13 @@ type Completed = Record<string, unknown>;
 /** A list whose items are completed later, one by one: `into` receives them. */
 interface ListJob {
   readonly items: readonly EntityObject[];
-  readonly selection: Selection;
+  readonly selection: Selection | UnionSelection;
   readonly into: unknown[];
 }
+
+/** The selection of an object: the selection, or the union member of the object's kind. */
+const selectionOf = (selection: Selection | UnionSelection, object: EntityObject): Selection =>
+  'union' in selection ? selection.union.get(object.__kind)! : selection;
 
 /** A value type's object with the selected fields only. */
 function valueObject(value: Record<string, unknown>, fields: ValueFields, typeName: string): Completed {
@@ -29,7 +33,6 @@ function valueObject(value: Record<string, unknown>, fields: ValueFields, typeNa
 export async function completeAnswer(answer: EntityObject[] | EntityObject | null | number, selection: Selection | UnionSelection): Promise<unknown> {
   if (answer === null || typeof answer === 'number') return answer;
   const jobs: ListJob[] = [];
-  const selectionOf = (object: EntityObject): Selection => ('union' in selection ? selection.union.get(object.__kind)! : selection);
 
   const complete = (object: EntityObject, selection: Selection): Completed => {
     const out: Completed = {};
@@ -67,17 +70,17 @@ export async function completeAnswer(answer: EntityObject[] | EntityObject | nul
   let result: unknown;
   if (Array.isArray(answer)) {
     const into: unknown[] = new Array(answer.length);
-    if ('union' in selection) for (let i = 0; i < answer.length; i++) into[i] = complete(answer[i]!, selectionOf(answer[i]!));
-    else jobs.push({ items: answer, selection, into });
+    jobs.push({ items: answer, selection, into });
     result = into;
   } else {
-    result = complete(answer, selectionOf(answer));
+    result = complete(answer, selectionOf(selection, answer));
   }
   const slices = new MainThreadSlices();
   for (let job = jobs.pop(); job; job = jobs.pop()) {
     for (let i = 0; i < job.items.length; i++) {
-      job.into[i] = complete(job.items[i]!, job.selection);
-      const pause = slices.step(1 + job.selection.fields.length);
+      const item = selectionOf(job.selection, job.items[i]!);
+      job.into[i] = complete(job.items[i]!, item);
+      const pause = slices.step(1 + item.fields.length);
       if (pause) await pause;
     }
   }
