@@ -117,8 +117,12 @@ class SiteProfiles {
     let profile = this.profiles.get(graph);
     if (!profile) {
       // Not one of a request's round trips: read without being counted, and never fatal (the planner goes without).
-      profile = readSiteProfile((query) => this.store.selectUnreported(query, { site: graph }), graph).catch(() => undefined);
-      this.profiles.set(graph, profile);
+      // A profile that could not be read (the site is still being restored) is read again next time.
+      const reading: Promise<SiteProfile | undefined> = readSiteProfile((query) => this.store.selectUnreported(query, { site: graph }), graph).catch(() => {
+        if (this.profiles.get(graph) === reading) this.profiles.delete(graph);
+        return undefined;
+      });
+      this.profiles.set(graph, (profile = reading));
     }
     return profile;
   }

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'QUERY_TOO_LARGE'
   | 'MODEL_INVALID'
   | 'SERVICE_UNAVAILABLE'
+  | 'SITE_LOADING'
   | 'INTERNAL_SERVER_ERROR';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -40,6 +41,8 @@ const statusOf: Record<ErrorCode, number> = {
   QUERY_TOO_LARGE: 400,
   MODEL_INVALID: 400,
   SERVICE_UNAVAILABLE: 503,
+  // The site's graph is being read back after a restart: the same request will succeed later (Retry-After).
+  SITE_LOADING: 503,
   INTERNAL_SERVER_ERROR: 500,
 };
 
@@ -51,13 +54,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
+  /** When the same request may succeed: sent as `Retry-After` (REST and GraphQL alike). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown; retryAfterSeconds?: number }) {
     super(message, options);
     this.name = 'AppError';
     this.code = code;
     this.status = statusOf[code];
     this.details = details;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 

@@ -33,7 +33,9 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   if (original instanceof AppError) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     const nodes = error instanceof GraphQLError ? error.nodes : undefined;
-    return new GraphQLError(original.message, { path, nodes, extensions: { code: original.code, ...(original.details ?? {}) } });
+    // An error the client should retry answers its HTTP status and Retry-After, as REST does (yoga takes them from `http`).
+    const http = original.retryAfterSeconds !== undefined ? { http: { status: original.status, headers: { 'Retry-After': String(original.retryAfterSeconds) } } } : {};
+    return new GraphQLError(original.message, { path, nodes, extensions: { code: original.code, ...(original.details ?? {}), ...http } });
   }
   if (error instanceof GraphQLError && !error.originalError) return error;
   if (isDev) return error instanceof Error ? error : new Error(String(error));

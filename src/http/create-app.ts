@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts';
 import { notFound } from '../errors/app-error.ts';
 import { createGraphQL } from '../graphql/create-yoga.ts';
 import type { Logger } from '../log/logger.ts';
+import { siteOfGraph } from '../rdf/vocabulary.ts';
 import { readingsRoutes } from '../readings/readings-routes.ts';
 import type { Services } from '../services.ts';
 import { graphRoutes, uploadDir } from '../sites/graph-routes.ts';
@@ -54,8 +55,12 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     if (services.redis) checks.push(['redis', () => services.redis!.ping()]);
     checks.push(['files', () => services.blobs.ping()]);
     const results = await Promise.all(checks.map(async ([name, check]) => [name, await check().then(() => 'ok', () => 'unavailable')] as const));
-    const ready = results.every(([, state]) => state === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', engines: Object.fromEntries(results) });
+    // Sites still coming back after a restart keep the service unready; one that failed to is reported, not waited for.
+    const restores = services.store.restoreStatus().map(({ graph, ...restore }) => ({ site: siteOfGraph(graph) ?? graph, ...restore }));
+    const loading = restores.filter((r) => r.state === 'loading');
+    const ready = results.every(([, state]) => state === 'ok') && loading.length === 0;
+    const status = ready ? 'ready' : loading.length > 0 ? 'loading' : 'unavailable';
+    res.status(ready ? 200 : 503).json({ status, engines: Object.fromEntries(results), ...(restores.length > 0 ? { sites: restores } : {}) });
   });
 
   // The viewer page is public: it holds no data.

@@ -11,6 +11,7 @@ export const isGraphQLPath = (path: string) => path === '/graphql' || path.start
  */
 export function sendError(res: Response, error: AppError, graphql: boolean): void {
   if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   if (graphql) {
     res.status(error.status).json({ errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ?? {}) } }] });
     return;

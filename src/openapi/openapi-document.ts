@@ -370,7 +370,7 @@ function register(registry: OpenAPIRegistry): void {
 
   // Operations and documentation
   path({ method: 'get', path: '/healthz', tags: [TAGS.operations], summary: 'Liveness: the process answers and no engine is broken for good', ...open, responses: { 200: json(health, 'Alive.'), 503: json(health, 'An engine is broken and not recovering: restart the service.') } });
-  path({ method: 'get', path: '/readyz', tags: [TAGS.operations], summary: 'Readiness: every engine answers', ...open, responses: { 200: json(readiness, 'Ready.'), 503: json(readiness, 'An engine is unavailable.') } });
+  path({ method: 'get', path: '/readyz', tags: [TAGS.operations], summary: 'Readiness: every engine answers and every site is restored', ...open, responses: { 200: json(readiness, 'Ready.'), 503: json(readiness, 'An engine is unavailable, or sites are still being restored after a restart.') } });
   path({
     method: 'get',
     path: '/metrics',

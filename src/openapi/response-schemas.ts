@@ -161,8 +161,29 @@ export const health = z.object({
 
 export const readiness = z
   .object({
-    status: z.enum(['ready', 'unavailable']),
+    status: z.enum(['ready', 'loading', 'unavailable']).meta({ description: '`loading` while sites are being restored after a restart (every other site serves meanwhile).' }),
     engines: z.record(z.string(), z.enum(['ok', 'unavailable'])).meta({ description: 'graph, database, redis (when configured), files.' }),
+    sites: z
+      .array(
+        z.union([
+          z.object({
+            site: z.string(),
+            state: z.literal('loading'),
+            triples: z.number().int().meta({ description: 'Triples restored so far.' }),
+            totalTriples: z.number().int().optional().meta({ description: 'The site’s triples, when the journal knows them.' }),
+            bytes: z.number().int().meta({ description: 'Size of the site’s journal files.' }),
+            retryAfterSeconds: z.number().int().meta({ description: 'When a request about the site may succeed, at the rate so far.' }),
+          }),
+          z.object({
+            site: z.string(),
+            state: z.literal('failed'),
+            file: z.string().meta({ description: 'The journal file that could not be read (kept as it is).' }),
+            message: z.string(),
+          }),
+        ]),
+      )
+      .optional()
+      .meta({ description: 'Sites not serving since the start: being restored (with progress), or failed to be (these do not keep the service unready). Absent when every site serves.' }),
   })
   .meta({ id: 'Readiness' });
 

@@ -18,6 +18,11 @@ export function siteGraph(siteId: string): string {
   return `urn:bkg:site:${siteId}`;
 }
 
+/** The site whose graph this is (undefined for the service's own graphs). */
+export function siteOfGraph(graph: string): string | undefined {
+  return graph.startsWith('urn:bkg:site:') ? graph.slice('urn:bkg:site:'.length) : undefined;
+}
+
 /** The IRI's local name: what follows the last `#` or `/`. */
 export function localName(iri: string): string {
   const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/'));

@@ -45,6 +45,8 @@ export class DemoSite {
   /** Loads the fixture and ensures the site record. */
   async reset(): Promise<void> {
     const started = performance.now();
+    // At start the demo graph may still be coming back from the journal (the smallest come first): replaced once it is.
+    await this.store.whenRestored?.(siteGraph(DEMO_SITE));
     const { triples } = await this.store.replaceGraph(siteGraph(DEMO_SITE), { path: this.fixture }, 'text/turtle');
     await this.sites.ensure(demoSiteRecord);
     for (const restore of this.restorers) await restore();

@@ -29,6 +29,7 @@ export async function siteFilesIn(directory: string, logger: Logger): Promise<Si
 /** Replaces a site's graph with a Turtle file's content; returns the triple count. */
 export async function loadSiteFile(store: GraphStore, file: SiteFile, logger: Logger): Promise<number> {
   const started = performance.now();
+  await store.whenRestored?.(siteGraph(file.siteId));
   const { triples } = await store.replaceGraph(siteGraph(file.siteId), { path: file.path }, 'text/turtle');
   const seconds = (performance.now() - started) / 1000;
   logger.info({ site: file.siteId, file: file.path, triples, seconds: Number(seconds.toFixed(3)), triplesPerSecond: Math.round(triples / seconds) }, 'site graph loaded');

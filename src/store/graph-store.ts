@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
+import { siteOfGraph } from '../rdf/vocabulary.ts';
 
 /** An RDF term as SPARQL 1.1 JSON results write it. */
 export interface RdfTerm {
@@ -59,6 +60,45 @@ export const tripleQuotaExceeded = (limit: number, triples: number) =>
     triples,
   });
 
+/** A persisted graph not serving since the start: still being read back (with its progress), or failed to be. */
+export type GraphRestore =
+  | {
+      readonly graph: string;
+      readonly state: 'loading';
+      /** Triples back so far. */
+      readonly triples: number;
+      /** The graph's triples, when the journal knows them (every segment rewritten by the service). */
+      readonly totalTriples?: number;
+      /** Size of the graph's journal files. */
+      readonly bytes: number;
+      readonly retryAfterSeconds: number;
+    }
+  | { readonly graph: string; readonly state: 'failed'; readonly file: string; readonly message: string };
+
+const siteName = (graph: string) => {
+  const site = siteOfGraph(graph);
+  return site === undefined ? `The graph ${graph}` : `The site "${site}"`;
+};
+
+/** SITE_LOADING: the site's graph is still being read back after a restart; the request may be sent again after Retry-After. */
+export const siteLoading = (restore: Extract<GraphRestore, { state: 'loading' }>) => {
+  const of = restore.totalTriples !== undefined ? ` of ${restore.totalTriples.toLocaleString('en')}` : '';
+  return new AppError(
+    'SITE_LOADING',
+    `${siteName(restore.graph)} is being restored after a restart (${restore.triples.toLocaleString('en')}${of} triples so far); retry in ${restore.retryAfterSeconds} s.`,
+    { triples: restore.triples, ...(restore.totalTriples !== undefined ? { totalTriples: restore.totalTriples } : {}) },
+    { retryAfterSeconds: restore.retryAfterSeconds },
+  );
+};
+
+/** A site whose persisted graph could not be read back: named with its file, which is kept as it is. */
+export const restoreFailed = (graph: string, file: string, message: string) =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    `${siteName(graph)} could not be restored from its journal file ${file} (${message}). The file is kept; replace the site's graph to serve it again (docs: "Restarts and restores").`,
+    { file },
+  );
+
 /** What a load did. */
 export interface LoadResult {
   /** Triples in the graph after the load. */
@@ -100,6 +140,10 @@ export interface GraphStore {
   ping(): Promise<void>;
   /** Whether the engine is broken and not recovering (a store that cannot tell says nothing). */
   health?(): EngineHealth;
+  /** The graphs still being read back since the start, and those that failed to be (a store that keeps its graphs elsewhere has none). */
+  restoreStatus?(): GraphRestore[];
+  /** Resolves when the graph (or every graph) is back since the start, or failed to be. */
+  whenRestored?(graph?: string): Promise<void>;
   /** Flushes what must persist and releases resources. */
   close(): Promise<void>;
 }

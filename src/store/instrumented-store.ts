@@ -1,4 +1,4 @@
-import type { ClientQuery, ClientQueryResult, EngineHealth, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
+import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 
 /** Told of every query a store runs: its text and how long it took. */
 export type QueryListener = (event: { store: string; query: string; durationMs: number; ok: boolean }) => void;
@@ -81,6 +81,14 @@ export class InstrumentedStore implements GraphStore {
 
   health(): EngineHealth {
     return this.inner.health?.() ?? 'ok';
+  }
+
+  restoreStatus(): GraphRestore[] {
+    return this.inner.restoreStatus?.() ?? [];
+  }
+
+  async whenRestored(graph?: string): Promise<void> {
+    await this.inner.whenRestored?.(graph);
   }
 
   close(): Promise<void> {

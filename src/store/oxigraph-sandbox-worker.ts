@@ -11,8 +11,8 @@
 import { closeSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
-import { descriptorChunks } from './file-chunks.ts';
-import { GraphJournal, type Segment } from './graph-journal.ts';
+import { GraphJournal, type StoredSegment } from './graph-journal.ts';
+import { loadSegment } from './segment-loading.ts';
 import type { QueryForm } from './graph-store.ts';
 import type { OxigraphResponse } from './oxigraph-protocol.ts';
 import { isWasmTrap } from './wasm-trap.ts';
@@ -48,7 +48,7 @@ const dropGraph = (graph: string) => store.update(sparql`${prologue}\nDROP SILEN
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** The segments' files opened, in order; undefined when one is gone (the graph changed meanwhile). */
-function openAll(segments: ReadonlyArray<Segment & { path: string }>): number[] | undefined {
+function openAll(segments: readonly StoredSegment[]): number[] | undefined {
   const opened: number[] = [];
   try {
     for (const segment of segments) opened.push(openSync(segment.path, 'r'));
@@ -63,7 +63,7 @@ function openAll(segments: ReadonlyArray<Segment & { path: string }>): number[] 
 /** Makes the copy of a persisted graph what the journal holds now; true when it had to copy. */
 function copy(graph: string): boolean {
   for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
-    let segments: Array<Segment & { path: string }>;
+    let segments: StoredSegment[];
     try {
       segments = journal.segments(graph);
     } catch (error) {
@@ -78,9 +78,7 @@ function copy(graph: string): boolean {
     try {
       copied.delete(graph);
       dropGraph(graph);
-      segments.forEach((segment, i) => {
-        store.load(descriptorChunks(opened[i]!), { format: segment.format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
-      });
+      segments.forEach((segment, i) => loadSegment(store, graph, segment, opened[i]));
     } finally {
       for (const fd of opened) closeSync(fd);
     }

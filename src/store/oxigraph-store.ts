@@ -1,5 +1,5 @@
-import type { ClientQuery, ClientQueryResult, EngineHealth, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
-import { RdfSyntaxError } from './graph-store.ts';
+import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
+import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
 import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
 import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
@@ -7,6 +7,9 @@ import type { Logger } from '../log/logger.ts';
 import { parseSelectResults, parseTsvSelectResults } from './sparql-results.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane, type LaneRequest } from './oxigraph-lane.ts';
 import { OxigraphSandbox } from './oxigraph-sandbox.ts';
+import type { PersistedGraphInfo, RestoreEvent } from './oxigraph-protocol.ts';
+import { GraphJournal } from './graph-journal.ts';
+import { SegmentCompactor } from './segment-compactor.ts';
 
 export interface OxigraphStoreOptions {
   /** Directory where graphs persist (graph-journal.ts). */
@@ -46,6 +49,39 @@ interface WriteInProgress {
 // Attempts to rebuild a thread before it is given up as broken (then /healthz fails).
 const REBUILD_ATTEMPTS = 3;
 
+/** A persisted graph being read back at start: what each thread has of it so far. */
+class Restore {
+  /** Triples each thread has loaded. */
+  readonly loaded: number[];
+  /** The threads that have all of it. */
+  readonly done = new Set<number>();
+  readonly started = performance.now();
+  private resolve!: () => void;
+  readonly settled = new Promise<void>((resolve) => (this.resolve = resolve));
+
+  constructor(
+    readonly info: PersistedGraphInfo,
+    threads: number,
+  ) {
+    this.loaded = new Array<number>(threads).fill(0);
+  }
+
+  /** What a request about the graph is told: loaded so far (by the slowest thread), and when to come back. */
+  progress(): Extract<GraphRestore, { state: 'loading' }> {
+    const triples = Math.min(...this.loaded);
+    const elapsed = (performance.now() - this.started) / 1000;
+    const rate = triples / Math.max(elapsed, 0.001);
+    const total = this.info.triples;
+    // A retry when the rest should be in at the rate so far; a few seconds when the total or the rate is not known yet.
+    const retryAfterSeconds = total !== undefined && rate > 0 ? Math.min(60, Math.max(1, Math.ceil((total - triples) / rate))) : 5;
+    return { graph: this.info.graph, state: 'loading', triples, ...(total !== undefined ? { totalTriples: total } : {}), bytes: this.info.bytes, retryAfterSeconds };
+  }
+
+  finish(): void {
+    this.resolve();
+  }
+}
+
 /**
  * The embedded store: Oxigraph (WASM) in worker threads, each holding every graph, persisted to
  * the data directory by the first. Queries are queued fairly by site (src/limits/fair-queue.ts): a
@@ -70,6 +106,13 @@ export class OxigraphStore implements GraphStore {
   private current: WriteInProgress | undefined;
   /** Threads to replace as soon as they are free (a write failed on some threads and not others). */
   private readonly stale = new Set<number>();
+  /** Persisted graphs not yet back on every thread since the start. */
+  private readonly restores = new Map<string, Restore>();
+  /** Persisted graphs whose journal could not be read back: the file and why. */
+  private readonly unreadable = new Map<string, { file: string; message: string }>();
+  private restoring: Promise<void> = Promise.resolve();
+  private readonly journal: GraphJournal;
+  private readonly compactor: SegmentCompactor;
   private closed = false;
 
   private constructor(private readonly options: OxigraphStoreOptions) {
@@ -77,6 +120,8 @@ export class OxigraphStore implements GraphStore {
     this.lanes = Array.from({ length: threads }, (_, i) => this.newLane(i));
     this.state = this.lanes.map(() => 'up');
     this.queue = new FairQueue(threads, Math.max(1, threads - 1));
+    this.journal = new GraphJournal(options.persistDir);
+    this.compactor = new SegmentCompactor(options.persistDir, (graph, run, made) => this.swapSegments(graph, run, made), options.logger);
     this.sandbox = new OxigraphSandbox(
       {
         persistDir: options.persistDir,
@@ -88,11 +133,101 @@ export class OxigraphStore implements GraphStore {
     );
   }
 
-  /** Starts the threads and restores persisted graphs. */
+  /**
+   * Starts the threads and begins reading the persisted graphs back, smallest first; answers as
+   * soon as the threads are up. Until a graph is back on every thread, a request about it is
+   * refused with SITE_LOADING (`whenRestored` waits for it); every other graph serves meanwhile.
+   */
   static async open(options: OxigraphStoreOptions): Promise<OxigraphStore> {
     const store = new OxigraphStore(options);
-    await Promise.all(store.lanes.map((lane) => lane.call({ op: 'open' })));
+    const [graphs] = await Promise.all(store.lanes.map((lane) => lane.call<PersistedGraphInfo[]>({ op: 'open' })));
+    store.restore(graphs!);
     return store;
+  }
+
+  /** Resolves when the graph (or, without one, every persisted graph) is back from the journal, or failed to be. */
+  async whenRestored(graph?: string): Promise<void> {
+    if (graph === undefined) await this.restoring;
+    else await this.restores.get(graph)?.settled;
+  }
+
+  /** Resolves when the journal's background work scheduled so far (segments rewritten, joined) is done. */
+  whenCompacted(): Promise<void> {
+    return this.compactor.idle();
+  }
+
+  /** The persisted graphs still being read back since the start, and those that could not be. */
+  restoreStatus(): GraphRestore[] {
+    const loading = [...this.restores.values()].map((restore) => restore.progress());
+    const failed = [...this.unreadable].map(([graph, { file, message }]) => ({ graph, state: 'failed' as const, file, message }));
+    return [...loading, ...failed];
+  }
+
+  /** Reads every persisted graph back on every thread, in the background; the compactor starts once they are all back. */
+  private restore(graphs: readonly PersistedGraphInfo[]): void {
+    if (graphs.length === 0) return;
+    for (const info of graphs) this.restores.set(info.graph, new Restore(info, this.lanes.length));
+    const started = performance.now();
+    const bytes = graphs.reduce((sum, g) => sum + g.bytes, 0);
+    this.options.logger?.info({ graphs: graphs.length, bytes }, 'restoring graphs');
+    const order = graphs.map((g) => g.graph);
+    this.restoring = Promise.all(
+      this.lanes.map((lane, i) =>
+        lane.call({ op: 'restore', graphs: order }).catch((error: unknown) => {
+          // The thread is replaced; its replacement reads every graph back before it serves.
+          this.options.logger?.warn({ thread: i, err: error }, 'a triplestore thread failed while restoring');
+          if (this.state[i] === 'up' && !this.closed) {
+            const slot = this.queue.take(i);
+            if (slot) void this.rebuild(slot);
+            else this.stale.add(i);
+          }
+        }),
+      ),
+    ).then(async () => {
+      await Promise.all([...this.restores.values()].map((restore) => restore.settled));
+      this.options.logger?.info({ graphs: graphs.length, bytes, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'graphs restored');
+      for (const graph of order) if (!this.unreadable.has(graph)) this.compactor.schedule(graph);
+    });
+  }
+
+  /** A thread's progress reading a graph back: the graph is back once every thread that serves has it. */
+  private restored(thread: number, event: RestoreEvent): void {
+    const restore = this.restores.get(event.graph);
+    if (!restore) return;
+    restore.loaded[thread] = event.triples;
+    if (!event.done) return;
+    if (event.failure) {
+      this.unreadable.set(event.graph, event.failure);
+      this.options.logger?.error({ graph: event.graph, file: event.failure.file, reason: event.failure.message }, 'a graph could not be restored from its journal; its files are kept');
+      this.settle(restore);
+      return;
+    }
+    restore.done.add(thread);
+    if (this.lanes.every((_, i) => restore.done.has(i) || this.state[i] === 'broken')) {
+      this.options.logger?.info({ graph: event.graph, triples: event.triples, seconds: Number(((performance.now() - restore.started) / 1000).toFixed(2)) }, 'graph restored');
+      this.settle(restore);
+    }
+  }
+
+  private settle(restore: Restore): void {
+    this.restores.delete(restore.info.graph);
+    restore.finish();
+  }
+
+  /** Refuses a request about a graph that is not back yet, or could not be read back. */
+  private available(graph: string | undefined): void {
+    if (graph === undefined) return;
+    const restore = this.restores.get(graph);
+    if (restore) throw siteLoading(restore.progress());
+    const failure = this.unreadable.get(graph);
+    if (failure) throw restoreFailed(graph, failure.file, failure.message);
+  }
+
+  /** The compactor's new segment put in place, between two writes. */
+  private swapSegments(graph: string, run: readonly string[], made: { path: string; triples: number }): Promise<boolean> {
+    const swap = this.writes.then(() => this.journal.swap(graph, run, made));
+    this.writes = swap.catch(() => undefined);
+    return swap;
   }
 
   async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
@@ -101,7 +236,8 @@ export class OxigraphStore implements GraphStore {
     return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site));
   }
 
-  clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
+  async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
+    for (const graph of query.graphs) this.available(graph);
     return this.sandbox.run(query);
   }
 
@@ -138,6 +274,7 @@ export class OxigraphStore implements GraphStore {
     // Every write is on disk once the last one has settled.
     await this.writes;
     this.closed = true;
+    await this.compactor.close();
     await this.sandbox.close();
     await Promise.all(this.lanes.map((lane) => lane.stop()));
   }
@@ -145,6 +282,7 @@ export class OxigraphStore implements GraphStore {
   /** Runs a read on the first thread free for the site, within the request's deadline. */
   private async read<T>(request: LaneRequest, site: string | undefined): Promise<T> {
     if (this.closed) throw serviceUnavailable('The embedded triplestore is closed.');
+    this.available(site);
     if (!this.state.includes('up') && !this.state.includes('rebuilding')) throw serviceUnavailable('The embedded triplestore is broken; the service must be restarted.');
     const work = currentWork();
     // A request already over its budget or deadline does not queue more work.
@@ -177,6 +315,13 @@ export class OxigraphStore implements GraphStore {
   /** One write at a time, on every thread; settles as the journal's writer (thread 0) did. */
   private write<T>(request: Write): Promise<T> {
     if (this.closed) return Promise.reject(serviceUnavailable('The embedded triplestore is closed.'));
+    try {
+      // A graph that could not be read back may be replaced or dropped (what an operator does to
+      // mend it), not merged into: the merge would build on a graph that is not there.
+      if (this.restores.has(request.graph) || request.op === 'load' && !request.replace) this.available(request.graph);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // Before the write is sent: a copy asked for after this reads the new content.
     this.versions.set(request.graph, (this.versions.get(request.graph) ?? 0) + 1);
     const run = this.writes.then(async () => {
@@ -198,6 +343,8 @@ export class OxigraphStore implements GraphStore {
       }
       if (request.op === 'load' && !request.persistent) this.remember(request);
       if (request.op === 'drop') this.volatile.delete(request.graph);
+      this.unreadable.delete(request.graph);
+      if (request.op === 'load' && request.persistent) this.compactor.schedule(request.graph);
       return outcome.value as T;
     });
     this.writes = run.catch(() => undefined);
@@ -237,7 +384,8 @@ export class OxigraphStore implements GraphStore {
     for (let attempt = 1; attempt <= REBUILD_ATTEMPTS && !this.closed; attempt++) {
       const lane = (this.lanes[i] = this.newLane(i));
       try {
-        await lane.call({ op: 'open' });
+        const graphs = await lane.call<PersistedGraphInfo[]>({ op: 'open' });
+        await lane.call({ op: 'restore', graphs: graphs.map((g) => g.graph) });
         for (const loads of this.volatile.values()) for (const load of loads) await lane.call({ ...load, persistent: false });
         const write = this.current;
         if (write && !write.applied.has(i)) {
@@ -256,6 +404,8 @@ export class OxigraphStore implements GraphStore {
     }
     this.state[i] = 'broken';
     this.current?.outcomes[i]!.resolve(undefined);
+    // A graph waiting for this thread to have it waits no more.
+    for (const restore of [...this.restores.values()]) if (this.lanes.every((_, t) => restore.done.has(t) || this.state[t] === 'broken')) this.settle(restore);
   }
 
   /**
@@ -269,7 +419,7 @@ export class OxigraphStore implements GraphStore {
   }
 
   private newLane(index: number): OxigraphLane {
-    return new OxigraphLane({ persistDir: this.options.persistDir, writer: index === 0 });
+    return new OxigraphLane({ persistDir: this.options.persistDir, writer: index === 0 }, undefined, undefined, (event) => this.restored(index, event));
   }
 
   /** Site graphs persist and are held to the quota; volatile ones (the ontology) neither. */

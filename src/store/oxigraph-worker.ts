@@ -1,15 +1,19 @@
 /**
  * One copy of the embedded Oxigraph store, run in a worker thread: Oxigraph's calls are
- * synchronous, and a long query or load here must not stall the HTTP event loop. Messages are
- * answered in order. Each site graph persists in the data directory as the documents loaded into
- * it (graph-journal.ts); of the store's workers one writes the journal, every one reads it at start.
+ * synchronous, and a long query or load here must not stall the HTTP event loop. Each site graph
+ * persists in the data directory as the documents loaded into it (graph-journal.ts); of the
+ * store's workers one writes the journal, every one reads it back. Messages are answered in order,
+ * but for a restore, which reads the journal back a chunk at a time and answers the requests that
+ * came meanwhile between two chunks, telling its progress as it goes (RestoreEvent).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileChunks } from './file-chunks.ts';
-import type { OxigraphRequest, OxigraphResponse, OxigraphWorkerData } from './oxigraph-protocol.ts';
+import type { OxigraphRequest, OxigraphResponse, OxigraphWorkerData, RestoreEvent } from './oxigraph-protocol.ts';
 import { QUAD_FORMATS, type RdfFormat, type RdfSource } from './graph-store.ts';
-import { GraphJournal, MAX_SEGMENTS } from './graph-journal.ts';
+import { GraphJournal } from './graph-journal.ts';
+import { loadSegment, segmentSteps, SegmentUnreadable } from './segment-loading.ts';
 import { ntriple } from './rdf-input.ts';
 import { isWasmTrap } from './wasm-trap.ts';
 import { iri, prologue, sparql } from '../rdf/sparql.ts';
@@ -28,26 +32,51 @@ function loadInto(graph: string, data: RdfSource, format: RdfFormat): void {
   store.load(inputOf(data), { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
 }
 
-function restorePersisted(): number {
-  const graphs = journal.open(writer);
-  for (const [graph, segments] of graphs) for (const segment of segments) loadInto(graph, { path: segment.path }, segment.format);
-  return graphs.size;
+/**
+ * Reads the persisted graphs back in the order given, one chunk per turn of the event loop, so the
+ * requests that come meanwhile (queries of graphs already back, writes of others) are answered
+ * between two chunks. A graph whose segment cannot be read is dropped again and reported; the
+ * others go on.
+ */
+async function restore(graphs: readonly string[]): Promise<void> {
+  for (const graph of graphs) {
+    const event = (e: Omit<RestoreEvent, 'event' | 'graph'>) => parentPort!.postMessage({ event: 'restore', graph, ...e } satisfies RestoreEvent);
+    let before = 0;
+    try {
+      for (const segment of journal.segments(graph)) {
+        let triples = 0;
+        for (const loaded of segmentSteps(store, graph, segment)) {
+          triples = loaded;
+          event({ triples: before + Math.max(0, loaded) });
+          await nextTurn();
+        }
+        before += Math.max(0, triples);
+      }
+      event({ triples: segmentTriplesOrCount(graph, before), done: true });
+    } catch (error) {
+      if (isWasmTrap(error)) throw error;
+      store.update(dropGraph(graph));
+      const failure = error instanceof SegmentUnreadable ? { file: error.file, message: error.message } : { file: '', message: (error as Error).message };
+      event({ triples: 0, done: true, failure });
+    }
+  }
 }
+
+/** The triples a restore counted, or the graph's count when a segment read whole could not count its own. */
+const segmentTriplesOrCount = (graph: string, counted: number) => (journal.segments(graph).every((s) => s.triples !== undefined) ? counted : count(graph));
 
 /** Puts a graph back as its persisted segments say (after a failed replace). */
 function restoreGraph(graph: string): void {
   store.update(dropGraph(graph));
-  for (const segment of journal.segments(graph)) loadInto(graph, { path: segment.path }, segment.format);
+  for (const segment of journal.segments(graph)) loadSegment(store, graph, segment);
 }
 
-/** Records a load in the journal: the document as received, or the default graph of a quad format. */
+/** Records a load in the journal: the document as received, or the default graph of a quad format as N-Triples of the service's own. */
 function persistLoad(request: Extract<OxigraphRequest, { op: 'load' }>, quads: readonly oxigraph.Quad[] | undefined): void {
   if (!request.persistent) return;
-  const [source, format] = quads ? [quads.map(ntriple).join(''), 'application/n-triples' as const] : [request.data, request.format];
-  if (request.replace) journal.replace(request.graph, source, format);
-  else if (journal.append(request.graph, source, format) > MAX_SEGMENTS) {
-    journal.replace(request.graph, store.dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(request.graph) }), 'application/n-triples');
-  }
+  const [source, format, triples] = quads ? [quads.map(ntriple).join(''), 'application/n-triples' as const, quads.length] : [request.data, request.format, undefined];
+  if (request.replace) journal.replace(request.graph, source, format, triples);
+  else journal.append(request.graph, source, format, triples);
 }
 
 function count(graph: string): number {
@@ -62,7 +91,9 @@ function count(graph: string): number {
 function handle(request: OxigraphRequest): unknown {
   switch (request.op) {
     case 'open':
-      return { graphs: restorePersisted() };
+      return journal.open(writer).map(({ graph, bytes, triples }) => ({ graph, bytes, triples }));
+    case 'restore':
+      throw new Error('a restore is answered when it ends');
     case 'select':
       // Serialized results: raw terms would live in the WASM heap until collected (INFRA.md).
       return store.query(request.query, { results_format: request.format });
@@ -104,13 +135,24 @@ function handle(request: OxigraphRequest): unknown {
   }
 }
 
+function failed(id: number, error: unknown): OxigraphResponse {
+  const e = error as Error & { syntax?: boolean; quota?: { limit: number; triples: number } };
+  return { id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isWasmTrap(error), quota: e.quota };
+}
+
 parentPort!.on('message', (request: OxigraphRequest) => {
+  if (request.op === 'restore') {
+    restore(request.graphs).then(
+      () => parentPort!.postMessage({ id: request.id, ok: true, result: null } satisfies OxigraphResponse),
+      (error: unknown) => parentPort!.postMessage(failed(request.id, error)),
+    );
+    return;
+  }
   let response: OxigraphResponse;
   try {
     response = { id: request.id, ok: true, result: handle(request) };
   } catch (error) {
-    const e = error as Error & { syntax?: boolean; quota?: { limit: number; triples: number } };
-    response = { id: request.id, ok: false, message: e.message, syntax: e.syntax === true, fatal: isWasmTrap(error), quota: e.quota };
+    response = failed(request.id, error);
   }
   parentPort!.postMessage(response);
 });
