@@ -69,7 +69,9 @@ async function convert(request: Extract<CompactorRequest, { op: 'convert' }>): P
 
 async function join(request: Extract<CompactorRequest, { op: 'join' }>): Promise<number> {
   const out = createWriteStream(request.out);
-  for (const path of request.paths) await pipeline(createReadStream(path), out, { end: false });
+  for (const path of request.paths) {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) if (!out.write(chunk)) await once(out, 'drain');
+  }
   await close(out);
   return request.triples;
 }
