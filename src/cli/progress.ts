@@ -29,6 +29,11 @@ export class UploadProgress {
     return this.out.isTTY === true;
   }
 
+  /** Whether the progress is drawn in place (a terminal). */
+  get isTty(): boolean {
+    return this.tty;
+  }
+
   /** Records `n` more bytes sent; redraws when it is time. */
   add(n: number): void {
     this.bytes += n;
@@ -99,5 +104,53 @@ export function waitNote(out: ProgressStream, text: string): () => void {
   return () => {
     clearInterval(timer);
     out.write('\r\x1b[2K');
+  };
+}
+
+/** How far the service is with a document it parses (`GET …/graph/load`, GraphLoadStatus): only what the note draws. */
+export interface ServiceProgress {
+  readonly bytesParsed: number;
+  readonly bytesTotal: number | null;
+  readonly bytesPerSecond: number | null;
+}
+
+/**
+ * The service's own progress after an upload, asked of it once a second by `poll` (undefined when
+ * it cannot tell: an older service, another process): on a terminal a line redrawn in place
+ * (`the service is parsing hq.ttl: 61%, 120 MiB / 196 MiB, 14.2 MiB/s, 9s`), otherwise a line every
+ * `intervalMs`. Cleared by the returned function.
+ */
+export function serviceProgressNote(out: ProgressStream, label: string, poll: () => Promise<ServiceProgress | undefined>, intervalMs = 5000): () => void {
+  const started = performance.now();
+  let latest: ServiceProgress | undefined;
+  let stopped = false;
+  let lastLine = -Infinity;
+  const text = () => {
+    const elapsed = formatDuration((performance.now() - started) / 1000);
+    if (!latest || latest.bytesParsed === 0) return `the service is loading ${label}… ${elapsed}`;
+    const share = latest.bytesTotal ? `${Math.min(100, Math.floor((latest.bytesParsed / latest.bytesTotal) * 100))}%, ` : '';
+    const amounts = latest.bytesTotal ? `${formatBytes(latest.bytesParsed)} / ${formatBytes(latest.bytesTotal)}` : formatBytes(latest.bytesParsed);
+    const rate = latest.bytesPerSecond ? `, ${formatBytes(latest.bytesPerSecond)}/s` : '';
+    return `the service is parsing ${label}: ${share}${amounts}${rate}, ${elapsed}`;
+  };
+  const draw = () => {
+    if (out.isTTY === true) out.write(`\r\x1b[2K${text()}`);
+    else if (performance.now() - lastLine >= intervalMs) {
+      lastLine = performance.now();
+      out.write(`${text()}\n`);
+    }
+  };
+  draw();
+  const timer = setInterval(() => {
+    void poll()
+      .then((progress) => (latest = progress ?? latest), () => undefined)
+      .then(() => {
+        if (!stopped) draw();
+      });
+  }, 1000);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    if (out.isTTY === true) out.write('\r\x1b[2K');
   };
 }

@@ -100,6 +100,9 @@ export async function readSiteProfile(select: (query: string) => Promise<SparqlR
   };
 }
 
+/** How long a query waits for a profile being read before it is planned without one. */
+const PROFILE_WAIT_MS = 3000;
+
 /** The profiles of one store's site graphs, dropped when a graph changes and read again after. */
 class SiteProfiles {
   private readonly profiles = new Map<string, Promise<SiteProfile | undefined>>();
@@ -109,11 +112,25 @@ class SiteProfiles {
       if (graph === ONTOLOGY_GRAPH) this.profiles.clear();
       else this.profiles.delete(graph);
       // Read on load, in the background: the first query after it finds the profile ready or waits for it.
-      if (done && graph !== ONTOLOGY_GRAPH) void this.of(graph);
+      if (done && graph !== ONTOLOGY_GRAPH) void this.reading(graph);
     });
   }
 
-  of(graph: string): Promise<SiteProfile | undefined> {
+  /**
+   * The graph's profile; one still being read past PROFILE_WAIT_MS is gone without (at 5M triples
+   * it takes ~15 s, read in the background from a load or a restore on).
+   */
+  async of(graph: string): Promise<SiteProfile | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PROFILE_WAIT_MS)));
+    try {
+      return await Promise.race([this.reading(graph), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private reading(graph: string): Promise<SiteProfile | undefined> {
     let profile = this.profiles.get(graph);
     if (!profile) {
       // Not one of a request's round trips: read without being counted, and never fatal (the planner goes without).

@@ -7,6 +7,7 @@ import type { Logger } from '../log/logger.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 import { readingsRoutes } from '../readings/readings-routes.ts';
 import type { Services } from '../services.ts';
+import { GraphLoads } from '../sites/graph-loads.ts';
 import { graphRoutes, uploadDir } from '../sites/graph-routes.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
 import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
@@ -76,7 +77,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const yoga = createGraphQL(config, services);
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
-  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation });
+  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads() });
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
   const modelElements = { ifc: services.ifc, store: services.store, ontology: services.ontology };

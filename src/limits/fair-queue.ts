@@ -11,6 +11,8 @@ export interface Slot {
 }
 
 interface Waiter {
+  /** The slots this work may run on (all when unset). */
+  readonly eligible: ((index: number) => boolean) | undefined;
   readonly grant: (slot: Slot) => void;
   readonly reject: (error: Error) => void;
   readonly signal: AbortSignal | undefined;
@@ -48,8 +50,11 @@ export class FairQueue {
     return n;
   }
 
-  /** Waits for a slot for `key`; rejects when `signal` aborts first. */
-  acquire(key: string, signal?: AbortSignal): Promise<Slot> {
+  /**
+   * Waits for a slot for `key`, one of those `eligible` says it may run on (a thread that has the
+   * graph it reads); rejects when `signal` aborts first.
+   */
+  acquire(key: string, signal?: AbortSignal, eligible?: (index: number) => boolean): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(cancelled());
     return new Promise<Slot>((grant, reject) => {
       const queue = this.waiting.get(key) ?? [];
@@ -58,6 +63,7 @@ export class FairQueue {
         return;
       }
       const waiter: Waiter = {
+        eligible,
         grant,
         reject,
         signal,
@@ -91,17 +97,23 @@ export class FairQueue {
     return this.grant(undefined, index);
   }
 
+  /** Hands out free slots again: what a waiter is eligible for has changed. */
+  wake(): void {
+    this.dispatch();
+  }
+
   private dispatch(): void {
     while (this.free.length > 0) {
-      const key = this.nextKey();
-      if (key === undefined) return;
+      const next = this.nextWaiter();
+      if (!next) return;
+      const { key, at } = next;
       const queue = this.waiting.get(key)!;
       const waiter = queue.shift()!;
       if (queue.length === 0) this.waiting.delete(key);
       waiter.signal?.removeEventListener('abort', waiter.onAbort);
       this.held.set(key, (this.held.get(key) ?? 0) + 1);
       this.lastServed.set(key, ++this.turns);
-      waiter.grant(this.grant(key, this.free.shift()!));
+      waiter.grant(this.grant(key, this.free.splice(at, 1)[0]!));
     }
   }
 
@@ -135,14 +147,20 @@ export class FairQueue {
     };
   }
 
-  /** Of the keys that hold fewer than their share of slots, the one served least recently. */
-  private nextKey(): string | undefined {
-    let next: string | undefined;
+  /**
+   * Of the keys that hold fewer than their share of slots and whose first waiter may run on a free
+   * slot, the one served least recently, with where that slot is in `free`.
+   */
+  private nextWaiter(): { key: string; at: number } | undefined {
+    let next: { key: string; at: number } | undefined;
     let nextTurn = Infinity;
-    for (const key of this.waiting.keys()) {
+    for (const [key, queue] of this.waiting) {
       if ((this.held.get(key) ?? 0) >= this.perKey) continue;
       const turn = this.lastServed.get(key) ?? 0;
-      if (turn < nextTurn) [next, nextTurn] = [key, turn];
+      if (turn >= nextTurn) continue;
+      const eligible = queue[0]!.eligible;
+      const at = eligible ? this.free.findIndex(eligible) : 0;
+      if (at >= 0) [next, nextTurn] = [{ key, at }, turn];
     }
     return next;
   }

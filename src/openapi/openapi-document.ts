@@ -14,6 +14,7 @@ import {
   fieldErrors,
   fileRecord,
   filePage,
+  graphLoadStatus,
   health,
   ingestReport,
   keyRecord,
@@ -133,7 +134,8 @@ function register(registry: OpenAPIRegistry): void {
       path: '/api/v1/sites/{siteId}/graph',
       tags: [TAGS.graph],
       summary: `${summary} (write access)`,
-      description: 'A syntax error answers 400 with its `line` and `column` and leaves the graph as it was.',
+      description:
+        'A syntax error answers 400 with its `line` and `column` and leaves the graph as it was. While the service parses a large document, `GET /api/v1/sites/{siteId}/graph/load` tells how far it is (bytes parsed, rate); `bkg load` shows it. After a restart, a site still being restored answers 503 `SITE_LOADING` with `Retry-After`.',
       request: { params: siteParams, body: rdfBody },
       responses: { 200: json(loadResult, 'Loaded.'), ...errors(400, 403, 404, 413, 415, 503) },
     });
@@ -145,6 +147,16 @@ function register(registry: OpenAPIRegistry): void {
     summary: 'Export the site’s graph',
     request: { params: siteParams },
     responses: { 200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']), ...errors(404, 406, 503) },
+  });
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph/load',
+    tags: [TAGS.graph],
+    summary: 'How the latest load of the site’s graph goes (read access)',
+    description:
+      'The load in progress, or the last one of the past 10 minutes, in this service process: `receiving` while the body arrives (bytes received of `bytesTotal`), `parsing` while the store reads it (bytes parsed and the rate: the embedded store reads a document as it parses it, so the bytes parsed are its progress), then `done` with the graph’s triples or `failed` with the message. Poll it while a `PUT`/`POST …/graph` is pending (`bkg load` does, once a second).',
+    request: { params: siteParams },
+    responses: { 200: json(graphLoadStatus, 'The load.'), ...errors(404) },
   });
   path({
     method: 'post',

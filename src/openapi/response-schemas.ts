@@ -9,6 +9,7 @@ import { CATEGORIES, IFC_STATUSES, MODEL_FORMATS, type SiteFileRecord } from '..
 import type { ModelFile } from '../models/model-file.ts';
 import type { IngestReport } from '../readings/reading-ingest.ts';
 import type { SiteRecord } from '../sites/site-store.ts';
+import type { GraphLoadStatus } from '../sites/graph-loads.ts';
 
 const instant = (description: string) => z.string().meta({ description, example: '2026-11-21T22:05:00.000Z' });
 const uuid = (description: string) => z.string().meta({ description, format: 'uuid' });
@@ -108,6 +109,22 @@ export const loadResult = z
   })
   .meta({ id: 'GraphLoadResult', description: 'What a graph load did.' });
 
+export const graphLoadStatus = z
+  .object({
+    site: z.string(),
+    state: z.enum(['receiving', 'parsing', 'done', 'failed']),
+    replace: z.boolean().meta({ description: 'A replace (PUT) or a merge (POST).' }),
+    bytesTotal: z.number().int().nullable().meta({ description: 'The body’s size, when the client sent Content-Length.' }),
+    bytesReceived: z.number().int(),
+    bytesParsed: z.number().int().meta({ description: 'Bytes of the document the store has parsed.' }),
+    bytesPerSecond: z.number().int().nullable().meta({ description: 'Parsing rate so far.' }),
+    triples: z.number().int().nullable().meta({ description: 'Triples in the graph once done.' }),
+    startedAt: z.string().meta({ description: 'ISO 8601.' }),
+    seconds: z.number().meta({ description: 'Since the first byte, or until the end.' }),
+    message: z.string().nullable().meta({ description: 'Why it failed.' }),
+  })
+  .meta({ id: 'GraphLoadStatus', description: 'How a load of a site’s graph goes.' }) satisfies z.ZodType<GraphLoadStatus>;
+
 export const fieldErrors = z.record(z.string(), z.array(z.string())).meta({
   id: 'FieldErrors',
   description: 'Field errors as Django REST framework writes them: field → messages; problems with the whole body under `non_field_errors`.',
@@ -172,6 +189,7 @@ export const readiness = z
             triples: z.number().int().meta({ description: 'Triples restored so far.' }),
             totalTriples: z.number().int().optional().meta({ description: 'The site’s triples, when the journal knows them.' }),
             bytes: z.number().int().meta({ description: 'Size of the site’s journal files.' }),
+            serving: z.boolean().meta({ description: 'Queries of the site are answered already; loads into it wait until it is fully restored.' }),
             retryAfterSeconds: z.number().int().meta({ description: 'When a request about the site may succeed, at the rate so far.' }),
           }),
           z.object({

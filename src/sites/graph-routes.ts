@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError, badUserInput } from '../errors/app-error.ts';
+import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { receiveBody, type ReceivedBody } from '../http/receive-body.ts';
 import { countUpload } from '../http/use-request-metrics.ts';
@@ -14,7 +16,11 @@ import type { ModelSource } from '../validation/model-validator.ts';
 import { reportTurtle } from '../validation/report-turtle.ts';
 import type { ValidationReport } from '../validation/validation-report.ts';
 import { readableSite, requireCredentials, writableSite } from './site-access.ts';
+import type { GraphLoads } from './graph-loads.ts';
 import type { SiteStore } from './site-store.ts';
+
+/** Past this many triples a Turtle export is the graph's N-Triples (valid Turtle, without prefixes). */
+const STREAMED_TURTLE_FROM = 1_000_000;
 
 const FORMATS: Readonly<Record<string, RdfFormat>> = {
   'text/turtle': 'text/turtle',
@@ -37,6 +43,8 @@ export interface GraphRoutesOptions {
   readonly tmpDir: string;
   readonly maxUploadBytes: number;
   readonly validation: ModelValidation;
+  /** The latest load of each site, for `GET …/graph/load`. */
+  readonly loads: GraphLoads;
 }
 
 const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` }).optional();
@@ -63,10 +71,13 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   const stored = async (graph: string): Promise<ModelSource> => ({ data: await store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' });
   // The nesting is checked as the body arrives: no parser, the store's or the validator's, ever
   // reads a document that would make it trap.
-  const receiveDocument = async (req: Request, format: RdfFormat): Promise<ReceivedBody> => {
+  const receiveDocument = async (req: Request, format: RdfFormat, received?: (bytes: number) => void): Promise<ReceivedBody> => {
     const scanner = rdfNestingScanner(format);
     try {
-      return await receiveBody(req, options.tmpDir, options.maxUploadBytes, (chunk) => scanner.push(chunk));
+      return await receiveBody(req, options.tmpDir, options.maxUploadBytes, (chunk) => {
+        scanner.push(chunk);
+        received?.(chunk.length);
+      });
     } catch (error) {
       throw inputError(error, format);
     }
@@ -78,7 +89,16 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     const query = validateBody(graphLoadQuery, req.query);
     const format = formatOf(req);
     const started = performance.now();
-    const body = await receiveDocument(req, format);
+    const length = Number(req.get('content-length'));
+    const progress = options.loads.start(site.id, replace, Number.isSafeInteger(length) && length >= 0 ? length : null);
+    let body: ReceivedBody;
+    try {
+      body = await receiveDocument(req, format, (bytes) => progress.receive(bytes));
+    } catch (error) {
+      progress.failed((error as Error).message);
+      throw error;
+    }
+    progress.parse(0);
     try {
       const graph = siteGraph(site.id);
       let report: ValidationReport | undefined;
@@ -95,13 +115,17 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
           throw new AppError('MODEL_INVALID', `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`, { report });
         }
       }
-      const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format) : await store.mergeGraph(graph, { path: body.path }, format);
+      const parsed = (bytes: number) => progress.parse(bytes);
+      const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format, parsed) : await store.mergeGraph(graph, { path: body.path }, format, parsed);
+      progress.done(triples);
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
       countUpload(res, 'graph', body.bytes);
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), ...(report ? { validation: report } : {}) });
     } catch (error) {
-      throw inputError(error, format);
+      const refused = inputError(error, format);
+      progress.failed((refused as Error).message);
+      throw refused;
     } finally {
       await body.remove();
     }
@@ -132,6 +156,13 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     else res.json(report);
   });
 
+  router.get('/:siteId/graph/load', async (req, res) => {
+    requireCredentials(req.client);
+    const site = await readableSite(sites, req.client, req.params.siteId);
+    const latest = options.loads.latest(site.id);
+    if (!latest) throw notFound(`No load of the site's graph is known to this service in the last 10 minutes.`);
+    res.json(latest.status());
+  });
   router.put('/:siteId/graph', load(true));
   router.post('/:siteId/graph', load(false));
   router.get('/:siteId/graph', async (req, res) => {
@@ -139,7 +170,16 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     const site = await readableSite(sites, req.client, req.params.siteId);
     const format = req.accepts(['text/turtle', 'application/n-triples']);
     if (!format) throw new AppError('NOT_ACCEPTABLE', 'Accept text/turtle or application/n-triples.');
-    res.type(format).send(await store.exportGraph(siteGraph(site.id), format as 'text/turtle' | 'application/n-triples'));
+    const graph = siteGraph(site.id);
+    // N-Triples straight from the store's files where it can: never whole in memory. A large graph
+    // is sent so as Turtle too (N-Triples is Turtle): its dump could be longer than a string may be.
+    const stream = await store.exportStream?.(graph);
+    if (stream && (format === 'application/n-triples' || stream.triples > STREAMED_TURTLE_FROM)) {
+      res.type(format);
+      await pipeline(Readable.from(stream.chunks), res);
+      return;
+    }
+    res.type(format).send(await store.exportGraph(graph, format as 'text/turtle' | 'application/n-triples'));
   });
   return router;
 }

@@ -71,6 +71,8 @@ export type GraphRestore =
       readonly totalTriples?: number;
       /** Size of the graph's journal files. */
       readonly bytes: number;
+      /** Queries of the graph are answered (one store thread has it); loads wait until every thread has it. */
+      readonly serving: boolean;
       readonly retryAfterSeconds: number;
     }
   | { readonly graph: string; readonly state: 'failed'; readonly file: string; readonly message: string };
@@ -98,6 +100,9 @@ export const restoreFailed = (graph: string, file: string, message: string) =>
     `${siteName(graph)} could not be restored from its journal file ${file} (${message}). The file is kept; replace the site's graph to serve it again (docs: "Restarts and restores").`,
     { file },
   );
+
+/** Told, as a load of a file goes, how many of its bytes the store has parsed (a store that cannot tell never calls it). */
+export type LoadProgress = (bytesParsed: number) => void;
 
 /** What a load did. */
 export interface LoadResult {
@@ -127,13 +132,19 @@ export interface GraphStore {
    * it was. Of N-Quads and JSON-LD only the default graph is taken: a body can never write
    * another graph.
    */
-  replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult>;
+  replaceGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult>;
   /** Adds to a graph's content; on a syntax error throws `RdfSyntaxError` and adds nothing. */
-  mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult>;
+  mergeGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult>;
   /** Removes a graph. */
   dropGraph(graph: string): Promise<void>;
   /** Serializes a graph. */
   exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string>;
+  /**
+   * The graph as N-Triples read in chunks, never whole in memory, with its triple count; undefined
+   * when the store cannot (then `exportGraph`). A dump of a few million triples is longer than a
+   * JavaScript string may be.
+   */
+  exportStream?(graph: string): Promise<{ readonly triples: number; readonly chunks: AsyncIterable<Uint8Array> } | undefined>;
   /** Number of triples in a graph. */
   countTriples(graph: string): Promise<number>;
   /** Answers when the store can serve queries; throws otherwise. */
@@ -144,6 +155,8 @@ export interface GraphStore {
   restoreStatus?(): GraphRestore[];
   /** Resolves when the graph (or every graph) is back since the start, or failed to be. */
   whenRestored?(graph?: string): Promise<void>;
+  /** Calls `listener` with each graph that, being restored, starts answering queries. */
+  onServing?(listener: (graph: string) => void): void;
   /** Flushes what must persist and releases resources. */
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
+import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 
 /** Told of every query a store runs: its text and how long it took. */
 export type QueryListener = (event: { store: string; query: string; durationMs: number; ok: boolean }) => void;
@@ -14,7 +14,12 @@ export class InstrumentedStore implements GraphStore {
   private readonly listeners = new Set<QueryListener>();
   private readonly changeListeners = new Set<ChangeListener>();
 
-  constructor(private readonly inner: GraphStore) {}
+  constructor(private readonly inner: GraphStore) {
+    // A graph back from a restart has changed as a load changes it (caches of it are read anew).
+    inner.onServing?.((graph) => {
+      for (const listener of this.changeListeners) listener({ graph, done: true });
+    });
+  }
 
   get name(): string {
     return this.inner.name;
@@ -55,12 +60,12 @@ export class InstrumentedStore implements GraphStore {
     return this.inner.clientQuery(query);
   }
 
-  replaceGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
-    return this.changing(graph, () => this.inner.replaceGraph(graph, data, format));
+  replaceGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult> {
+    return this.changing(graph, () => this.inner.replaceGraph(graph, data, format, progress));
   }
 
-  mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
-    return this.changing(graph, () => this.inner.mergeGraph(graph, data, format));
+  mergeGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult> {
+    return this.changing(graph, () => this.inner.mergeGraph(graph, data, format, progress));
   }
 
   dropGraph(graph: string): Promise<void> {
@@ -69,6 +74,10 @@ export class InstrumentedStore implements GraphStore {
 
   exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
     return this.inner.exportGraph(graph, format);
+  }
+
+  async exportStream(graph: string): Promise<{ readonly triples: number; readonly chunks: AsyncIterable<Uint8Array> } | undefined> {
+    return this.inner.exportStream?.(graph);
   }
 
   countTriples(graph: string): Promise<number> {

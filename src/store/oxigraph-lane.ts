@@ -2,7 +2,7 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { startWorker } from '../workers/start-worker.ts';
 import { RdfSyntaxError, tripleQuotaExceeded } from './graph-store.ts';
-import type { OxigraphRequest, OxigraphResponse, RestoreEvent } from './oxigraph-protocol.ts';
+import type { LoadEvent, OxigraphRequest, OxigraphResponse, RestoreEvent } from './oxigraph-protocol.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
@@ -37,11 +37,11 @@ export class OxigraphLane<Request extends object = LaneRequest> {
   private nextId = 1;
   private failure: Error | undefined;
 
-  /** Starts `module` (by default the store's worker, oxigraph-worker.ts) with `data` as its workerData; its restore progress goes to `onEvent`. */
-  constructor(data: object, module = new URL('./oxigraph-worker.ts', import.meta.url), resourceLimits?: ResourceLimits, onEvent?: (event: RestoreEvent) => void) {
+  /** Starts `module` (by default the store's worker, oxigraph-worker.ts) with `data` as its workerData; its progress (restores, loads) goes to `onEvent`. */
+  constructor(data: object, module = new URL('./oxigraph-worker.ts', import.meta.url), resourceLimits?: ResourceLimits, onEvent?: (event: RestoreEvent | LoadEvent) => void) {
     this.worker = startWorker(module, { ...data }, resourceLimits);
-    this.worker.on('message', (response: OxigraphResponse | RestoreEvent) => {
-      // A message of its own, not an answer: a restore's progress.
+    this.worker.on('message', (response: OxigraphResponse | RestoreEvent | LoadEvent) => {
+      // A message of its own, not an answer: a restore's or a load's progress.
       if (!('id' in response)) {
         onEvent?.(response);
         return;

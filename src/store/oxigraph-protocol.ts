@@ -36,6 +36,13 @@ export interface RestoreEvent {
   readonly failure?: { readonly file: string; readonly message: string };
 }
 
+/** Told by a worker, unasked, as a load goes: the bytes of the document its parser has read. */
+export interface LoadEvent {
+  readonly event: 'load';
+  readonly graph: string;
+  readonly bytes: number;
+}
+
 /** What each worker of the embedded store is started with. */
 export interface OxigraphWorkerData {
   /** The journal's directory (graph-journal.ts). */

@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileChunks } from './file-chunks.ts';
-import type { OxigraphRequest, OxigraphResponse, OxigraphWorkerData, RestoreEvent } from './oxigraph-protocol.ts';
+import type { LoadEvent, OxigraphRequest, OxigraphResponse, OxigraphWorkerData, RestoreEvent } from './oxigraph-protocol.ts';
 import { QUAD_FORMATS, type RdfFormat, type RdfSource } from './graph-store.ts';
 import { GraphJournal } from './graph-journal.ts';
 import { loadSegment, segmentSteps, SegmentUnreadable } from './segment-loading.ts';
@@ -24,12 +24,22 @@ const { persistDir, writer } = workerData as OxigraphWorkerData;
 const store = new oxigraph.Store();
 const journal = new GraphJournal(persistDir);
 
-/** A document as Oxigraph reads it: text or bytes as they are, a file in chunks. */
-const inputOf = (data: RdfSource) => (typeof data === 'string' || data instanceof Uint8Array ? data : fileChunks(data.path));
+/** A document as Oxigraph reads it: text or bytes as they are, a file in chunks, telling how far the parser has read it (LoadEvent). */
+const inputOf = (data: RdfSource, graph: string) => (typeof data === 'string' || data instanceof Uint8Array ? data : reporting(fileChunks(data.path), graph));
+
+/** The chunks of a document being loaded, a LoadEvent posted as the parser takes each: Oxigraph reads a document as it parses it. */
+function* reporting(chunks: Iterable<Uint8Array>, graph: string): Generator<Uint8Array> {
+  let bytes = 0;
+  for (const chunk of chunks) {
+    yield chunk;
+    bytes += chunk.length;
+    parentPort!.postMessage({ event: 'load', graph, bytes } satisfies LoadEvent);
+  }
+}
 
 /** Adds a document to a graph in one transaction (on a syntax error nothing of it is added). */
 function loadInto(graph: string, data: RdfSource, format: RdfFormat): void {
-  store.load(inputOf(data), { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
+  store.load(inputOf(data, graph), { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
 }
 
 /**
@@ -103,7 +113,7 @@ function handle(request: OxigraphRequest): unknown {
       try {
         // Quad formats may name graphs: parse first, keep only the default graph's triples.
         if (QUAD_FORMATS.has(request.format)) {
-          defaultGraphQuads = [...oxigraph.parse(inputOf(request.data) as Iterable<Uint8Array>, { format: request.format, base_iri: request.graph })]
+          defaultGraphQuads = [...oxigraph.parse(inputOf(request.data, request.graph) as Iterable<Uint8Array>, { format: request.format, base_iri: request.graph })]
             .filter((q) => q.graph.termType === 'DefaultGraph')
             .map((q) => oxigraph.quad(q.subject, q.predicate, q.object, node));
         }

@@ -5,7 +5,7 @@ import { flag, stringOption, usage, type Command } from '../command.ts';
 import { CommandError } from '../errors.ts';
 import { rdfFileFormat } from '../rdf-file-format.ts';
 import { groupDigits } from '../format.ts';
-import { UploadProgress, waitNote } from '../progress.ts';
+import { serviceProgressNote, UploadProgress, type ServiceProgress } from '../progress.ts';
 import { sitePath } from './site-record.ts';
 
 /** The service's answer to `PUT`/`POST /api/v1/sites/{id}/graph`. */
@@ -29,7 +29,8 @@ export const load: Command = {
   },
   details: `The file is streamed, never read whole. While it uploads, stderr shows bytes sent out of
 the total and the rate (a bar on a terminal, a line every 2 s otherwise). Then the service
-parses and stores it, and the answer is printed: the triples in the site's graph, the seconds
+parses and stores it, telling how far it is (bytes parsed of the total, the rate) on the same
+line, and the answer is printed: the triples in the site's graph, the seconds
 the service took and triples/s (with --merge these count the whole graph, not only the file).
 
 Extensions: .ttl .turtle (turtle), .nt (ntriples), .nq (nquads), .jsonld .json (jsonld).
@@ -63,7 +64,8 @@ Example:
       stream.on('data', (chunk) => progress.add(chunk.length));
       stream.once('end', () => {
         progress.finish();
-        stopWaiting = waitNote(stderr, `uploaded ${progress.summary()}; the service is loading it…`);
+        if (!progress.isTty) stderr.write(`uploaded ${progress.summary()}\n`);
+        stopWaiting = serviceProgressNote(stderr, basename(file), () => api.call<ServiceProgress>('GET', `${sitePath(siteId)}/graph/load`).catch(() => undefined));
       });
     }
     let result: LoadResult;

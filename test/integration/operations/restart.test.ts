@@ -16,6 +16,15 @@ const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 const TRIPLES = '1M';
 const COUNTS = '{ buildingCount(siteId: $site) equipmentCount(siteId: $site) pointCount(siteId: $site) }';
 
+interface LoadStatus {
+  readonly site: string;
+  readonly state: string;
+  readonly bytesTotal: number | null;
+  readonly bytesParsed: number;
+  readonly bytesPerSecond: number | null;
+  readonly triples: number | null;
+}
+
 interface Answer {
   readonly status: number;
   readonly retryAfter: string | null;
@@ -49,6 +58,8 @@ describe('a restart over a large site', () => {
     return Promise.all(names.map(async (name) => [name, (await stat(join(journal, name))).size]));
   };
   let before: Answer;
+  const parsing: LoadStatus[] = [];
+  let done: LoadStatus;
   let demoBefore: Answer;
 
   beforeAll(async () => {
@@ -58,8 +69,18 @@ describe('a restart over a large site', () => {
     const { service, url } = await start();
     const created = await fetch(`${url}/api/v1/sites`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'big', name: 'Big' }) });
     expect(created.status).toBe(201);
-    const loaded = await fetch(`${url}/api/v1/sites/big/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body: await readFile(file) });
-    expect(loaded.status).toBe(200);
+    const body = await readFile(file);
+    const loading = fetch(`${url}/api/v1/sites/big/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body });
+    // While the service parses it, GET …/graph/load tells how far it is.
+    let settled = false;
+    void loading.finally(() => (settled = true));
+    while (!settled) {
+      const status = (await (await fetch(`${url}/api/v1/sites/big/graph/load`, { headers: admin })).json()) as LoadStatus;
+      if (status.state === 'parsing' && status.bytesParsed > 0) parsing.push(status);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await loading).status).toBe(200);
+    done = (await (await fetch(`${url}/api/v1/sites/big/graph/load`, { headers: admin })).json()) as LoadStatus;
     // The journal rewrites the upload as N-Triples in the background: the restore reads that.
     await service.waitForLog('segment rewritten as N-Triples', 120_000);
     before = await counts(url, 'big');
@@ -71,6 +92,17 @@ describe('a restart over a large site', () => {
   afterAll(async () => {
     for (const service of running) await service.kill();
     if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('told how far the load was while the service parsed it, then its triples', () => {
+    expect(parsing.length).toBeGreaterThan(1);
+    for (const status of parsing) {
+      expect(status.bytesParsed).toBeLessThanOrEqual(status.bytesTotal!);
+      expect(status.bytesPerSecond).toBeGreaterThan(0);
+    }
+    expect(parsing.at(-1)!.bytesParsed).toBeGreaterThan(parsing[0]!.bytesParsed);
+    expect(done).toMatchObject({ site: 'big', state: 'done', replace: true, bytesParsed: done.bytesTotal, triples: expect.any(Number) });
+    expect(done.triples).toBeGreaterThan(900_000);
   });
 
   it('had the site loaded', () => {
