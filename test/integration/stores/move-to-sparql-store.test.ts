@@ -33,7 +33,7 @@ const QUESTIONS: Array<[string, string]> = [
   ['AHUs with their points', '{ equipment(siteId: "gen", is: "AHU") { id name type points(limit: 5) { id name type unit } } }'],
   ['temperature sensors', '{ point(siteId: "gen", is: "Temperature_Sensor", limit: 50) { id name unit timeseriesId equipmentId } }'],
   ['upstream of the VAVs', '{ equipment(siteId: "gen", is: "VAV", limit: 20) { id upstream { id type } } }'],
-  ['floors and rooms', '{ location(siteId: "gen", is: "Floor") { id name locations { id name } equipment(limit: 10) { id } } }'],
+  ['floors and rooms', '{ building(siteId: "gen") { id name locations { id name type locations(limit: 5) { id name } } } }'],
 ];
 
 describe.skipIf(!endpoint)('moving a site from the embedded store to a SPARQL store', () => {
