@@ -189,8 +189,8 @@ export class OxigraphStore implements GraphStore {
     const bytes = graphs.reduce((sum, g) => sum + g.bytes, 0);
     this.options.logger?.info({ graphs: graphs.length, bytes }, 'restoring graphs');
     const order = graphs.map((g) => g.graph);
-    const restoreOn = (i: number, which: readonly string[]) =>
-      this.lanes[i]!.call({ op: 'restore', graphs: which }).catch((error: unknown) => {
+    const restoreOn = (i: number, which: readonly string[], lane = this.lanes[i]!) =>
+      lane.call({ op: 'restore', graphs: which }).catch((error: unknown) => {
         // The thread is replaced; its replacement reads every graph back before it serves.
         this.options.logger?.warn({ thread: i, err: error }, 'a triplestore thread failed while restoring');
         if (this.state[i] === 'up' && !this.closed) {
@@ -203,9 +203,12 @@ export class OxigraphStore implements GraphStore {
     // threads loading at once took 6.8 s each for what one alone loads in 4.3 s (they share the
     // machine's memory bandwidth), and a graph serves queries as soon as one thread has it.
     const follow = async (i: number) => {
+      // A thread replaced meanwhile reads every graph back itself before it serves (rebuild).
+      const lane = this.lanes[i]!;
       for (const graph of order) {
         await this.restores.get(graph)?.led;
-        if (this.restores.has(graph)) await restoreOn(i, [graph]);
+        if (this.lanes[i] !== lane) return;
+        if (this.restores.has(graph)) await restoreOn(i, [graph], lane);
       }
     };
     this.restoring = Promise.all([restoreOn(0, order), ...this.lanes.slice(1).map((_, i) => follow(i + 1))])

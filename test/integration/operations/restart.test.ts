@@ -135,6 +135,10 @@ describe('a restart over a large site', () => {
     expect(rest.status).toBe(503);
     expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(((await rest.json()) as { code: string }).code).toBe('SITE_LOADING');
+    // A load into it waits too, and leaves it as it was.
+    const put = await fetch(`${url}/api/v1/sites/big/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body: '<urn:x:a> <urn:x:b> "c" .' });
+    expect(put.status).toBe(503);
+    expect(((await put.json()) as { code: string }).code).toBe('SITE_LOADING');
 
     await service.waitForLog('graphs restored', 120_000);
     expect(await counts(url, 'big')).toMatchObject({ status: 200, body: { data: before.body.data } });
