@@ -88,25 +88,6 @@ export class UploadProgress {
   }
 }
 
-/**
- * A note while the service works after the upload (parsing, loading): on a terminal a line whose
- * elapsed time ticks every second, cleared by the returned function; otherwise the note once.
- */
-export function waitNote(out: ProgressStream, text: string): () => void {
-  if (out.isTTY !== true) {
-    out.write(`${text}\n`);
-    return () => {};
-  }
-  const started = performance.now();
-  const draw = () => out.write(`\r\x1b[2K${text} ${formatDuration((performance.now() - started) / 1000)}`);
-  draw();
-  const timer = setInterval(draw, 1000);
-  return () => {
-    clearInterval(timer);
-    out.write('\r\x1b[2K');
-  };
-}
-
 /** How far the service is with a document it parses (`GET …/graph/load`, GraphLoadStatus): only what the note draws. */
 export interface ServiceProgress {
   readonly bytesParsed: number;

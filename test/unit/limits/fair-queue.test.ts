@@ -94,4 +94,21 @@ describe('FairQueue', () => {
     expect(served).toEqual(['a', 'a']);
     taken.release();
   });
+
+  it('runs work only on the slots it is eligible for, and serves it once one becomes so (a graph being restored)', async () => {
+    const queue = new FairQueue(2, 2);
+    let restored = new Set<number>();
+    const granted: number[] = [];
+    // The graph is on no thread yet: the work waits, though both slots are free.
+    void queue.acquire('big', undefined, (i) => restored.has(i)).then((slot) => granted.push(slot.index));
+    const other = await queue.acquire('demo');
+    await tick();
+    expect(granted).toEqual([]);
+    // The first thread has it.
+    restored = new Set([1]);
+    queue.wake();
+    await tick();
+    expect(granted).toEqual([1]);
+    other.release();
+  });
 });
