@@ -19,8 +19,8 @@ import { readableSite, requireCredentials, writableSite } from './site-access.ts
 import type { GraphLoads } from './graph-loads.ts';
 import type { SiteStore } from './site-store.ts';
 
-/** Past this many triples a Turtle export is the graph's N-Triples (valid Turtle, without prefixes). */
-const STREAMED_TURTLE_FROM = 1_000_000;
+/** Past this many triples an export is the graph's N-Triples as the store's files hold it (valid Turtle too, without prefixes). */
+const STREAMED_FROM = 1_000_000;
 
 const FORMATS: Readonly<Record<string, RdfFormat>> = {
   'text/turtle': 'text/turtle',
@@ -171,10 +171,11 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     const format = req.accepts(['text/turtle', 'application/n-triples']);
     if (!format) throw new AppError('NOT_ACCEPTABLE', 'Accept text/turtle or application/n-triples.');
     const graph = siteGraph(site.id);
-    // N-Triples straight from the store's files where it can: never whole in memory. A large graph
-    // is sent so as Turtle too (N-Triples is Turtle): its dump could be longer than a string may be.
+    // A large graph goes as N-Triples straight from the store's files, never whole in memory (its
+    // dump could be longer than a string may be), for Turtle too (N-Triples is Turtle). A smaller
+    // one is dumped: one line per triple, where the files repeat a triple two documents both hold.
     const stream = await store.exportStream?.(graph);
-    if (stream && (format === 'application/n-triples' || stream.triples > STREAMED_TURTLE_FROM)) {
+    if (stream && stream.triples > STREAMED_FROM) {
       res.type(format);
       await pipeline(Readable.from(stream.chunks), res);
       return;

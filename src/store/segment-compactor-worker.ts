@@ -88,6 +88,9 @@ async function handle(request: CompactorRequest): Promise<number> {
 parentPort!.on('message', (request: CompactorRequest & { id: number }) => {
   handle(request).then(
     (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies OxigraphResponse),
-    (error: Error) => parentPort!.postMessage({ id: request.id, ok: false, message: error.message, syntax: false, fatal: false } satisfies OxigraphResponse),
+    // `syntax`: the document cannot be rewritten (kept as it is for good); anything else (a file
+    // gone, a full disk) may pass, and the rewrite is tried again later.
+    (error: Error & { code?: string }) =>
+      parentPort!.postMessage({ id: request.id, ok: false, message: error.message, syntax: error.code === undefined, fatal: false } satisfies OxigraphResponse),
   );
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
+import { RdfSyntaxError } from './graph-store.ts';
 import { GraphJournal, MAX_SEGMENTS, sizeOf, type StoredSegment } from './graph-journal.ts';
 import { OxigraphLane } from './oxigraph-lane.ts';
 import type { CompactorRequest } from './segment-compactor-worker.ts';
@@ -80,8 +81,9 @@ export class SegmentCompactor {
         const swapped = await this.swap(graph, [segment.file], { path: out, triples });
         this.logger?.info({ graph, segment: segment.file, triples, swapped, seconds: seconds(started) }, 'segment rewritten as N-Triples');
       } catch (error) {
+        if (!(error instanceof RdfSyntaxError)) throw error;
         this.kept.add(segment.file);
-        this.logger?.info({ graph, segment: segment.file, reason: (error as Error).message }, 'segment kept as uploaded');
+        this.logger?.info({ graph, segment: segment.file, reason: error.message }, 'segment kept as uploaded');
       }
     }
     const segments = this.journal.segments(graph);
