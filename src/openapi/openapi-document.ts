@@ -154,7 +154,7 @@ function register(registry: OpenAPIRegistry): void {
     tags: [TAGS.graph],
     summary: 'How the latest load of the site’s graph goes (read access)',
     description:
-      'The load in progress, or the last one of the past 10 minutes, in this service process: `receiving` while the body arrives (bytes received of `bytesTotal`), `parsing` while the store reads it (bytes parsed and the rate: the embedded store reads a document as it parses it, so the bytes parsed are its progress), then `done` with the graph’s triples or `failed` with the message. Poll it while a `PUT`/`POST …/graph` is pending (`bkg load` does, once a second).',
+      'The load in progress, or the last one of the past 10 minutes, in this service process: `receiving` while the body arrives (bytes received of `bytesTotal`), `parsing` while the store reads it (bytes parsed, the triples they hold, and the rates: the embedded store reads a document as it parses it, and counts its triples ahead of the parser as it rewrites it for its journal), then `done` with the graph’s triples or `failed` with the message. Poll it while a `PUT`/`POST …/graph` is pending (`bkg load` does, once a second).',
     request: { params: siteParams },
     responses: { 200: json(graphLoadStatus, 'The load.'), ...errors(404) },
   });

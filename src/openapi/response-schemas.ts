@@ -118,6 +118,8 @@ export const graphLoadStatus = z
     bytesReceived: z.number().int(),
     bytesParsed: z.number().int().meta({ description: 'Bytes of the document the store has parsed.' }),
     bytesPerSecond: z.number().int().nullable().meta({ description: 'Parsing rate so far.' }),
+    triplesParsed: z.number().int().nullable().meta({ description: 'Triples in the bytes parsed so far, when the store can tell (the embedded store: N-Triples and N-Quads by their lines, Turtle bodies of 16 MiB or more as its journal rewrite counts them).' }),
+    triplesPerSecond: z.number().int().nullable().meta({ description: 'Triples parsed per second so far, when they are known.' }),
     triples: z.number().int().nullable().meta({ description: 'Triples in the graph once done.' }),
     startedAt: z.string().meta({ description: 'ISO 8601.' }),
     seconds: z.number().meta({ description: 'Since the first byte, or until the end.' }),

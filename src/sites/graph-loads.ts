@@ -11,6 +11,10 @@ export interface GraphLoadStatus {
   readonly bytesParsed: number;
   /** Parsing rate so far, bytes per second. */
   readonly bytesPerSecond: number | null;
+  /** Triples in the bytes parsed so far, when the store can tell (the embedded store: N-Triples and N-Quads by their lines, Turtle of 16 MiB or more as its journal rewrite counts them). */
+  readonly triplesParsed: number | null;
+  /** Triples parsed per second so far, when they are known. */
+  readonly triplesPerSecond: number | null;
   /** Triples in the graph once the load is done. */
   readonly triples: number | null;
   readonly startedAt: string;
@@ -26,6 +30,7 @@ export class GraphLoad {
   private state: GraphLoadStatus['state'] = 'receiving';
   private received = 0;
   private parsed = 0;
+  private triplesParsed: number | null = null;
   private parsingSince: number | undefined;
   private triples: number | null = null;
   private message: string | null = null;
@@ -43,13 +48,14 @@ export class GraphLoad {
     this.received += bytes;
   }
 
-  /** The store has parsed this many bytes of the document. */
-  parse(bytes: number): void {
+  /** The store has parsed this many bytes of the document, holding this many triples when it knows. */
+  parse(bytes: number, triples?: number): void {
     if (this.state === 'receiving') {
       this.state = 'parsing';
       this.parsingSince = performance.now();
     }
     this.parsed = bytes;
+    if (triples !== undefined) this.triplesParsed = triples;
   }
 
   done(triples: number): void {
@@ -80,6 +86,8 @@ export class GraphLoad {
       bytesReceived: this.received,
       bytesParsed: this.parsed,
       bytesPerSecond: parsing > 0 && this.parsed > 0 ? Math.round(this.parsed / parsing) : null,
+      triplesParsed: this.triplesParsed,
+      triplesPerSecond: parsing > 0 && this.triplesParsed ? Math.round(this.triplesParsed / parsing) : null,
       triples: this.triples,
       startedAt: this.startedAt,
       seconds: Number(((now - this.started) / 1000).toFixed(3)),

@@ -115,7 +115,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
           throw new AppError('MODEL_INVALID', `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`, { report });
         }
       }
-      const parsed = (bytes: number) => progress.parse(bytes);
+      const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
       const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format, parsed) : await store.mergeGraph(graph, { path: body.path }, format, parsed);
       progress.done(triples);
       // The load's own time: the validation has its own in the report.

@@ -101,8 +101,11 @@ export const restoreFailed = (graph: string, file: string, message: string) =>
     { file },
   );
 
-/** Told, as a load of a file goes, how many of its bytes the store has parsed (a store that cannot tell never calls it). */
-export type LoadProgress = (bytesParsed: number) => void;
+/**
+ * Told, as a load of a file goes, how many of its bytes the store has parsed and, when it knows,
+ * how many triples those bytes hold (a store that cannot tell never calls it).
+ */
+export type LoadProgress = (bytesParsed: number, triplesParsed?: number) => void;
 
 /** What a load did. */
 export interface LoadResult {

@@ -2,7 +2,10 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { startWorker } from '../workers/start-worker.ts';
 import { RdfSyntaxError, tripleQuotaExceeded } from './graph-store.ts';
-import type { LoadEvent, OxigraphRequest, OxigraphResponse, RestoreEvent } from './oxigraph-protocol.ts';
+import type { ConvertEvent, LoadEvent, OxigraphRequest, OxigraphResponse, RestoreEvent } from './oxigraph-protocol.ts';
+
+/** What a worker tells unasked: a restore's, a load's or a rewrite's progress. */
+export type WorkerEvent = RestoreEvent | LoadEvent | ConvertEvent;
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
@@ -38,9 +41,9 @@ export class OxigraphLane<Request extends object = LaneRequest> {
   private failure: Error | undefined;
 
   /** Starts `module` (by default the store's worker, oxigraph-worker.ts) with `data` as its workerData; its progress (restores, loads) goes to `onEvent`. */
-  constructor(data: object, module = new URL('./oxigraph-worker.ts', import.meta.url), resourceLimits?: ResourceLimits, onEvent?: (event: RestoreEvent | LoadEvent) => void) {
+  constructor(data: object, module = new URL('./oxigraph-worker.ts', import.meta.url), resourceLimits?: ResourceLimits, onEvent?: (event: WorkerEvent) => void) {
     this.worker = startWorker(module, { ...data }, resourceLimits);
-    this.worker.on('message', (response: OxigraphResponse | RestoreEvent | LoadEvent) => {
+    this.worker.on('message', (response: OxigraphResponse | WorkerEvent) => {
       // A message of its own, not an answer: a restore's or a load's progress.
       if (!('id' in response)) {
         onEvent?.(response);

@@ -41,6 +41,17 @@ export interface LoadEvent {
   readonly event: 'load';
   readonly graph: string;
   readonly bytes: number;
+  /** The lines so far, in a line format (N-Triples, N-Quads): its triples, blank and comment lines aside. */
+  readonly triples?: number;
+}
+
+/** Told by the compactor's thread as it rewrites a document: at most `bytes` of it hold the `triples` written so far. */
+export interface ConvertEvent {
+  readonly event: 'convert';
+  /** The file being written: which rewrite this is. */
+  readonly out: string;
+  readonly bytes: number;
+  readonly triples: number;
 }
 
 /** What each worker of the embedded store is started with. */

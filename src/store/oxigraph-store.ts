@@ -1,6 +1,6 @@
 import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
 import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
@@ -9,7 +9,7 @@ import { parseSelectResults, parseTsvSelectResults } from './sparql-results.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane, type LaneRequest } from './oxigraph-lane.ts';
 import { OxigraphSandbox } from './oxigraph-sandbox.ts';
 import type { PersistedGraphInfo, RestoreEvent } from './oxigraph-protocol.ts';
-import { GraphJournal } from './graph-journal.ts';
+import { GraphJournal, sizeOf } from './graph-journal.ts';
 import { SegmentCompactor } from './segment-compactor.ts';
 
 export interface OxigraphStoreOptions {
@@ -23,6 +23,8 @@ export interface OxigraphStoreOptions {
   readonly sandboxThreads?: number;
   /** Worker threads, each with a whole copy of the graphs (default 2): queries of different sites run at once. */
   readonly threads?: number;
+  /** Uploads from this size on are rewritten as N-Triples for the journal (default 16 MiB; segment-compactor.ts). */
+  readonly rewriteFromBytes?: number;
   /** Most triples a persisted (site) graph may hold; a load past it is refused whole (QUOTA_EXCEEDED). */
   readonly maxTriplesPerGraph?: number;
   readonly logger?: Logger;
@@ -135,7 +137,7 @@ export class OxigraphStore implements GraphStore {
     this.state = this.lanes.map(() => 'up');
     this.queue = new FairQueue(threads, Math.max(1, threads - 1));
     this.journal = new GraphJournal(options.persistDir);
-    this.compactor = new SegmentCompactor(options.persistDir, (graph, run, made) => this.swapSegments(graph, run, made), options.logger);
+    this.compactor = new SegmentCompactor(options.persistDir, (graph, run, made) => this.swapSegments(graph, run, made), options.logger, options.rewriteFromBytes);
     this.sandbox = new OxigraphSandbox(
       {
         persistDir: options.persistDir,
@@ -384,8 +386,11 @@ export class OxigraphStore implements GraphStore {
     }
     // Before the write is sent: a copy asked for after this reads the new content.
     this.versions.set(request.graph, (this.versions.get(request.graph) ?? 0) + 1);
+    // A large upload is rewritten for the journal as it loads, which counts its triples ahead of the parser.
+    const rewrite = this.rewritable(request) ? this.compactor.rewriteUpload(request.data.path, request.format) : undefined;
+    const told = progress && ((bytes: number, triples?: number) => progress(bytes, triples ?? rewrite?.triplesAt(bytes)));
     const run = this.writes.then(async () => {
-      const write: WriteInProgress = { request, progress, applied: new Set(), outcomes: this.lanes.map(() => new Outcome()) };
+      const write: WriteInProgress = { request, progress: told, applied: new Set(), outcomes: this.lanes.map(() => new Outcome()) };
       this.current = write;
       for (let i = 0; i < this.lanes.length; i++) {
         if (this.state[i] === 'broken') write.outcomes[i]!.resolve(undefined);
@@ -399,12 +404,17 @@ export class OxigraphStore implements GraphStore {
         // Only a syntax error or the quota fails alike on every thread (each put the graph back);
         // after anything else they may differ, and each is rebuilt from the journal, which has none of the write.
         if (!(error instanceof RdfSyntaxError) && !(error instanceof AppError && error.code === 'QUOTA_EXCEEDED')) this.replaceAll();
+        void rewrite?.made.then((made) => made && rm(made.path, { force: true }));
         throw error;
       }
       if (request.op === 'load' && !request.persistent) this.remember(request);
       if (request.op === 'drop') this.volatile.delete(request.graph);
       this.unreadable.delete(request.graph);
-      if (request.op === 'load' && request.persistent) this.compactor.schedule(request.graph);
+      if (request.op === 'load' && request.persistent) {
+        const { segment } = outcome.value as { segment?: string };
+        if (rewrite) void rewrite.made.then((made) => (made && segment ? this.compactor.adopt(request.graph, segment, made) : this.compactor.schedule(request.graph)));
+        else this.compactor.schedule(request.graph);
+      }
       return outcome.value as T;
     });
     this.writes = run.catch(() => undefined);
@@ -481,8 +491,15 @@ export class OxigraphStore implements GraphStore {
   private newLane(index: number): OxigraphLane {
     return new OxigraphLane({ persistDir: this.options.persistDir, writer: index === 0 }, undefined, undefined, (event) => {
       if (event.event === 'restore') this.restored(index, event);
-      else if (index === 0 && this.current?.request.graph === event.graph) this.current.progress?.(event.bytes);
+      else if (event.event === 'load' && index === 0 && this.current?.request.graph === event.graph) this.current.progress?.(event.bytes, event.triples);
     });
+  }
+
+  /** Whether a write is the load of a large Turtle document, which the compactor would rewrite anyway. */
+  private rewritable(request: Write): request is Extract<Write, { op: 'load' }> & { data: { path: string } } {
+    if (request.op !== 'load' || !request.persistent || typeof request.data !== 'object' || !('path' in request.data)) return false;
+    // N-Triples counts its own triples as it loads (lines) and is rewritten after, without the memory of a second parse at once.
+    return request.format === 'text/turtle' && sizeOf(request.data.path) >= this.compactor.rewriteFromBytes;
   }
 
   /** Site graphs persist and are held to the quota; volatile ones (the ontology) neither. */

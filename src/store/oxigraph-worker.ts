@@ -25,21 +25,27 @@ const store = new oxigraph.Store();
 const journal = new GraphJournal(persistDir);
 
 /** A document as Oxigraph reads it: text or bytes as they are, a file in chunks, telling how far the parser has read it (LoadEvent). */
-const inputOf = (data: RdfSource, graph: string) => (typeof data === 'string' || data instanceof Uint8Array ? data : reporting(fileChunks(data.path), graph));
+const inputOf = (data: RdfSource, graph: string, format: RdfFormat) =>
+  typeof data === 'string' || data instanceof Uint8Array ? data : reporting(fileChunks(data.path), graph, format === 'application/n-triples' || format === 'application/n-quads');
 
-/** The chunks of a document being loaded, a LoadEvent posted as the parser takes each: Oxigraph reads a document as it parses it. */
-function* reporting(chunks: Iterable<Uint8Array>, graph: string): Generator<Uint8Array> {
+/**
+ * The chunks of a document being loaded, a LoadEvent posted as the parser takes each: Oxigraph
+ * reads a document as it parses it. In a line format the lines so far are its triples.
+ */
+function* reporting(chunks: Iterable<Uint8Array>, graph: string, lines: boolean): Generator<Uint8Array> {
   let bytes = 0;
+  let triples = 0;
   for (const chunk of chunks) {
     yield chunk;
     bytes += chunk.length;
-    parentPort!.postMessage({ event: 'load', graph, bytes } satisfies LoadEvent);
+    if (lines) for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) triples++;
+    parentPort!.postMessage({ event: 'load', graph, bytes, ...(lines ? { triples } : {}) } satisfies LoadEvent);
   }
 }
 
 /** Adds a document to a graph in one transaction (on a syntax error nothing of it is added). */
 function loadInto(graph: string, data: RdfSource, format: RdfFormat): void {
-  store.load(inputOf(data, graph), { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
+  store.load(inputOf(data, graph, format), { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
 }
 
 /**
@@ -113,7 +119,7 @@ function handle(request: OxigraphRequest): unknown {
       try {
         // Quad formats may name graphs: parse first, keep only the default graph's triples.
         if (QUAD_FORMATS.has(request.format)) {
-          defaultGraphQuads = [...oxigraph.parse(inputOf(request.data, request.graph) as Iterable<Uint8Array>, { format: request.format, base_iri: request.graph })]
+          defaultGraphQuads = [...oxigraph.parse(inputOf(request.data, request.graph, request.format) as Iterable<Uint8Array>, { format: request.format, base_iri: request.graph })]
             .filter((q) => q.graph.termType === 'DefaultGraph')
             .map((q) => oxigraph.quad(q.subject, q.predicate, q.object, node));
         }
@@ -132,7 +138,8 @@ function handle(request: OxigraphRequest): unknown {
         throw Object.assign(new Error('quota'), { quota: { limit: request.maxTriples, triples } });
       }
       persistLoad(request, defaultGraphQuads);
-      return { triples };
+      // The segment the load wrote (the last), which the compactor's rewrite of the upload replaces.
+      return { triples, segment: writer && request.persistent ? journal.segments(request.graph).at(-1)?.file : undefined };
     }
     case 'drop':
       store.update(dropGraph(request.graph));

@@ -1,17 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
-import { RdfSyntaxError } from './graph-store.ts';
+import { RdfSyntaxError, type RdfFormat } from './graph-store.ts';
 import { GraphJournal, MAX_SEGMENTS, sizeOf, type StoredSegment } from './graph-journal.ts';
 import { OxigraphLane } from './oxigraph-lane.ts';
 import type { CompactorRequest } from './segment-compactor-worker.ts';
 
-/** Puts a segment the compactor made in place of the run of segments it holds (GraphJournal.swap), in order with the store's writes. */
-export type Swap = (graph: string, run: readonly string[], made: { readonly path: string; readonly triples: number }) => Promise<boolean>;
+/** A segment the compactor made: its file (in the work directory) and the triples it holds. */
+export interface Made {
+  readonly path: string;
+  readonly triples: number;
+}
 
-/** Documents smaller than this are kept as uploaded (unless the graph has too many segments). */
-const REWRITE_FROM_BYTES = 1 << 20;
+/** Puts a segment the compactor made in place of the run of segments it holds (GraphJournal.swap), in order with the store's writes. */
+export type Swap = (graph: string, run: readonly string[], made: Made) => Promise<boolean>;
+
+/**
+ * Documents smaller than this are kept as uploaded (unless the graph has too many segments): 16 MiB
+ * of Turtle (~400k triples) read back in ~3 s as they are, and rewriting every small upload would
+ * cost more than it saves (the demo site's is replaced at every start).
+ */
+export const REWRITE_FROM_BYTES = 16 << 20;
 
 const WORKER = new URL('./segment-compactor-worker.ts', import.meta.url);
 
@@ -31,12 +41,16 @@ export class SegmentCompactor {
   /** Segments the rewrite failed on: not tried again by this process. */
   private readonly kept = new Set<string>();
   private running: Promise<void> = Promise.resolve();
+  /** Uploads being rewritten as they load: their files' checkpoints (bytes read → triples written). */
+  private readonly uploads = new Map<string, Array<[number, number]>>();
   private closed = false;
 
   constructor(
     persistDir: string,
     private readonly swap: Swap,
     private readonly logger?: Logger,
+    /** Documents from this size on are rewritten (tests lower it). */
+    readonly rewriteFromBytes = REWRITE_FROM_BYTES,
   ) {
     this.journal = new GraphJournal(persistDir);
   }
@@ -56,6 +70,42 @@ export class SegmentCompactor {
     });
   }
 
+  /**
+   * Rewrites an uploaded document while the store loads it (a large Turtle file): the
+   * rewrite is put in place of the segment the load writes (`adopt`), and meanwhile it counts the
+   * document's triples ahead of the store's parser, so a load's progress can say how many triples
+   * its bytes parsed so far hold (`triplesAt`, undefined until the rewrite has got that far).
+   */
+  rewriteUpload(path: string, format: RdfFormat): { made: Promise<Made | undefined>; triplesAt(bytes: number): number | undefined } {
+    const out = this.workFile();
+    const marks: Array<[number, number]> = [];
+    this.uploads.set(out, marks);
+    const made = this.call<number>({ op: 'convert', path, format, blankPrefix: `${randomBytes(4).toString('hex')}_`, out }).then(
+      (triples) => ({ path: out, triples }),
+      (error: Error) => {
+        this.logger?.info({ file: path, reason: error.message }, 'upload not rewritten as it loaded; the journal rewrites it later if it can');
+        rmSync(out, { force: true });
+        return undefined;
+      },
+    );
+    void made.finally(() => this.uploads.delete(out));
+    const triplesAt = (bytes: number) => {
+      let triples: number | undefined;
+      for (const [read, written] of marks) if (read <= bytes) triples = written;
+      return triples;
+    };
+    return { made, triplesAt };
+  }
+
+  /** Puts an upload's rewrite in place of the segment its load wrote, then sees to the graph as after any load. */
+  async adopt(graph: string, segment: string, made: Made): Promise<void> {
+    if (!this.closed) {
+      const swapped = await this.swap(graph, [segment], made);
+      this.logger?.info({ graph, segment, triples: made.triples, swapped, upload: true }, 'segment rewritten as N-Triples');
+    }
+    this.schedule(graph);
+  }
+
   /** Resolves when everything scheduled so far is done. */
   async idle(): Promise<void> {
     let last: Promise<void> | undefined;
@@ -73,7 +123,7 @@ export class SegmentCompactor {
     for (const segment of all) {
       if (segment.triples !== undefined || this.kept.has(segment.file) || this.closed) continue;
       // A small document reads back in moments as it is (the demo site's, rewritten at every start, would cost more than it saves).
-      if (all.length <= MAX_SEGMENTS && sizeOf(segment.path) < REWRITE_FROM_BYTES) continue;
+      if (all.length <= MAX_SEGMENTS && sizeOf(segment.path) < this.rewriteFromBytes) continue;
       const started = performance.now();
       const out = this.workFile();
       try {
@@ -101,7 +151,11 @@ export class SegmentCompactor {
   }
 
   private call<T>(request: CompactorRequest): Promise<T> {
-    if (!this.lane || this.lane.stopped) this.lane = new OxigraphLane<CompactorRequest>({}, WORKER);
+    if (!this.lane || this.lane.stopped) {
+      this.lane = new OxigraphLane<CompactorRequest>({}, WORKER, undefined, (event) => {
+        if (event.event === 'convert') this.uploads.get(event.out)?.push([event.bytes, event.triples]);
+      });
+    }
     return this.lane.call<T>(request);
   }
 

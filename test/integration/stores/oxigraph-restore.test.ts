@@ -37,7 +37,8 @@ describe('graphs read back from the rewritten journal', () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-restore-'));
     const generated = join(dir, 'generated.ttl');
     execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', '40k', '--out', generated], { cwd: projectRoot, stdio: 'ignore' });
-    const first = await OxigraphStore.open({ persistDir: join(dir, 'graphs') });
+    // Every upload of a megabyte or more rewritten (the service's threshold is 16 MiB).
+    const first = await OxigraphStore.open({ persistDir: join(dir, 'graphs'), rewriteFromBytes: 1 << 20 });
     try {
       await first.replaceGraph(graph('generated'), { path: generated }, 'text/turtle');
       // The demo model merged past the threshold: every segment rewritten, then joined.
