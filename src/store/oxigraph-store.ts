@@ -151,8 +151,9 @@ export class OxigraphStore implements GraphStore {
 
   /**
    * Starts the threads and begins reading the persisted graphs back, smallest first; answers as
-   * soon as the threads are up. Until a graph is back on every thread, a request about it is
-   * refused with SITE_LOADING (`whenRestored` waits for it); every other graph serves meanwhile.
+   * soon as the threads are up. A graph not back yet refuses a read with SITE_LOADING until one
+   * thread has it, a write until every thread has it (`whenRestored` waits for that); every other
+   * graph serves meanwhile.
    */
   static async open(options: OxigraphStoreOptions): Promise<OxigraphStore> {
     const store = new OxigraphStore(options);
