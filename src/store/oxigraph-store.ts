@@ -411,12 +411,14 @@ export class OxigraphStore implements GraphStore {
       if (request.op === 'load' && !request.persistent) this.remember(request);
       if (request.op === 'drop') this.volatile.delete(request.graph);
       this.unreadable.delete(request.graph);
-      if (request.op === 'load' && request.persistent) {
-        const { segment } = outcome.value as { segment?: string };
+      if (request.op !== 'load') return outcome.value as T;
+      // The writer tells which segment the load wrote, for the compactor; the caller gets the triples.
+      const { triples, segment } = outcome.value as { triples: number; segment?: string };
+      if (request.persistent) {
         if (rewrite) void rewrite.made.then((made) => (made && segment ? this.compactor.adopt(request.graph, segment, made) : this.compactor.schedule(request.graph)));
         else this.compactor.schedule(request.graph);
       }
-      return outcome.value as T;
+      return { triples } as T;
     });
     this.writes = run.catch(() => undefined);
     return run;
