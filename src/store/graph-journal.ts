@@ -5,8 +5,8 @@
  * triples the dump is longer than a JavaScript string can be), a merge appends one, a drop removes
  * the manifest. Replaying the segments in order rebuilds the graph.
  *
- * A segment is first kept as it was received; the store's compactor (segment-compactor.ts) then
- * rewrites it in the background as N-Triples of the service's own (`triples` set): one triple per
+ * A segment is first kept as it was received; the store's compactor (segment-compactor.ts)
+ * rewrites a large one as N-Triples of the service's own (`triples` set): one triple per
  * line, read back in chunks without checks at ~1.5× the rate of the uploaded Turtle, with exact
  * progress, and joined by concatenation when a graph has had too many merges (`swap`).
  *
