@@ -16,7 +16,7 @@
  * it runs in the store's worker thread between two requests, and on the main thread for a swap,
  * which the store orders with its writes.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RdfFormat } from './graph-store.ts';
@@ -52,6 +52,9 @@ const LEGACY = '.graph.nt';
 const SEGMENT = '.seg';
 /** Where the compactor writes a segment before a swap moves it in; emptied at each start. */
 const WORK = 'work';
+
+/** Attempts at opening a graph's files while writes replace them (`openSegments`). */
+const OPEN_ATTEMPTS = 3;
 
 /** Past this many segments the compactor joins a graph's segments into one, so restarts and disk stay bounded. */
 export const MAX_SEGMENTS = 8;
@@ -107,6 +110,26 @@ export class GraphJournal {
   /** The segments of a graph, oldest first (none for a graph never persisted or dropped). */
   segments(graph: string): StoredSegment[] {
     return this.read(graph).map((s) => this.stored(s));
+  }
+
+  /**
+   * The graph's segments as the manifest lists them now, each file opened (`fd`; the caller closes
+   * them): once open, a file stays readable when a write removes it. A write that replaces the
+   * graph between reading the manifest and opening the files removes them, and the manifest is read
+   * again; writes are seconds apart, so a second attempt meets a settled journal.
+   */
+  openSegments(graph: string): Array<StoredSegment & { readonly fd: number }> {
+    for (let attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+      const opened: Array<StoredSegment & { fd: number }> = [];
+      try {
+        for (const segment of this.segments(graph)) opened.push({ ...segment, fd: openSync(segment.path, 'r') });
+        return opened;
+      } catch (error) {
+        for (const { fd } of opened) closeSync(fd);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    throw new Error(`the graph ${graph} changed while its files were being opened, ${OPEN_ATTEMPTS} times`);
   }
 
   /** The graph is now exactly this document. */

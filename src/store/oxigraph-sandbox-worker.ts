@@ -8,10 +8,10 @@
  * service's store (oxigraph-worker.ts) never runs a client's query and is never held up by one.
  * Answers as the store's worker does (OxigraphResponse), to an OxigraphLane.
  */
-import { closeSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
-import { GraphJournal, type StoredSegment } from './graph-journal.ts';
+import { GraphJournal } from './graph-journal.ts';
 import { loadSegment } from './segment-loading.ts';
 import type { QueryForm } from './graph-store.ts';
 import type { OxigraphResponse } from './oxigraph-protocol.ts';
@@ -34,10 +34,6 @@ export interface SandboxWorkerData {
   readonly persistDir: string;
 }
 
-// A write that replaces a graph between reading its manifest and opening its files removes them:
-// read the manifest again. Writes are seconds apart, so a second attempt meets a settled journal.
-const COPY_ATTEMPTS = 3;
-
 const store = new oxigraph.Store();
 const journal = new GraphJournal((workerData as SandboxWorkerData).persistDir);
 /** Persisted graphs held → the segment files they were copied from: a replace or a merge names new ones. */
@@ -45,47 +41,21 @@ const copied = new Map<string, string>();
 
 const dropGraph = (graph: string) => store.update(sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text);
 
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
-
-/** The segments' files opened, in order; undefined when one is gone (the graph changed meanwhile). */
-function openAll(segments: readonly StoredSegment[]): number[] | undefined {
-  const opened: number[] = [];
-  try {
-    for (const segment of segments) opened.push(openSync(segment.path, 'r'));
-    return opened;
-  } catch (error) {
-    for (const fd of opened) closeSync(fd);
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
-}
-
 /** Makes the copy of a persisted graph what the journal holds now; true when it had to copy. */
 function copy(graph: string): boolean {
-  for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
-    let segments: StoredSegment[];
-    try {
-      segments = journal.segments(graph);
-    } catch (error) {
-      if (isMissing(error)) continue;
-      throw error;
-    }
+  // Opened first: once open, a file stays readable if the journal's writer removes it.
+  const segments = journal.openSegments(graph);
+  try {
     const files = segments.map((s) => s.file).join('\n');
     if (copied.get(graph) === files) return false;
-    // Opened first: once open, a file stays readable if the journal's writer removes it.
-    const opened = openAll(segments);
-    if (!opened) continue;
-    try {
-      copied.delete(graph);
-      dropGraph(graph);
-      segments.forEach((segment, i) => loadSegment(store, graph, segment, opened[i]));
-    } finally {
-      for (const fd of opened) closeSync(fd);
-    }
+    copied.delete(graph);
+    dropGraph(graph);
+    for (const segment of segments) loadSegment(store, graph, segment, segment.fd);
     copied.set(graph, files);
     return true;
+  } finally {
+    for (const { fd } of segments) closeSync(fd);
   }
-  throw new Error(`the graph ${graph} changed while it was being copied, ${COPY_ATTEMPTS} times`);
 }
 
 function handle(request: SandboxRequest): unknown {

@@ -1,6 +1,7 @@
 import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
-import { open, rm } from 'node:fs/promises';
+import { closeSync, createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
 import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
@@ -241,7 +242,12 @@ export class OxigraphStore implements GraphStore {
       this.options.logger?.info({ graph: event.graph, triples: event.triples, seconds: Number(((performance.now() - restore.started) / 1000).toFixed(2)) }, 'graph restored');
       for (const listener of this.servingListeners) listener(event.graph);
     }
-    if (this.lanes.every((_, i) => restore.done.has(i) || this.state[i] === 'broken')) this.settle(restore);
+    if (this.whole(restore)) this.settle(restore);
+  }
+
+  /** Whether every thread that serves (or may again) has the graph. */
+  private whole(restore: Restore): boolean {
+    return this.lanes.every((_, i) => restore.done.has(i) || this.state[i] === 'broken');
   }
 
   private settle(restore: Restore): void {
@@ -299,21 +305,21 @@ export class OxigraphStore implements GraphStore {
   /**
    * The graph as the journal holds it, when every segment is N-Triples of the service's own: their
    * files one after another (each document's blank nodes apart, a triple merged twice written
-   * twice, which loads as once). The files are opened before the answer starts, so a write that
-   * replaces them meanwhile does not cut it.
+   * twice, which loads as once). Read from disk, not through the store's threads or its writes:
+   * another site's long load does not hold it up. The files are all opened when the first chunk is
+   * asked for, so a write that replaces them meanwhile does not cut the answer.
    */
   async exportStream(graph: string): Promise<{ triples: number; chunks: AsyncIterable<Uint8Array> } | undefined> {
     this.available(graph);
-    await this.writes;
     const segments = this.journal.segments(graph);
     if (segments.length === 0 || !segments.every((s) => s.triples !== undefined)) return undefined;
-    const files = await Promise.all(segments.map((s) => open(s.path, 'r'))).catch(() => undefined);
-    if (!files) return undefined;
+    const journal = this.journal;
     async function* chunks(): AsyncGenerator<Uint8Array> {
+      const files = journal.openSegments(graph);
       try {
-        for (const file of files!) yield* file.createReadStream({ autoClose: false, highWaterMark: 1 << 20 });
+        for (const { fd } of files) yield* createReadStream('', { fd, autoClose: false, start: 0, highWaterMark: 1 << 20 });
       } finally {
-        await Promise.all(files!.map((file) => file.close()));
+        for (const { fd } of files) closeSync(fd);
       }
     }
     return { triples: segments.reduce((sum, s) => sum + s.triples!, 0), chunks: chunks() };
@@ -478,7 +484,7 @@ export class OxigraphStore implements GraphStore {
     this.state[i] = 'broken';
     this.current?.outcomes[i]!.resolve(undefined);
     // A graph waiting for this thread to have it waits no more.
-    for (const restore of [...this.restores.values()]) if (this.lanes.every((_, t) => restore.done.has(t) || this.state[t] === 'broken')) this.settle(restore);
+    for (const restore of [...this.restores.values()]) if (this.whole(restore)) this.settle(restore);
   }
 
   /**

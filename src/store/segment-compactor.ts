@@ -80,7 +80,7 @@ export class SegmentCompactor {
     const out = this.workFile();
     const marks: Array<[number, number]> = [];
     this.uploads.set(out, marks);
-    const made = this.call<number>({ op: 'convert', path, format, blankPrefix: `${randomBytes(4).toString('hex')}_`, out }).then(
+    const made = this.convert(path, format, out).then(
       (triples) => ({ path: out, triples }),
       (error: Error) => {
         this.logger?.info({ file: path, reason: error.message }, 'upload not rewritten as it loaded; the journal rewrites it later if it can');
@@ -89,10 +89,11 @@ export class SegmentCompactor {
       },
     );
     void made.finally(() => this.uploads.delete(out));
+    // The parser's bytes only grow: the checkpoint reached so far is where the next look starts.
+    let at = -1;
     const triplesAt = (bytes: number) => {
-      let triples: number | undefined;
-      for (const [read, written] of marks) if (read <= bytes) triples = written;
-      return triples;
+      while (at + 1 < marks.length && marks[at + 1]![0] <= bytes) at++;
+      return at >= 0 ? marks[at]![1] : undefined;
     };
     return { made, triplesAt };
   }
@@ -127,7 +128,7 @@ export class SegmentCompactor {
       const started = performance.now();
       const out = this.workFile();
       try {
-        const triples = await this.call<number>({ op: 'convert', path: segment.path, format: segment.format, blankPrefix: `${randomBytes(4).toString('hex')}_`, out });
+        const triples = await this.convert(segment.path, segment.format, out);
         const swapped = await this.swap(graph, [segment.file], { path: out, triples });
         this.logger?.info({ graph, segment: segment.file, triples, swapped, seconds: seconds(started) }, 'segment rewritten as N-Triples');
       } catch (error) {
@@ -148,6 +149,11 @@ export class SegmentCompactor {
       const swapped = await this.swap(graph, run.map((s) => s.file), { path: out, triples });
       this.logger?.info({ graph, segments: run.length, triples, swapped, seconds: seconds(started) }, 'segments joined');
     }
+  }
+
+  /** Rewrites a document into `out`; answers its triples. Its blank nodes get labels of their own, as each document's are apart. */
+  private convert(path: string, format: RdfFormat, out: string): Promise<number> {
+    return this.call<number>({ op: 'convert', path, format, blankPrefix: `${randomBytes(4).toString('hex')}_`, out });
   }
 
   private call<T>(request: CompactorRequest): Promise<T> {

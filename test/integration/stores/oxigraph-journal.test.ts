@@ -9,22 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEGMENTS } from '../../../src/store/graph-journal.ts';
 import { RdfSyntaxError } from '../../../src/store/graph-store.ts';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.ts';
+import { triplesOf } from '../../support/graph-triples.ts';
 
 const EX = 'https://example.org/journal#';
 const TURTLE = `@prefix ex: <${EX}> .
 ex:a ex:p "one", "zwei"@de ; ex:q [ ex:r 1 ] ; ex:rel <relative> .
 `;
 const graph = (name: string) => `urn:bkg:site:${name}`;
-
-/** A graph's triples as sorted N-Triples lines, blank node labels made comparable. */
-async function triplesOf(store: OxigraphStore, g: string): Promise<string[]> {
-  const text = await store.exportGraph(g, 'application/n-triples');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => line.replace(/_:\S+/g, '_:b'))
-    .sort();
-}
 
 describe('the embedded store reopened on its data directory', () => {
   let dir: string;
