@@ -113,4 +113,9 @@ export interface RootPlan {
   readonly page?: Page;
   readonly constraints: readonly Constraint[];
   readonly selection: Selection | UnionSelection;
+  /**
+   * Per kind, the site's classes the ontology graph does not mark with it (older Brick names, the
+   * site's own classes: `Ontology.unmarkedKindClasses`), which a kind test must list. Absent: none.
+   */
+  readonly unmarked?: Readonly<Partial<Record<EntityKind, readonly string[]>>>;
 }

@@ -210,29 +210,30 @@ SELECT ?parent ?p ?v ?u WHERE {
 }`;
 }
 
-/** A reference to another entity: how it names it, and the kind (with its classes) it must be of. */
+/** A reference to another entity: how it names it, and the kind (with its classes, and those without a kind mark) it must be of. */
 interface Reference {
   readonly ref: EntityRef;
   readonly kind: EntityKind;
   readonly classes: readonly string[];
+  readonly unmarked?: readonly string[];
 }
 
 /** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
-function refTest(v: Sparql, { ref, kind }: Reference, scope: string): Sparql | undefined {
+function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindTest(v, kind, variable(`${scope}_k`))} ${test}`;
+  return test && sparql`${kindTest(v, kind, variable(`${scope}_k`), unmarked)} ${test}`;
 }
 
 /**
  * Binds `v` to the entities a reference names: the IRI directly, or the IRIs a local name can be
  * in the site's namespaces (then tested for the kind), else the kind's instances first.
  */
-function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
+function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
   if ('id' in ref && profile?.namespaces) {
     const ids = idCandidates(ref.id, profile.namespaces);
-    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`))}` : undefined;
+    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`), unmarked)}` : undefined;
   }
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
   return test && sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
@@ -289,7 +290,13 @@ function viaAnchor(ref: Reference, path: Sparql, scope: string, profile: SitePro
 }
 
 /** Compiles a constraint; with a site profile, ids, the kind fallback and property names are anchored on what the site holds. */
-function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string, profile: SiteProfile | undefined): CompiledConstraint | undefined {
+function compileConstraint(
+  c: Constraint,
+  kind: EntityKind | undefined,
+  scope: string,
+  profile: SiteProfile | undefined,
+  unmarked: RootPlan['unmarked'] = {},
+): CompiledConstraint | undefined {
   const k = variable(`${scope}_k`);
   const paths = pathsOf(profile);
   switch (c.type) {
@@ -329,10 +336,10 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
     }
     case 'inLocation': {
       const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, contents(true, paths), scope, profile);
+      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses, unmarked: unmarked.Location }, contents(true, paths), scope, profile);
     }
     case 'ofEquipment':
-      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, profile);
+      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses, unmarked: unmarked.Equipment }, paths.point, scope, profile);
     case 'equipmentClass': {
       const owner = variable(`${scope}_a`);
       return {
@@ -342,9 +349,9 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       };
     }
     case 'ofZone':
-      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses }, zonePoints(paths), scope, profile);
+      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses, unmarked: unmarked.Zone }, zonePoints(paths), scope, profile);
     case 'inSystem': {
-      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses };
+      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses, unmarked: unmarked.System };
       if (kind !== 'Point') return viaAnchor(system, paths.part, scope, profile);
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
@@ -395,7 +402,7 @@ const generatorRank = (c: Constraint): number => {
  * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored.
  */
 export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile): Sparql | undefined {
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, profile) }));
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, profile, plan.unmarked) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)

@@ -152,10 +152,13 @@ export function classTest(e: Sparql, classes: readonly string[], k: Sparql): Spa
 /**
  * `e` has a class of the kind (checked on a bound `e`), through the kind marks of the ontology
  * graph: the same classes as `classTest` over the kind's list, without writing hundreds of IRIs
- * into the query (an `IN` over the 393 Equipment classes cost 3 ms per anchor at 1M triples).
+ * into the query (an `IN` over the 393 Equipment classes cost 3 ms per anchor at 1M triples), and
+ * the site's `unmarked` classes of the kind.
  */
-export function kindTest(e: Sparql, kind: EntityKind, k: Sparql): Sparql {
-  return sparql`${e} a ${k} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${k} bkg:kind ${iri(BKG + kind)} }`;
+export function kindTest(e: Sparql, kind: EntityKind, k: Sparql, unmarked: readonly string[] = []): Sparql {
+  const marked = sparql`${e} a ${k} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${k} bkg:kind ${iri(BKG + kind)} }`;
+  // The site's own classes and older Brick names have no mark: listed beside the marked ones.
+  return unmarked.length === 0 ? marked : sparql`{ ${marked} } UNION { VALUES ${k} { ${unmarked.map(iri)} } ${e} a ${k} . }`;
 }
 
 /** Binds `e` to every instance of `classes`, class list first so the store starts from it. */

@@ -206,6 +206,15 @@ export class Ontology {
     return sorted;
   }
 
+  /** Whether a class means the root of a kind (`brick:Point`, `brick:Location` read as `rec:Architecture`, an equivalent of one). */
+  isKindRoot(classIri: string, kind: EntityKind): boolean {
+    const meaning = this.graph.canonical(classIri);
+    return KIND_ROOTS[kind].some((root) => {
+      const closure = this.graph.closure(root);
+      return this.graph.canonical(root) === meaning || (closure.has(classIri) && this.graph.closure(classIri).has(root));
+    });
+  }
+
   /** The classes whose instances are of this kind. */
   kindClasses(kind: EntityKind): ReadonlySet<string> {
     return this.kinds.get(kind)!;
