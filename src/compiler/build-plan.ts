@@ -115,9 +115,16 @@ function relationArgs(ontology: Ontology, args: Args, kinds: readonly EntityKind
   };
 }
 
-/** The fields selected on a value type (EntityProperty, PointValue), as response key and field name. */
+/** The fields selected on a value type (EntityProperty, PointValue, ExternalReference), and on its object-valued fields. */
 function valueFields(request: RequestDocument, typeName: string, nodes: readonly FieldNode[]): ValueFields {
-  return [...collectFields(request, typeName, nodes.map((n) => n.selectionSet))].map(([key, [node]]) => [key, node!.name.value] as const);
+  const type = request.schema.getType(typeName);
+  const definitions = isObjectType(type) ? type.getFields() : {};
+  return [...collectFields(request, typeName, nodes.map((n) => n.selectionSet))].map(([key, fieldNodes]) => {
+    const name = fieldNodes[0]!.name.value;
+    const definition = definitions[name];
+    const valueType = definition && getNamedType(definition.type);
+    return isObjectType(valueType) ? ([key, name, { typeName: valueType.name, fields: valueFields(request, valueType.name, fieldNodes) }] as const) : ([key, name] as const);
+  });
 }
 
 /** Plans the selection of an object type (one of the entity kinds). */
@@ -144,6 +151,8 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
       if (attribute) attributes.add(attribute);
     } else if (name === 'properties') {
       fields.push({ key, type: 'properties', fields: valueFields(request, 'EntityProperty', nodes) });
+    } else if (name === 'externalReferences') {
+      fields.push({ key, type: 'externalReferences', fields: valueFields(request, 'ExternalReference', nodes) });
     } else if (name === 'currentValue') {
       fields.push({ key, type: 'currentValue', fields: valueFields(request, 'PointValue', nodes) });
       attributes.add('timeseries');

@@ -23,8 +23,10 @@ import {
   propertyBranches,
   propertyGenerator,
   propertyTest,
+  referencePath,
   relationPaths,
   tagOf,
+  timeseriesPath,
   type RelationPaths,
 } from './sparql-patterns.ts';
 
@@ -50,15 +52,6 @@ export function pathsOf(profile: SiteProfile | undefined): RelationPaths {
   let paths = pathsByPredicates.get(held);
   if (!paths) pathsByPredicates.set(held, (paths = relationPaths(predicatesOf(profile))));
   return paths;
-}
-
-/** Brick's two ways to a timeseries id (MAPPING.md), as far as the site uses them. */
-function timeseriesPath(holds: (predicate: string) => boolean): Sparql | undefined {
-  const references = heldAlternatives(forwardSteps([`${REF}hasExternalReference`, `${REF}hasTimeseriesReference`]), holds);
-  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sparql`(${references}/ref:hasTimeseriesId)` : undefined;
-  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? trusted('(brick:timeseries/brick:hasTimeseriesId)') : undefined;
-  const paths = [viaReference, viaBrick].filter((path) => path !== undefined);
-  return paths.length > 0 ? join(paths, '|') : undefined;
 }
 
 const UNIT_STEPS = forwardSteps([`${BRICK}hasUnit`, `${BRICK}hasUnits`]);
@@ -208,6 +201,24 @@ SELECT ?parent ?p ?v ?u WHERE {
     ${anchored(parentValues(parents), propertyBranches(parent, trusted('?p'), trusted('?v'), trusted('?u')))}
   }
 }`;
+}
+
+/**
+ * The external references of all parents in one query, each reference's triples (its classes and
+ * fields); undefined when the site holds no reference predicate. A blank-node value names nothing
+ * the answer could carry, so it is left out.
+ */
+export function externalReferencesQuery(graph: string, parents: readonly string[], profile?: SiteProfile): Sparql | undefined {
+  const path = referencePath(predicatesOf(profile));
+  return (
+    path &&
+    sparql`${prologue}
+SELECT ?parent ?r ?p ?v WHERE {
+  GRAPH ${iri(graph)} {
+    ${parentValues(parents)} ?parent ${path} ?r . ?r ?p ?v FILTER(!isBlank(?v))
+  }
+}`
+  );
 }
 
 /** A reference to another entity: how it names it, and the kind (with its classes, and those without a kind mark) it must be of. */
