@@ -28,8 +28,8 @@ async function ok(query: string): Promise<any> {
 
 describe('IFC references that name their project', () => {
   it('give each entity its GlobalId, and not the project’s', async () => {
-    const data = await ok(`{ equipment(siteId: "plant") { name ifcId } location(siteId: "plant") { name ifcId } }`);
-    const answered = [...data.equipment, ...data.location].filter((e: any) => e.ifcId).map((e: any) => e.ifcId).sort();
+    const data = await ok(`{ equipment(siteId: "plant") { name ifcId } room: location(siteId: "plant", locationId: "plant-room") { name ifcId } }`);
+    const answered = [...data.equipment, data.room].filter((e: any) => e.ifcId).map((e: any) => e.ifcId).sort();
     expect(answered).toEqual(['0hZ9p1vVf4JAuUxV4FzD0q', '2r5JjxYq97vfDk8l6iHqW4']);
     expect(answered).toEqual(referenceColumn(reference, 'SELECT ?g WHERE { ?e ref:hasExternalReference ?r . ?r a ref:IFCReference ; ref:ifcGlobalID ?g }', 'g'));
   });
@@ -44,8 +44,8 @@ describe('IFC references that name their project', () => {
   });
 
   it('leave the project out of every kind', async () => {
-    const data = await ok(`{ equipment(siteId: "plant") { name } location(siteId: "plant") { name } point(siteId: "plant") { name } system(siteId: "plant") { name } }`);
-    const all = [...data.equipment, ...data.location, ...data.point, ...data.system].map((e: any) => e.name);
+    const data = await ok(`{ equipment(siteId: "plant") { name } building(siteId: "plant") { name } point(siteId: "plant") { name } system(siteId: "plant") { name } }`);
+    const all = [...data.equipment, ...data.building, ...data.point, ...data.system].map((e: any) => e.name);
     expect(all).not.toContain('Plant IFC model');
     expect(names(data.equipment)).toEqual(referenceColumn(reference, 'SELECT ?n WHERE { ?e a/rdfs:subClassOf* brick:Equipment ; rdfs:label ?n }', 'n'));
   });
