@@ -5,7 +5,7 @@
  */
 import { iri, sparql, variable, type Sparql } from '../rdf/sparql.ts';
 import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
-import type { RelationPaths } from './sparql-patterns.ts';
+import { kindTest, type RelationPaths } from './sparql-patterns.ts';
 import type { EntityKind, RelationArgs, RelationName } from './plan.ts';
 
 /**
@@ -89,8 +89,18 @@ export const relations: Record<RelationName, Relation> = {
   'Location.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
   'Location.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
   'Equipment.points': { kinds: ['Point'], single: false, pattern: (p, e, { paths: { point } }) => sparql`${p} ${point} ${e} .` },
-  'Equipment.parts': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { part } }) => sparql`${p} ${part} ${e} .` },
-  'Equipment.partOf': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { part } }) => sparql`${e} ${part} ${p} .` },
+  // Equipment a model links to other equipment as its point (`:pump brick:isPointOf :ahu`) stays
+  // equipment, and the link is kept as a part (MAPPING.md: kinds add up, nothing is dropped).
+  'Equipment.parts': {
+    kinds: ['Equipment'],
+    single: false,
+    pattern: (p, e, { paths: { part, point }, scope }) => [sparql`${p} ${part} ${e} .`, sparql`${p} ${point} ${e} . ${kindTest(e, 'Equipment', variable(`${scope ?? 'rel'}_pk`))}`],
+  },
+  'Equipment.partOf': {
+    kinds: ['Equipment'],
+    single: true,
+    pattern: (p, e, { paths: { part, point } }) => [sparql`${e} ${part} ${p} . BIND(1 AS ?rank)`, sparql`${e} ${point} ${p} . BIND(2 AS ?rank)`],
+  },
   'Equipment.feeds': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { feeds } }) => sparql`${p} ${feeds} ${e} .` },
   'Equipment.fedBy': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { feeds } }) => sparql`${e} ${feeds} ${p} .` },
   'Equipment.upstream': { kinds: ['Equipment'], single: false, direction: 'upstream', start: selfStart },

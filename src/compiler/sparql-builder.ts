@@ -233,7 +233,7 @@ interface Reference {
 function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindTest(v, kind, variable(`${scope}_k`), unmarked)} ${test}`;
+  return test && sparql`${kindOrFallbackTest(v, kind, scope, unmarked)} ${test}`;
 }
 
 /**
@@ -244,31 +244,52 @@ function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, sc
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
   if ('id' in ref && profile?.namespaces) {
     const ids = idCandidates(ref.id, profile.namespaces);
-    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`), unmarked)}` : undefined;
+    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindOrFallbackTest(v, kind, scope, unmarked)}` : undefined;
   }
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
+  return test && sparql`${kindGenerator(v, kind, classes, scope, profile)} ${test}`;
 }
 
 /**
  * Kinds with a fallback for entities typed with no class of any kind (MAPPING.md): the pattern
- * that finds them. Over every path: the site profile is read with it.
+ * that finds them, binding `v` (`?e` unless named; its own variables start with `scope`). Over
+ * every path: the site profile is read with it. On a bound `v` it tests instead.
  */
-export function fallbackGenerator(kind: EntityKind): Sparql | undefined {
+export function fallbackGenerator(kind: EntityKind, v: Sparql = e, scope = 'f'): Sparql | undefined {
   const { point, located } = ALL_PATHS;
+  const [linked, type, mark] = [variable(`${scope}b`), variable(`${scope}k`), variable(`${scope}kk`)];
   // OPTIONAL + !BOUND rather than FILTER NOT EXISTS: Oxigraph runs the latter per row without
   // its indexes (measured 226 ms against 34 s on 100k triples, bench/shapes-100k.md).
-  const untyped = sparql`OPTIONAL { ?e a ?fk . GRAPH ${iri(ONTOLOGY_GRAPH)} { ?fk bkg:kind ?fkk } } FILTER(!BOUND(?fkk))`;
+  const untyped = sparql`OPTIONAL { ${v} a ${type} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${type} bkg:kind ${mark} } } FILTER(!BOUND(${mark}))`;
   switch (kind) {
     case 'Equipment':
-      return sparql`?e ${point} ?fb . ${untyped}`;
+      return sparql`${v} ${point} ${linked} . ${untyped}`;
     case 'Point':
-      return sparql`?fb ${point} ?e . ${untyped}`;
+      return sparql`${linked} ${point} ${v} . ${untyped}`;
     case 'Location':
-      return sparql`?fb ${located} ?e . ${untyped}`;
+      return sparql`${linked} ${located} ${v} . ${untyped}`;
     default:
       return undefined;
   }
+}
+
+/**
+ * Binds `v` to every entity of a kind: instances of its classes, and the entities its fallback
+ * places in it (kinds add up, MAPPING.md), which the site profile lists when it knows them.
+ */
+function kindGenerator(v: Sparql, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined): Sparql {
+  const typed = classGenerator(v, classes, variable(`${scope}_k`));
+  const untyped = profile?.untyped.get(kind);
+  const fallback = untyped ? (untyped.length > 0 ? sparql`VALUES ${v} { ${untyped.map(iri)} }` : undefined) : fallbackGenerator(kind, v, `${scope}_f`);
+  // Two independent generators, each anchored on its own.
+  return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
+}
+
+/** `v` (bound) is of the kind: by a class, or by the fallback of MAPPING.md. */
+function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, unmarked: readonly string[] | undefined): Sparql {
+  const typed = kindTest(v, kind, variable(`${scope}_k`), unmarked);
+  const fallback = fallbackGenerator(kind, v, `${scope}_f`);
+  return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
 }
 
 /**
@@ -328,15 +349,10 @@ function compileConstraint(
     }
     case 'class':
       return { generate: classGenerator(e, c.classes.closure, k), check: sparql`FILTER EXISTS { ${classTest(e, c.classes.closure, k)} }` };
-    case 'kind': {
-      const typed = classGenerator(e, c.classes, k);
-      // The profile lists the untyped entities (or says there are none) instead of the scan that finds them.
-      const untyped = profile?.untyped.get(c.kind);
-      const fallback = untyped ? (untyped.length > 0 ? sparql`VALUES ?e { ${untyped.map(iri)} }` : undefined) : fallbackGenerator(c.kind);
-      // Two independent generators, each anchored on its own. As a check the kind adds nothing:
-      // every result's kind is checked in JavaScript.
-      return { generate: fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed };
-    }
+    case 'kind':
+      // The profile lists the untyped entities (or says there are none) instead of the scan that
+      // finds them. As a check the kind adds nothing: every result's kind is checked in JavaScript.
+      return { generate: kindGenerator(e, c.kind, c.classes, scope, profile) };
     case 'name':
       return { check: nameFilter(e, c.name, variable(`${scope}_name`)) };
     case 'property': {
