@@ -4,6 +4,7 @@ import { BRICK } from './prefixes.ts';
 /** The tables `npm run build:ontology` derives from Brick's 1.0.x → 1.1 conversion tables (ontology/brick-1.0-renames.json). */
 interface RenameTables {
   readonly classes: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  readonly relations: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 const TABLES_FILE = new URL('../../ontology/brick-1.0-renames.json', import.meta.url);
@@ -24,6 +25,11 @@ export class BrickRenames {
   /** The tables shipped in ontology/. */
   static load(): BrickRenames {
     return new BrickRenames(JSON.parse(readFileSync(TABLES_FILE, 'utf8')) as RenameTables);
+  }
+
+  /** Relations Brick 1.1 renamed, per 1.0 version: old local name → new (`isLocatedIn` → `hasLocation`). */
+  get relations(): RenameTables['relations'] {
+    return this.tables.relations;
   }
 
   /**

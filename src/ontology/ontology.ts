@@ -215,6 +215,21 @@ export class Ontology {
     });
   }
 
+  /** The class a class means: itself, or the final replacement of a deprecated or renamed one. */
+  meaningOf(classIri: string): string {
+    return this.graph.canonical(classIri);
+  }
+
+  /** A class's direct superclasses, as the classes they mean. */
+  superclassesOf(classIri: string): string[] {
+    return [...this.graph.superclassesOf(classIri)];
+  }
+
+  /** The relations Brick 1.1 renamed, per 1.0 version (`isLocatedIn` → `hasLocation`). */
+  relationRenames(): Readonly<Record<string, Readonly<Record<string, string>>>> {
+    return this.renames.relations;
+  }
+
   /** The classes whose instances are of this kind. */
   kindClasses(kind: EntityKind): ReadonlySet<string> {
     return this.kinds.get(kind)!;

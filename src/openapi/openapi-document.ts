@@ -19,6 +19,7 @@ import {
   ingestReport,
   keyRecord,
   loadResult,
+  modelReading,
   mappedElement,
   modelFile,
   modelStoreys,
@@ -147,6 +148,16 @@ function register(registry: OpenAPIRegistry): void {
     summary: 'Export the site’s graph',
     request: { params: siteParams },
     responses: { 200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']), ...errors(404, 406, 503) },
+  });
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph/reading',
+    tags: [TAGS.graph],
+    summary: 'What the service made of the site’s model (read access)',
+    description:
+      'The load report of the graph as it is now, as every load answers it (`reading`): the Brick version the model looks like, classes read from older Brick names or Brick 1.4’s deprecated ones (with what they are read as), classes the site declares, classes nobody declares (with the closest Brick names), entities without a class, and relations between resources that no field reads.',
+    request: { params: siteParams },
+    responses: { 200: json(modelReading, 'The reading.'), ...errors(404, 503) },
   });
   path({
     method: 'get',

@@ -10,6 +10,7 @@ import type { ModelFile } from '../models/model-file.ts';
 import type { IngestReport } from '../readings/reading-ingest.ts';
 import type { SiteRecord } from '../sites/site-store.ts';
 import type { GraphLoadStatus } from '../sites/graph-loads.ts';
+import type { ModelReading } from '../ontology/model-reading.ts';
 
 const instant = (description: string) => z.string().meta({ description, example: '2026-11-21T22:05:00.000Z' });
 const uuid = (description: string) => z.string().meta({ description, format: 'uuid' });
@@ -100,12 +101,31 @@ export const modelFile = z
   })
   .meta({ id: 'ModelFile', description: 'A model file of a site (SPEC 2.11).' }) satisfies z.ZodType<ModelFile>;
 
+const classLine = { class: z.string(), entities: z.number().int() };
+
+export const modelReading = z
+  .object({
+    brickVersion: z.object({ looksLike: z.string().meta({ example: '1.0' }), evidence: z.array(z.string()) }),
+    entities: z.object({
+      typed: z.number().int(),
+      untyped: z.number().int().meta({ description: 'Entities without a class, counted up to 10,000; placed in a kind by their links where they can be (MAPPING.md).' }),
+      untypedExamples: z.array(z.string()),
+    }),
+    renamedClasses: z.array(z.object({ ...classLine, readAs: z.string() })).meta({ description: 'Classes of older Brick versions, read as the Brick 1.4 class they were renamed to.' }),
+    deprecatedClasses: z.array(z.object({ ...classLine, readAs: z.string() })).meta({ description: 'Classes Brick 1.4 deprecated, read as their final replacement.' }),
+    siteClasses: z.array(z.object({ ...classLine, superclasses: z.array(z.string()) })).meta({ description: 'Classes the site’s graph declares.' }),
+    unknownClasses: z.array(z.object({ ...classLine, suggestions: z.array(z.string()) })).meta({ description: 'Classes nobody declares: no class filter matches them.' }),
+    ignoredRelations: z.array(z.object({ predicate: z.string(), triples: z.number().int(), note: z.string().optional() })).meta({ description: 'Links between resources that no field reads.' }),
+  })
+  .meta({ id: 'ModelReading', description: 'What the service made of a site’s model: nothing it states is dropped without a line here.' }) satisfies z.ZodType<ModelReading>;
+
 export const loadResult = z
   .object({
     site: z.string(),
     triples: z.number().int().meta({ description: 'Triples in the site’s graph after the load.' }),
     bytes: z.number().int().meta({ description: 'Bytes received.' }),
     seconds: z.number().meta({ description: 'From the first byte received to the graph stored.' }),
+    reading: modelReading,
   })
   .meta({ id: 'GraphLoadResult', description: 'What a graph load did.' });
 

@@ -1,3 +1,5 @@
+import type { Ontology } from '../ontology/ontology.ts';
+import { readSiteModel } from './model-facts.ts';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,6 +47,8 @@ export interface GraphRoutesOptions {
   readonly validation: ModelValidation;
   /** The latest load of each site, for `GET …/graph/load`. */
   readonly loads: GraphLoads;
+  /** Brick's ontology, which a load's reading is made against as the site reads it. */
+  readonly ontology: Ontology;
 }
 
 const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` }).optional();
@@ -120,8 +124,10 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       progress.done(triples);
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
+      // What the service made of the model (the load report): counted by the store, after the load.
+      const reading = await readSiteModel(store, options.ontology, graph);
       countUpload(res, 'graph', body.bytes);
-      res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), ...(report ? { validation: report } : {}) });
+      res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
     } catch (error) {
       const refused = inputError(error, format);
       progress.failed((refused as Error).message);
@@ -162,6 +168,11 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     const latest = options.loads.latest(site.id);
     if (!latest) throw notFound(`No load of the site's graph is known to this service in the last 10 minutes.`);
     res.json(latest.status());
+  });
+  router.get('/:siteId/graph/reading', async (req, res) => {
+    requireCredentials(req.client);
+    const site = await readableSite(sites, req.client, req.params.siteId);
+    res.json(await readSiteModel(store, options.ontology, siteGraph(site.id)));
   });
   router.put('/:siteId/graph', load(true));
   router.post('/:siteId/graph', load(false));

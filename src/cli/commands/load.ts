@@ -5,6 +5,8 @@ import { flag, stringOption, usage, type Command } from '../command.ts';
 import { CommandError } from '../errors.ts';
 import { rdfFileFormat } from '../rdf-file-format.ts';
 import { groupDigits } from '../format.ts';
+import { formatModelReading } from '../model-reading-text.ts';
+import type { ModelReading } from '../../ontology/model-reading.ts';
 import { serviceProgressNote, UploadProgress, type ServiceProgress } from '../progress.ts';
 import { sitePath } from './site-record.ts';
 
@@ -16,6 +18,8 @@ interface LoadResult {
   bytes: number;
   /** Seconds the service took, from the first byte received to the graph stored. */
   seconds: number;
+  /** What the service made of the model (the load report). */
+  reading?: ModelReading;
 }
 
 export const load: Command = {
@@ -87,5 +91,6 @@ Example:
       `${merge ? 'Merged' : 'Loaded'} ${basename(file)} into site "${result.site}": ${groupDigits(result.triples)} triples in the graph, ` +
         `${result.seconds.toFixed(3)} s, ${rate === undefined ? '-' : groupDigits(rate)} triples/s\n`,
     );
+    if (result.reading) stdout.write(formatModelReading(result.reading));
   },
 };

@@ -122,7 +122,8 @@ describe('sites, load and export', () => {
     const expected = countTriples(await readFile(fixture, 'utf8'), 'text/turtle');
     const run = await cli(['load', 'plant', fixture]);
     expect(run.code).toBe(0);
-    const answer = /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\n$/.exec(run.stdout);
+    // The answer's line, then what the service made of the model (the load report).
+    const answer = /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\nLooks like Brick [^\n]+\n  Entities: [\d,]+ with a class, [\d,]+ without/.exec(run.stdout);
     expect(answer, run.stdout).not.toBeNull();
     expect(Number(answer![1]!.replace(/,/g, ''))).toBe(expected);
     // stderr is a pipe here, so progress is plain lines: the upload, then the service's own (GET …/graph/load).
