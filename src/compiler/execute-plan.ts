@@ -17,6 +17,8 @@ import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, Union
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
 import { atMost, entitiesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
 import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
+import type { SiteIds } from './site-ids.ts';
+import { siteIds } from './site-ids-cache.ts';
 import { traverse } from './traverse.ts';
 
 export interface ExecutionContext {
@@ -25,8 +27,11 @@ export interface ExecutionContext {
   readonly readings: CurrentValues;
 }
 
-/** The context of one execution: the site's profile, read once, shapes every query of it; what the answer costs so far. */
-type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly cost: AnswerCost };
+/**
+ * The context of one execution: the site's profile, read once, shapes every query of it; the
+ * site's ids name its entities and the entities its id arguments name; what the answer costs so far.
+ */
+type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly ids: SiteIds; readonly cost: AnswerCost };
 
 /** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
 type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
@@ -36,7 +41,9 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 
 /** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
-  const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph), cost: new AnswerCost(currentWork()) };
+  const profile = await siteProfile(context.store, plan.graph);
+  const ids = await siteIds(context.store, plan.graph, profile);
+  const ctx: PlanContext = { ...context, profile, ids, cost: new AnswerCost(currentWork()) };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
@@ -66,7 +73,7 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
   for (const iri of plan.answer === 'one' ? order.slice(0, 1) : order) {
     const record = records.get(iri)!;
     const selection = selectionOf(record)!;
-    const object = shapeEntity(record, selection, ctx.ontology);
+    const object = shapeEntity(record, selection, ctx.ontology, ctx.ids);
     results.push(object);
     const group = groups.get(selection);
     if (group) group.push(object);
@@ -91,7 +98,7 @@ function inPage<T>(items: readonly T[], page: Page): T[] {
 
 /** The root query's entities with `facts`; none when a constraint can match nothing (an impossible id). */
 async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
-  const query = rootQuery(plan, facts, ctx.profile);
+  const query = rootQuery(plan, facts, ctx.profile, ctx.ids);
   if (!query) return new Map();
   const { records } = await readEntityRowsInSlices(await select(plan.graph, query, ctx));
   applyTags(records, ctx.profile);
@@ -165,7 +172,7 @@ async function fillRelations(
       const shaped = new Map<string, EntityObject>();
       const objectOf = (record: EntityRecord) => {
         let object = shaped.get(record.iri);
-        if (!object) shaped.set(record.iri, (object = shapeEntity(record, field.selection, ctx.ontology)));
+        if (!object) shaped.set(record.iri, (object = shapeEntity(record, field.selection, ctx.ontology, ctx.ids)));
         return object;
       };
       const single = relations[field.relation].single;

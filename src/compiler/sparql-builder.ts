@@ -8,6 +8,7 @@ import { Sparql, integer, iri, join, literal, prologue, sparql, trusted, variabl
 import { BRICK, ONTOLOGY_GRAPH, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
 import { isTraversal, locationPaths, relations, zonePoints, type TraversalRelation } from './relations.ts';
+import { SiteIds } from './site-ids.ts';
 import type { SiteProfile } from './site-profile.ts';
 import {
   ALL_PATHS,
@@ -210,6 +211,12 @@ SELECT ?parent ?p ?v ?u WHERE {
 }`;
 }
 
+/** What the site tells the compiler of root constraints: its profile (embedded stores) and its ids. */
+interface IdContext {
+  readonly profile: SiteProfile | undefined;
+  readonly ids: SiteIds;
+}
+
 /** A reference to another entity: how it names it, and the kind (with its classes) it must be of. */
 interface Reference {
   readonly ref: EntityRef;
@@ -225,15 +232,22 @@ function refTest(v: Sparql, { ref, kind }: Reference, scope: string): Sparql | u
 }
 
 /**
- * Binds `v` to the entities a reference names: the IRI directly, or the IRIs a local name can be
- * in the site's namespaces (then tested for the kind), else the kind's instances first.
+ * The IRIs an id that is no full IRI can name, where they are known without a scan: the entities
+ * of a shared local name (the site's ids), else the id in each of the site's namespaces (its
+ * profile). Undefined: not known (or the id names nothing, which `idTest` tells).
  */
-function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
+function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): string[] | undefined {
+  return ids.named(id) ?? (profile?.namespaces && idCandidates(id, profile.namespaces));
+}
+
+/**
+ * Binds `v` to the entities a reference names: the IRI directly, or the IRIs an id can be
+ * (`idIris`, then tested for the kind), else the kind's instances first.
+ */
+function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, context: IdContext): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
-  if ('id' in ref && profile?.namespaces) {
-    const ids = idCandidates(ref.id, profile.namespaces);
-    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`))}` : undefined;
-  }
+  const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
+  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`))}` : undefined;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
   return test && sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
 }
@@ -280,25 +294,29 @@ interface CompiledConstraint {
  * location by name started from every node of the site for each candidate (3 s for the setpoints
  * of one floor of a 60-floor building; as a join, 9 ms).
  */
-function viaAnchor(ref: Reference, path: Sparql, scope: string, profile: SiteProfile | undefined): CompiledConstraint | undefined {
+function viaAnchor(ref: Reference, path: Sparql, scope: string, context: IdContext): CompiledConstraint | undefined {
   const anchor = variable(`${scope}_a`);
-  const generator = refGenerator(anchor, ref, scope, profile);
+  const generator = refGenerator(anchor, ref, scope, context);
   const test = refTest(anchor, ref, scope);
   if (!generator || !test) return undefined;
   return { generate: sparql`${generator} ${anchor} ${path} ?e .`, join: sparql`?e ^(${path}) ${anchor} . ${test}` };
 }
 
-/** Compiles a constraint; with a site profile, ids, the kind fallback and property names are anchored on what the site holds. */
-function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string, profile: SiteProfile | undefined): CompiledConstraint | undefined {
+/**
+ * Compiles a constraint; with a site profile, ids, the kind fallback and property names are
+ * anchored on what the site holds, and with the site's ids, ids of entities that share a local name.
+ */
+function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string, context: IdContext): CompiledConstraint | undefined {
+  const { profile } = context;
   const k = variable(`${scope}_k`);
   const paths = pathsOf(profile);
   switch (c.type) {
     case 'id': {
-      const test = idTest(e, c.id);
       if (isDirectIri(c.id)) return { generate: sparql`VALUES ?e { ${iri(c.id)} }`, check: sparql`FILTER(?e = ${iri(c.id)})` };
-      if (!test || !profile?.namespaces) return test && { check: test };
-      const ids = idCandidates(c.id, profile.namespaces);
-      return ids?.length ? { generate: sparql`VALUES ?e { ${ids.map(iri)} }`, check: test } : undefined;
+      const test = idTest(e, c.id);
+      const candidates = test && idIris(c.id, profile, context.ids);
+      if (!test || !candidates) return test && { check: test };
+      return candidates.length > 0 ? { generate: sparql`VALUES ?e { ${candidates.map(iri)} }`, check: test } : undefined;
     }
     case 'ifcId': {
       const [ref, id] = [variable(`${scope}_r`), variable(`${scope}_g`)];
@@ -329,10 +347,10 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
     }
     case 'inLocation': {
       const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, contents(true, paths), scope, profile);
+      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, contents(true, paths), scope, context);
     }
     case 'ofEquipment':
-      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, profile);
+      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, context);
     case 'equipmentClass': {
       const owner = variable(`${scope}_a`);
       return {
@@ -342,13 +360,13 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       };
     }
     case 'ofZone':
-      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses }, zonePoints(paths), scope, profile);
+      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses }, zonePoints(paths), scope, context);
     case 'inSystem': {
       const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses };
-      if (kind !== 'Point') return viaAnchor(system, paths.part, scope, profile);
+      if (kind !== 'Point') return viaAnchor(system, paths.part, scope, context);
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
-      const generator = refGenerator(anchor, system, scope, profile);
+      const generator = refGenerator(anchor, system, scope, context);
       const test = refTest(anchor, system, scope);
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
@@ -392,10 +410,12 @@ const generatorRank = (c: Constraint): number => {
 
 /**
  * The root query of a plan; `undefined` when a constraint can match nothing (an impossible id).
- * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored.
+ * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored;
+ * `ids`, the site's (`site-ids.ts`), the ids of entities that share a local name.
  */
-export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile): Sparql | undefined {
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, profile) }));
+export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): Sparql | undefined {
+  const context: IdContext = { profile, ids };
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)
