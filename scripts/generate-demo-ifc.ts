@@ -2,7 +2,8 @@
  * Generates the demo site's IFC model, fixtures/demo-files/demo-tower.ifc (IFC4), from the demo
  * graph (fixtures/demo.ttl): the building, its levels as storeys, its rooms as spaces, and the
  * equipment the graph gives an IFC GlobalId (AHUs, VAVs, the chiller, the boiler) as boxes in their
- * rooms, all with the graph's GlobalIds, so a click in the viewer finds the graph entity. Slabs,
+ * rooms, all with the graph's GlobalIds (the project too: the graph's ref:ifcProjectID), so a
+ * click in the viewer finds the graph entity. Slabs,
  * walls and ducts are added with GlobalIds of their own that the graph does not map, as real
  * models have. Deterministic: the same bytes every run.
  *
@@ -44,6 +45,8 @@ const EQUIPMENT: ReadonlyArray<{ cls: string; kind: IfcElementKind; size: readon
 /** The demo graph as far as the IFC model needs it. */
 interface DemoGraph {
   readonly ifcId: Map<string, string>;
+  /** The ref:ifcProjectID of the project the graph's IFC references name. */
+  projectId?: string;
   readonly label: Map<string, string>;
   readonly types: Map<string, string[]>;
   /** level → its rooms */
@@ -74,6 +77,9 @@ function readGraph(turtle: string): DemoGraph {
         break;
       case `${REF}ifcGlobalID`:
         globalIds.set(s, object.value);
+        break;
+      case `${REF}ifcProjectID`:
+        graph.projectId = object.value;
         break;
       case `${BRICK}hasPart`:
         if (o) partOf.push([o, s]);
@@ -174,7 +180,7 @@ export function demoIfcSpec(turtle: string): IfcBuildingSpec {
       elements,
     };
   });
-  return { fileName: 'demo-tower.ifc', seed: 'demo-ifc', projectName: 'Demo Tower', building: { globalId: gid('Demo-Tower'), name: graph.label.get('Demo-Tower') ?? 'Demo Tower' }, storeys };
+  return { fileName: 'demo-tower.ifc', seed: 'demo-ifc', projectName: 'Demo Tower', ...(graph.projectId ? { projectGlobalId: graph.projectId } : {}), building: { globalId: gid('Demo-Tower'), name: graph.label.get('Demo-Tower') ?? 'Demo Tower' }, storeys };
 }
 
 /** The demo IFC file's text. */

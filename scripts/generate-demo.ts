@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import {
   brickPrefixes,
+  ifcProject,
   ifcReference,
   label,
   literalProperties,
@@ -32,6 +33,9 @@ export const DEMO_SITE_ID = 'demo';
 export const DEMO_NAMESPACE = 'https://example.org/buildings/demo#';
 export const PROP_NAMESPACE = 'https://example.org/buildings/props#';
 export const DEMO_SEED = 20260521;
+/** The IFC project every IFC reference of the demo names: the site's file fixtures/demo-files/demo-tower.ifc. */
+export const DEMO_IFC_PROJECT = 'Demo-Tower-IFC';
+export const DEMO_IFC_FILE = 'demo-tower.ifc';
 
 // ---------------------------------------------------------------------------------------------------
 // In-memory model (small: a few hundred entities). Relations are recorded once with the direction
@@ -199,9 +203,10 @@ function buildDemoModel(seed: number): Model {
   const areaRng = rng.fork('room-areas');
   const ifc = (id: string): string => deterministicIfcGlobalId(`${DEMO_SITE_ID}:${id}`);
 
-  const addPoints = (owner: Entity, templates: PointTemplate[]): void => {
+  /** Points of `owner`, named (id and label) after `namesake`, by default the owner. */
+  const addPoints = (owner: Entity, templates: PointTemplate[], namesake: Entity = owner): void => {
     for (const t of templates) {
-      const id = `${owner.id}-${t.key}`;
+      const id = `${namesake.id}-${t.key}`;
       const style: TimeseriesStyle = TS_NONE.has(id)
         ? 'none'
         : TS_BRICK_12.has(id)
@@ -213,7 +218,7 @@ function buildDemoModel(seed: number): Model {
         id,
         kind: 'point',
         classes: [`brick:${t.cls}`],
-        label: `${owner.label} ${t.text}`,
+        label: `${namesake.label} ${t.text}`,
         ...(t.unit ? { unit: t.unit } : {}),
         ...(LEGACY_UNIT.has(id) ? { legacyUnit: true } : {}),
         ...(style === 'none' ? {} : { ts: { id: `${DEMO_SITE_ID}:${id}`, style } }),
@@ -369,7 +374,8 @@ function buildDemoModel(seed: number): Model {
   addPoints(cwp, pumpPoints('Differential_Pressure_Sensor'));
   const ch = equipment('CH-1', 'Chiller', plantCtl, {
     ifc: true,
-    quantities: [{ predicate: 'brick:coolingCapacity', value: 650, unit: 'KiloW' }],
+    // 650 kW, in watts: Brick's shape for a cooling capacity takes W, BTU/h or refrigeration tons only.
+    quantities: [{ predicate: 'brick:coolingCapacity', value: 650_000, unit: 'W' }],
   });
   addPoints(ch, [
     pt('LCHWT', 'Leaving_Chilled_Water_Temperature_Sensor', 'Leaving Chilled Water Temp', 'DEG_C'),
@@ -608,10 +614,13 @@ function buildDemoModel(seed: number): Model {
     for (const e of members) m.relate(id, 'hasPart', e, inverseMembers.includes(e));
     return s;
   };
+  // Brick 1.4's shapes let a point be a point of equipment or a location, not of a system: each
+  // plant's enable command is a point of the equipment the plant sequence starts first (the chiller,
+  // the boiler), named after its system, and so still among the system's points.
   const chwSys = system('CHW-SYS', 'Chilled_Water_System', ['CH-1', 'CHWP-1', 'CT-1', 'CWP-1']);
-  addPoints(chwSys, [pt('EN-CMD', 'Chilled_Water_System_Enable_Command', 'Enable Command')]);
+  addPoints(ch, [pt('EN-CMD', 'Chilled_Water_System_Enable_Command', 'Enable Command')], chwSys);
   const hwSys = system('HW-SYS', 'Hot_Water_System', ['B-1', 'HWP-1', 'HX-1']);
-  addPoints(hwSys, [pt('EN-CMD', 'Hot_Water_System_Enable_Command', 'Enable Command')]);
+  addPoints(boiler, [pt('EN-CMD', 'Hot_Water_System_Enable_Command', 'Enable Command')], hwSys);
   const vavsOf = (floors: number[]): string[] =>
     floors.flatMap((f) => Array.from({ length: VAVS_PER_FLOOR }, (_, i) => `VAV-${f}-${two(i + 1)}`));
   system('AIR-SYS-1', 'Air_System', ['AHU-1', ...vavsOf([1, 2])], ['VAV-1-03']);
@@ -749,6 +758,14 @@ export function generateDemo(sink: LineSink, options: DemoGenerationOptions = {}
   w.blankLine();
   w.writePrefixes();
 
+  // Brick 1.4's shapes require each ref:IFCReference to name its project (ref:hasIfcProjectReference).
+  w.comment('--- The IFC project the IFC references belong to ---');
+  w.blankLine();
+  const project = demo(DEMO_IFC_PROJECT);
+  const projectBlock = label(w.subject(project).a('ref:ifcProject'), 'Demo Tower IFC model');
+  ifcProject(projectBlock, deterministicIfcGlobalId(`${DEMO_SITE_ID}:${DEMO_IFC_PROJECT}`), DEMO_IFC_FILE).end();
+  w.blankLine();
+
   let section = '';
   const ifcIds: Array<[string, string]> = [];
   for (const e of model.entities) {
@@ -767,6 +784,9 @@ export function generateDemo(sink: LineSink, options: DemoGenerationOptions = {}
       .slice()
       .sort(([a], [c]) => PREDICATE_ORDER.indexOf(a) - PREDICATE_ORDER.indexOf(c));
     for (const [predicate, object] of rels) b.add(`brick:${predicate}`, demo(object));
+    // Brick 1.4 names a collection's members with rec:includes (its shapes require one); hasPart,
+    // stated above, is what the service reads for system membership (MAPPING.md).
+    if (e.kind === 'system') b.add('rec:includes', ...model.targets(e.id, 'hasPart').map(demo));
     if (e.outputSubstance) b.add('brick:hasOutputSubstance', e.outputSubstance);
     if (e.equipment) {
       literalProperties(b, prop, [
@@ -780,7 +800,7 @@ export function generateDemo(sink: LineSink, options: DemoGenerationOptions = {}
     if (e.unit) unit(b, e.unit, e.legacyUnit);
     if (e.ts) timeseries(b, e.ts.id, e.ts.style);
     if (e.ifcId) {
-      ifcReference(b, e.ifcId);
+      ifcReference(b, e.ifcId, project);
       ifcIds.push([e.ifcId, e.id]);
     }
     b.end();

@@ -77,14 +77,23 @@ export function timeseries(block: SubjectBlock, timeseriesId: string, style: Tim
   }
 }
 
-export function ifcReferenceNode(globalId: string): BlankNode {
+/** An IFC reference; with `project`, its `ref:hasIfcProjectReference` (Brick 1.4's shapes require one). */
+export function ifcReferenceNode(globalId: string, project?: Term): BlankNode {
   if (!isValidIfcGlobalId(globalId)) throw new Error(`Not a valid IFC GlobalId: ${globalId}`);
-  return blank(['a', 'ref:IFCReference'], ['ref:ifcGlobalID', stringLiteral(globalId)]);
+  const pairs: Array<readonly [Term, Term]> = [['a', 'ref:IFCReference'], ['ref:ifcGlobalID', stringLiteral(globalId)]];
+  if (project) pairs.push(['ref:hasIfcProjectReference', project]);
+  return blank(...pairs);
 }
 
-/** `ref:hasExternalReference [ a ref:IFCReference ; ref:ifcGlobalID "…" ]` */
-export function ifcReference(block: SubjectBlock, globalId: string): SubjectBlock {
-  return block.add('ref:hasExternalReference', ifcReferenceNode(globalId));
+/** `ref:hasExternalReference [ a ref:IFCReference ; ref:ifcGlobalID "…" ; ref:hasIfcProjectReference project ]` */
+export function ifcReference(block: SubjectBlock, globalId: string, project?: Term): SubjectBlock {
+  return block.add('ref:hasExternalReference', ifcReferenceNode(globalId, project));
+}
+
+/** What a `ref:ifcProject` must state: `ref:ifcProjectID "…" ; ref:ifcFileLocation "…"`. */
+export function ifcProject(block: SubjectBlock, projectGlobalId: string, fileLocation: string): SubjectBlock {
+  if (!isValidIfcGlobalId(projectGlobalId)) throw new Error(`Not a valid IFC GlobalId: ${projectGlobalId}`);
+  return block.add('ref:ifcProjectID', stringLiteral(projectGlobalId)).add('ref:ifcFileLocation', stringLiteral(fileLocation));
 }
 
 /**

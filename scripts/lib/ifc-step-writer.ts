@@ -51,6 +51,8 @@ export interface IfcBuildingSpec {
   /** Derives the GlobalIds the spec does not give (project, site, relations). */
   readonly seed: string;
   readonly projectName: string;
+  /** The project's GlobalId (a graph's `ref:ifcProjectID`); derived from the seed when not given. */
+  readonly projectGlobalId?: string;
   readonly building: { readonly globalId: string; readonly name: string };
   readonly storeys: readonly IfcStoreySpec[];
   /** The file's length unit; coordinates in the spec are metres either way. Default metre. */
@@ -135,7 +137,7 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
   const origin2d = add('IFCCARTESIANPOINT((0.,0.))');
   const centred = add(`IFCAXIS2PLACEMENT2D(${origin2d},$)`);
 
-  const project = add(`IFCPROJECT(${guid('project')},${history},${text(spec.projectName)},$,$,$,$,(${context}),${units})`);
+  const project = add(`IFCPROJECT(${spec.projectGlobalId ? text(spec.projectGlobalId) : guid('project')},${history},${text(spec.projectName)},$,$,$,$,(${context}),${units})`);
   const sitePlacement = add(`IFCLOCALPLACEMENT($,${world})`);
   const site = add(`IFCSITE(${guid('site')},${history},'Site',$,$,${sitePlacement},$,$,.ELEMENT.,$,$,$,$,$)`);
   const buildingPlacement = add(`IFCLOCALPLACEMENT(${sitePlacement},${world})`);

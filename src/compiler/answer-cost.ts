@@ -22,8 +22,8 @@ export class AnswerCost {
     this.place(1, object);
   }
 
-  /** Children put under `parent` (a list field or a single one). */
-  children(parent: EntityObject, children: readonly object[]): void {
+  /** Children put under `parent` (an entity's list field or single one, or a value's list, such as a reference's fields). */
+  children(parent: object, children: readonly object[]): void {
     const times = (parent as Placed)[PLACES] ?? 1;
     for (const child of children) this.place(times, child);
   }

@@ -66,6 +66,15 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
   return { iri, closure: ontology.sortedClosure(iri) };
 }
 
+/**
+ * No filter where a class argument names the root of the only kind asked for (`point(is: "Point")`):
+ * kinds add up (MAPPING.md), so it asks for what the kind alone asks, entities placed in the kind by
+ * their links (an untyped point, or one of a class Brick does not know) included.
+ */
+function unlessKindRoot(ontology: Ontology, filter: ClassFilter | undefined, kinds: readonly EntityKind[]): ClassFilter | undefined {
+  return filter && kinds.length === 1 && ontology.isKindRoot(filter.iri, kinds[0]!) ? undefined : filter;
+}
+
 /** The page `limit` and `offset` ask for; none when neither is given. */
 function pageOf(args: Args): Page | undefined {
   const bound = (name: 'limit' | 'offset'): number | undefined => {
@@ -79,7 +88,7 @@ function pageOf(args: Args): Page | undefined {
   return limit === undefined && offset === undefined ? undefined : { offset: offset ?? 0, limit };
 }
 
-function relationArgs(ontology: Ontology, args: Args): RelationArgs {
+function relationArgs(ontology: Ontology, args: Args, kinds: readonly EntityKind[]): RelationArgs {
   let maxDepth: number | undefined;
   if (args.maxDepth !== undefined && args.maxDepth !== null) {
     maxDepth = args.maxDepth as number;
@@ -98,7 +107,7 @@ function relationArgs(ontology: Ontology, args: Args): RelationArgs {
   }
   return {
     name: nameFilter(args),
-    classes: classFilter(ontology, 'is', str(args, 'is')),
+    classes: unlessKindRoot(ontology, classFilter(ontology, 'is', str(args, 'is')), kinds),
     recursive: args.recursive === true,
     maxDepth,
     medium,
@@ -106,9 +115,16 @@ function relationArgs(ontology: Ontology, args: Args): RelationArgs {
   };
 }
 
-/** The fields selected on a value type (EntityProperty, PointValue), as response key and field name. */
+/** The fields selected on a value type (EntityProperty, PointValue, ExternalReference), and on its object-valued fields. */
 function valueFields(request: RequestDocument, typeName: string, nodes: readonly FieldNode[]): ValueFields {
-  return [...collectFields(request, typeName, nodes.map((n) => n.selectionSet))].map(([key, [node]]) => [key, node!.name.value] as const);
+  const type = request.schema.getType(typeName);
+  const definitions = isObjectType(type) ? type.getFields() : {};
+  return [...collectFields(request, typeName, nodes.map((n) => n.selectionSet))].map(([key, fieldNodes]) => {
+    const name = fieldNodes[0]!.name.value;
+    const definition = definitions[name];
+    const valueType = definition && getNamedType(definition.type);
+    return isObjectType(valueType) ? ([key, name, { typeName: valueType.name, fields: valueFields(request, valueType.name, fieldNodes) }] as const) : ([key, name] as const);
+  });
 }
 
 /** Plans the selection of an object type (one of the entity kinds). */
@@ -135,6 +151,8 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
       if (attribute) attributes.add(attribute);
     } else if (name === 'properties') {
       fields.push({ key, type: 'properties', fields: valueFields(request, 'EntityProperty', nodes) });
+    } else if (name === 'externalReferences') {
+      fields.push({ key, type: 'externalReferences', fields: valueFields(request, 'ExternalReference', nodes) });
     } else if (name === 'currentValue') {
       fields.push({ key, type: 'currentValue', fields: valueFields(request, 'PointValue', nodes) });
       attributes.add('timeseries');
@@ -144,7 +162,7 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
       const args = getArgumentValues(definition, node, request.variableValues as Record<string, unknown>);
       const childType = getNamedType(definition.type).name;
       const child: PlannedField = { request, responseKey: key, fieldNodes: nodes };
-      fields.push({ key, type: 'relation', relation, args: relationArgs(ontology, args), selection: planSelection(child, childType, ontology) });
+      fields.push({ key, type: 'relation', relation, args: relationArgs(ontology, args, relations[relation].kinds), selection: planSelection(child, childType, ontology) });
     }
   }
   return { kind, attributes, fields };
@@ -167,7 +185,7 @@ function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, arg
   if (id !== undefined) constraints.push({ type: 'id', id });
   const name = nameFilter(args);
   if (name) constraints.push({ type: 'name', name });
-  const is = classFilter(ontology, 'is', str(args, 'is'));
+  const is = unlessKindRoot(ontology, classFilter(ontology, 'is', str(args, 'is')), kind ? [kind] : []);
   if (is) constraints.push({ type: 'class', classes: is });
   if (query !== 'location') {
     const location = idRef(str(args, 'locationId')) ?? (str(args, 'locationName') !== undefined ? { name: nameFilter(args, 'locationName')! } : undefined);
@@ -216,6 +234,15 @@ export function buildPlan(query: RootQueryName, siteId: string, args: Args, fiel
     page: single || count ? undefined : pageOf(args),
     constraints: rootConstraints(query, kind, args, ontology),
     selection,
+    ...unmarkedOf(ontology),
   };
+}
+
+const REFERENCED_KINDS: readonly EntityKind[] = ['Location', 'Equipment', 'Zone', 'System'];
+
+/** The classes a site reads that the ontology graph's kind marks miss, per kind an argument can name an entity of. */
+function unmarkedOf(ontology: Ontology): Pick<RootPlan, 'unmarked'> {
+  const entries = REFERENCED_KINDS.map((kind) => [kind, ontology.unmarkedKindClasses(kind)] as const).filter(([, list]) => list.length > 0);
+  return entries.length > 0 ? { unmarked: Object.fromEntries(entries) } : {};
 }
 

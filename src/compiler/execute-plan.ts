@@ -15,7 +15,8 @@ import { readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
 import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
 import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection } from './plan.ts';
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
-import { atMost, entitiesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
+import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
+import { readExternalReferences } from './external-references.ts';
 import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
 import type { SiteIds } from './site-ids.ts';
 import { siteIds } from './site-ids-cache.ts';
@@ -151,7 +152,7 @@ function unionAttributes(union: UnionSelection): Set<Attribute> {
   return all;
 }
 
-/** Fills the relation and properties fields of a level of entities, then of the levels below. */
+/** Fills the relation, properties and externalReferences fields of a level of entities, then of the levels below. */
 async function fillRelations(
   graph: string,
   selection: Selection,
@@ -161,12 +162,13 @@ async function fillRelations(
 ): Promise<void> {
   if (entities.length === 0) return;
   collectValueRequests(selection, entities, values);
-  if (!selection.fields.some((field) => field.type === 'relation' || field.type === 'properties')) return;
+  if (!selection.fields.some((field) => field.type === 'relation' || field.type === 'properties' || field.type === 'externalReferences')) return;
   // The entities of a level are one object per IRI (the root's records, a relation's `shaped`).
   const parents = entities.map((e) => e.__iri);
   await Promise.all(
     selection.fields.map(async (field) => {
       if (field.type === 'properties') return fillProperties(graph, field.key, parents, entities, ctx);
+      if (field.type === 'externalReferences') return fillExternalReferences(graph, field.key, parents, entities, ctx);
       if (field.type !== 'relation') return;
       const children = await fetchRelation(graph, field, parents, ctx);
       const shaped = new Map<string, EntityObject>();
@@ -325,6 +327,21 @@ async function fillProperties(
     properties.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     ctx.cost.children(entity, properties);
     (entity as Record<string, unknown>)[key] = properties;
+  }
+}
+
+/** The external references of a level of entities, in one query (none when the site states no reference). */
+async function fillExternalReferences(graph: string, key: string, parents: readonly string[], entities: readonly EntityObject[], ctx: PlanContext): Promise<void> {
+  const query = externalReferencesQuery(graph, parents, ctx.profile);
+  const byParent = query ? await readExternalReferences(await select(graph, query, ctx)) : new Map();
+  const slices = new MainThreadSlices();
+  for (const entity of entities) {
+    const pause = slices.step();
+    if (pause) await pause;
+    const references = byParent.get(entity.__iri) ?? [];
+    ctx.cost.children(entity, references);
+    for (const reference of references) ctx.cost.children(reference, reference.fields);
+    (entity as Record<string, unknown>)[key] = references;
   }
 }
 

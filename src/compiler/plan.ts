@@ -61,13 +61,24 @@ export type RelationName =
   | 'System.equipment' | 'System.points'
   | 'Point.equipment' | 'Point.location';
 
-/** The fields selected on a value that is not an entity (EntityProperty, PointValue): response key and field name. */
-export type ValueFields = ReadonlyArray<readonly [key: string, field: string]>;
+/**
+ * The fields selected on a value that is not an entity (EntityProperty, PointValue,
+ * ExternalReference): response key, field name, and when the field's values are objects
+ * themselves (an ExternalReference's `fields`), their type and the fields selected on them.
+ */
+export type ValueFields = ReadonlyArray<readonly [key: string, field: string, nested?: NestedValues]>;
+
+/** The objects a value's field holds: their GraphQL type, and the fields selected on them. */
+export interface NestedValues {
+  readonly typeName: string;
+  readonly fields: ValueFields;
+}
 
 export type FieldPlan =
   | { readonly key: string; readonly type: 'scalar'; readonly field: ScalarField }
   | { readonly key: string; readonly type: 'relation'; readonly relation: RelationName; readonly args: RelationArgs; readonly selection: Selection }
   | { readonly key: string; readonly type: 'properties'; readonly fields: ValueFields }
+  | { readonly key: string; readonly type: 'externalReferences'; readonly fields: ValueFields }
   | { readonly key: string; readonly type: 'currentValue'; readonly fields: ValueFields }
   | { readonly key: string; readonly type: 'typename' };
 
@@ -113,4 +124,9 @@ export interface RootPlan {
   readonly page?: Page;
   readonly constraints: readonly Constraint[];
   readonly selection: Selection | UnionSelection;
+  /**
+   * Per kind, the site's classes the ontology graph does not mark with it (older Brick names, the
+   * site's own classes: `Ontology.unmarkedKindClasses`), which a kind test must list. Absent: none.
+   */
+  readonly unmarked?: Readonly<Partial<Record<EntityKind, readonly string[]>>>;
 }

@@ -24,8 +24,10 @@ import {
   propertyBranches,
   propertyGenerator,
   propertyTest,
+  referencePath,
   relationPaths,
   tagOf,
+  timeseriesPath,
   type RelationPaths,
 } from './sparql-patterns.ts';
 
@@ -51,15 +53,6 @@ export function pathsOf(profile: SiteProfile | undefined): RelationPaths {
   let paths = pathsByPredicates.get(held);
   if (!paths) pathsByPredicates.set(held, (paths = relationPaths(predicatesOf(profile))));
   return paths;
-}
-
-/** Brick's two ways to a timeseries id (MAPPING.md), as far as the site uses them. */
-function timeseriesPath(holds: (predicate: string) => boolean): Sparql | undefined {
-  const references = heldAlternatives(forwardSteps([`${REF}hasExternalReference`, `${REF}hasTimeseriesReference`]), holds);
-  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sparql`(${references}/ref:hasTimeseriesId)` : undefined;
-  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? trusted('(brick:timeseries/brick:hasTimeseriesId)') : undefined;
-  const paths = [viaReference, viaBrick].filter((path) => path !== undefined);
-  return paths.length > 0 ? join(paths, '|') : undefined;
 }
 
 const UNIT_STEPS = forwardSteps([`${BRICK}hasUnit`, `${BRICK}hasUnits`]);
@@ -211,24 +204,43 @@ SELECT ?parent ?p ?v ?u WHERE {
 }`;
 }
 
+/**
+ * The external references of all parents in one query, each reference's triples (its classes and
+ * fields); undefined when the site holds no reference predicate. A blank-node value names nothing
+ * the answer could carry, so it is left out.
+ */
+export function externalReferencesQuery(graph: string, parents: readonly string[], profile?: SiteProfile): Sparql | undefined {
+  const path = referencePath(predicatesOf(profile));
+  return (
+    path &&
+    sparql`${prologue}
+SELECT ?parent ?r ?p ?v WHERE {
+  GRAPH ${iri(graph)} {
+    ${parentValues(parents)} ?parent ${path} ?r . ?r ?p ?v FILTER(!isBlank(?v))
+  }
+}`
+  );
+}
+
 /** What the site tells the compiler of root constraints: its profile (embedded stores) and its ids. */
 interface IdContext {
   readonly profile: SiteProfile | undefined;
   readonly ids: SiteIds;
 }
 
-/** A reference to another entity: how it names it, and the kind (with its classes) it must be of. */
+/** A reference to another entity: how it names it, and the kind (with its classes, and those without a kind mark) it must be of. */
 interface Reference {
   readonly ref: EntityRef;
   readonly kind: EntityKind;
   readonly classes: readonly string[];
+  readonly unmarked?: readonly string[];
 }
 
 /** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
-function refTest(v: Sparql, { ref, kind }: Reference, scope: string): Sparql | undefined {
+function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindTest(v, kind, variable(`${scope}_k`))} ${test}`;
+  return test && sparql`${kindTest(v, kind, variable(`${scope}_k`), unmarked)} ${test}`;
 }
 
 /**
@@ -244,10 +256,10 @@ function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): str
  * Binds `v` to the entities a reference names: the IRI directly, or the IRIs an id can be
  * (`idIris`, then tested for the kind), else the kind's instances first.
  */
-function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, context: IdContext): Sparql | undefined {
+function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, scope: string, context: IdContext): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
   const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
-  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`))}` : undefined;
+  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindTest(v, kind, variable(`${scope}_k`), unmarked)}` : undefined;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
   return test && sparql`${classGenerator(v, classes, variable(`${scope}_k`))} ${test}`;
 }
@@ -306,7 +318,13 @@ function viaAnchor(ref: Reference, path: Sparql, scope: string, context: IdConte
  * Compiles a constraint; with a site profile, ids, the kind fallback and property names are
  * anchored on what the site holds, and with the site's ids, ids of entities that share a local name.
  */
-function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: string, context: IdContext): CompiledConstraint | undefined {
+function compileConstraint(
+  c: Constraint,
+  kind: EntityKind | undefined,
+  scope: string,
+  context: IdContext,
+  unmarked: RootPlan['unmarked'] = {},
+): CompiledConstraint | undefined {
   const { profile } = context;
   const k = variable(`${scope}_k`);
   const paths = pathsOf(profile);
@@ -347,10 +365,10 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
     }
     case 'inLocation': {
       const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, contents(true, paths), scope, context);
+      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses, unmarked: unmarked.Location }, contents(true, paths), scope, context);
     }
     case 'ofEquipment':
-      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, context);
+      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses, unmarked: unmarked.Equipment }, paths.point, scope, context);
     case 'equipmentClass': {
       const owner = variable(`${scope}_a`);
       return {
@@ -360,9 +378,9 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       };
     }
     case 'ofZone':
-      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses }, zonePoints(paths), scope, context);
+      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses, unmarked: unmarked.Zone }, zonePoints(paths), scope, context);
     case 'inSystem': {
-      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses };
+      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses, unmarked: unmarked.System };
       if (kind !== 'Point') return viaAnchor(system, paths.part, scope, context);
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
@@ -415,7 +433,7 @@ const generatorRank = (c: Constraint): number => {
  */
 export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): Sparql | undefined {
   const context: IdContext = { profile, ids };
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context) }));
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context, plan.unmarked) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)

@@ -4,7 +4,7 @@
  * `iri()`; nothing here concatenates strings into SPARQL.
  */
 import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { BKG, BRICK, ONTOLOGY_GRAPH, REC, localName } from '../rdf/vocabulary.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, REC, REF, localName } from '../rdf/vocabulary.ts';
 import type { EntityKind, NameFilter } from './plan.ts';
 
 /** One step of a property path: a predicate read forwards (`p`) or backwards (`^p`). */
@@ -92,6 +92,35 @@ export function relationPaths(holds: (predicate: string) => boolean = () => true
 /** Every relationship path in full, for a graph whose predicates are not known. */
 export const ALL_PATHS = relationPaths();
 
+/** The predicates of Brick's reference model (`ref:`) from an entity to an external reference. */
+const REF_STEPS = forwardSteps([`${REF}hasExternalReference`, `${REF}hasTimeseriesReference`]);
+/**
+ * Every predicate from an entity to an external reference (MAPPING.md "Values and references"):
+ * BACnet, IFC, timeseries and a site's own reference classes, and Brick 1.2's `brick:timeseries`.
+ */
+const REFERENCE_STEPS = [...REF_STEPS, ...forwardSteps([`${BRICK}timeseries`])];
+
+/** The path from an entity to its external references, over the predicates the site holds; undefined when it holds none. */
+export function referencePath(holds: (predicate: string) => boolean = () => true): Sparql | undefined {
+  return heldAlternatives(REFERENCE_STEPS, holds);
+}
+
+/**
+ * Brick's ways to a timeseries id (MAPPING.md), as one path over those the site uses: a reference
+ * (`ref:hasExternalReference` or `ref:hasTimeseriesReference`) with `ref:hasTimeseriesId`, the
+ * Brick 1.2 `brick:timeseries [ brick:hasTimeseriesId ]`, or `brick:hasTimeseriesId` stated on the
+ * entity itself. One path, not a UNION: it goes inside an OPTIONAL, and is read from a bound id
+ * back to its points as well.
+ */
+export function timeseriesPath(holds: (predicate: string) => boolean = () => true): Sparql | undefined {
+  const references = heldAlternatives(REF_STEPS, holds);
+  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sparql`(${references}/ref:hasTimeseriesId)` : undefined;
+  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? trusted('(brick:timeseries/brick:hasTimeseriesId)') : undefined;
+  const direct = holds(`${BRICK}hasTimeseriesId`) ? trusted('brick:hasTimeseriesId') : undefined;
+  const paths = [viaReference, viaBrick, direct].filter((path) => path !== undefined);
+  return paths.length > 0 ? join(paths, '|') : undefined;
+}
+
 const LABELS = trusted('rdfs:label, skos:prefLabel, brick:label');
 
 /**
@@ -168,10 +197,13 @@ export function classTest(e: Sparql, classes: readonly string[], k: Sparql): Spa
 /**
  * `e` has a class of the kind (checked on a bound `e`), through the kind marks of the ontology
  * graph: the same classes as `classTest` over the kind's list, without writing hundreds of IRIs
- * into the query (an `IN` over the 393 Equipment classes cost 3 ms per anchor at 1M triples).
+ * into the query (an `IN` over the 393 Equipment classes cost 3 ms per anchor at 1M triples), and
+ * the site's `unmarked` classes of the kind.
  */
-export function kindTest(e: Sparql, kind: EntityKind, k: Sparql): Sparql {
-  return sparql`${e} a ${k} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${k} bkg:kind ${iri(BKG + kind)} }`;
+export function kindTest(e: Sparql, kind: EntityKind, k: Sparql, unmarked: readonly string[] = []): Sparql {
+  const marked = sparql`${e} a ${k} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${k} bkg:kind ${iri(BKG + kind)} }`;
+  // The site's own classes and older Brick names have no mark: listed beside the marked ones.
+  return unmarked.length === 0 ? marked : sparql`{ ${marked} } UNION { VALUES ${k} { ${unmarked.map(iri)} } ${e} a ${k} . }`;
 }
 
 /** Binds `e` to every instance of `classes`, class list first so the store starts from it. */

@@ -22,12 +22,22 @@ interface ListJob {
 const selectionOf = (selection: Selection | UnionSelection, object: EntityObject): Selection =>
   'union' in selection ? selection.union.get(object.__kind)! : selection;
 
-/** A value type's object with the selected fields only. */
+/** A value type's object with the selected fields only, and so the objects its fields hold. */
 function valueObject(value: Record<string, unknown>, fields: ValueFields, typeName: string): Completed {
   const out: Completed = {};
-  for (const [key, field] of fields) out[key] = field === '__typename' ? typeName : (value[field] ?? null);
+  for (const [key, field, nested] of fields) {
+    const inner = value[field] ?? null;
+    if (field === '__typename') out[key] = typeName;
+    else if (nested && Array.isArray(inner)) out[key] = inner.map((item: Record<string, unknown>) => valueObject(item, nested.fields, nested.typeName));
+    else if (nested && inner !== null) out[key] = valueObject(inner as Record<string, unknown>, nested.fields, nested.typeName);
+    else out[key] = inner;
+  }
   return out;
 }
+
+/** A list of value objects (`properties`, `externalReferences`) with the selected fields only. */
+const valueList = (values: unknown, fields: ValueFields, typeName: string): Completed[] =>
+  (values as Array<Record<string, unknown>>).map((value) => valueObject(value, fields, typeName));
 
 /** Completes a root field's answer: a list, one entity or null (by the union's member when `selection` is one), or a count. */
 export async function completeAnswer(answer: EntityObject[] | EntityObject | null | number, selection: Selection | UnionSelection): Promise<unknown> {
@@ -45,7 +55,10 @@ export async function completeAnswer(answer: EntityObject[] | EntityObject | nul
           out[field.key] = object[field.key];
           break;
         case 'properties':
-          out[field.key] = (object[field.key] as Array<Record<string, unknown>>).map((property) => valueObject(property, field.fields, 'EntityProperty'));
+          out[field.key] = valueList(object[field.key], field.fields, 'EntityProperty');
+          break;
+        case 'externalReferences':
+          out[field.key] = valueList(object[field.key], field.fields, 'ExternalReference');
           break;
         case 'currentValue': {
           const value = object[field.key] as Record<string, unknown> | null;

@@ -3,6 +3,8 @@ import { buildPlan, type PlannedField } from '../compiler/build-plan.ts';
 import { executePlan } from '../compiler/execute-plan.ts';
 import type { RootPlan, RootQueryName } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
+import { siteOntology } from '../compiler/site-ontology.ts';
+import { siteGraph } from '../rdf/vocabulary.ts';
 import { pointValuesResolver } from '../readings/point-values-subscription.ts';
 import { requireSite } from '../sites/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
@@ -31,8 +33,10 @@ export async function runRootField(
   try {
     const siteId = args.siteId as string;
     await requireSite(context.sites, context.client, siteId);
-    const plan = buildPlan(query, siteId, args, field, context.ontology, count);
-    return { plan, answer: await executePlan(plan, { store: context.store, ontology: context.ontology, readings }) };
+    // Class arguments, kinds and types as this site reads them (its older Brick names, its own classes).
+    const ontology = await siteOntology(context.store, context.ontology, siteGraph(siteId));
+    const plan = buildPlan(query, siteId, args, field, ontology, count);
+    return { plan, answer: await executePlan(plan, { store: context.store, ontology, readings }) };
   } finally {
     readings.done();
   }

@@ -1,4 +1,5 @@
 import { executePlan } from '../compiler/execute-plan.ts';
+import { siteOntology } from '../compiler/site-ontology.ts';
 import type { EntityKind, FieldPlan, RootPlan, Selection } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
 import type { Ontology } from '../ontology/ontology.ts';
@@ -39,6 +40,7 @@ export function entityByIfcIdPlan(siteId: string, ifcId: string): RootPlan {
  * (the same plan, compiler and store), or null when the graph maps no entity to it.
  */
 export async function entityForIfcId(store: GraphStore, ontology: Ontology, siteId: string, ifcId: string): Promise<ElementEntity | null> {
-  const found = (await executePlan(entityByIfcIdPlan(siteId, ifcId), { store, ontology, readings: noCurrentValues })) as EntityObject | null;
+  const read = await siteOntology(store, ontology, siteGraph(siteId));
+  const found = (await executePlan(entityByIfcIdPlan(siteId, ifcId), { store, ontology: read, readings: noCurrentValues })) as EntityObject | null;
   return found && { kind: found.__kind, id: found.id as string, uri: found.uri as string, name: found.name as string, type: found.type as string };
 }

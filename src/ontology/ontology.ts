@@ -1,7 +1,8 @@
+import { BrickRenames } from './brick-renames.ts';
 import { ClassGraph } from './class-graph.ts';
 import { suggestClassNames } from './class-suggestions.ts';
 import { computeKindClasses, ENTITY_KINDS, HIERARCHY_KIND, KIND_ROOTS, type EntityKind } from './entity-kind.ts';
-import { extractHierarchy, type OntologyHierarchy, type QuadLike } from './hierarchy-extractor.ts';
+import { extractHierarchy, type IriPair, type OntologyHierarchy, type QuadLike } from './hierarchy-extractor.ts';
 import { MEDIUM_VALUES, resolveMedium, type Medium } from './medium.ts';
 import { mostSpecificClass } from './most-specific-class.ts';
 import { OUTPUT_SUBSTANCE_DEFAULTS } from './output-substance-defaults.ts';
@@ -19,9 +20,30 @@ export { localName } from './prefixes.ts';
 
 /** Class sets remembered per question before the memo starts over (a bound, not a tuning). */
 const CLASS_SET_MEMO_MAX = 10_000;
+/** Site ontologies remembered before the memo starts over. */
+const SITE_MEMO_MAX = 256;
+
+/** What a site's own graph says of classes: the classes its entities are typed with, and its subclass declarations. */
+export interface SiteClassStatements {
+  readonly types: readonly string[];
+  /** [subclass, superclass] */
+  readonly subClassOf: readonly IriPair[];
+}
+
+/** How a site's classes outside Brick 1.4 are read: mapped from an older Brick name, or declared by the site. */
+export interface SiteClassReading {
+  /** Classes of older Brick vintages, each with the Brick 1.4 class it is read as. */
+  readonly renamed: ReadonlyMap<string, string>;
+  /** Classes the site declares (rdfs:subClassOf in its own graph). */
+  readonly declared: ReadonlySet<string>;
+}
+
+const NO_READING: SiteClassReading = { renamed: new Map(), declared: new Set() };
 
 // RDF and OWL's own classes (owl:NamedIndividual, rdfs:Resource) say nothing about what an entity is.
 const isSchemaClass = (iri: string) => iri.startsWith(OWL) || iri.startsWith(RDFS) || iri.startsWith(RDF);
+// Brick's and REC's own classes are theirs to define: a site's graph does not redefine them.
+const isBrickOrRec = (iri: string) => iri.startsWith(BRICK) || iri.startsWith(REC) || /^https?:\/\/brickschema\.org\//.test(iri);
 
 /**
  * What the service knows of Brick: class matching, entity kinds, type names and media. Built once from
@@ -44,8 +66,17 @@ export class Ontology {
   // Answers that depend only on an entity's asserted classes, by those classes: a site's entities
   // share a few hundred class sets, and a 2,000-entity answer asked each anew (bench/results-*.md).
   private readonly byClassSet = new Map<string, Map<string, unknown>>();
+  private readonly sites = new Map<string, Ontology>();
+  private readonly unmarked = new Map<EntityKind, readonly string[]>();
 
-  private constructor(hierarchy: OntologyHierarchy) {
+  private constructor(
+    private readonly hierarchy: OntologyHierarchy,
+    private readonly renames: BrickRenames,
+    /** The ontology a site's extends (undefined for Brick's own): its classes are marked in the ontology graph. */
+    private readonly base?: Ontology,
+    /** How this site's classes outside Brick 1.4 were read. */
+    readonly siteClasses: SiteClassReading = NO_READING,
+  ) {
     const { followed, ignored } = partitionReplacements(hierarchy);
     this.ignoredReplacements = ignored;
     this.graph = new ClassGraph(hierarchy, followed);
@@ -60,13 +91,74 @@ export class Ontology {
 
   /** Builds the ontology from RDF/JS-style triples (any graph; only the hierarchy is kept). */
   static fromQuads(quads: Iterable<QuadLike>): Ontology {
-    return new Ontology(extractHierarchy(quads));
+    return new Ontology(extractHierarchy(quads), BrickRenames.load());
   }
 
   /** Reads a Turtle file: the derived brick-hierarchy.ttl or a full Brick.ttl. */
   static async load(path: string): Promise<Ontology> {
     const { hierarchy } = await readHierarchy(path);
-    return new Ontology(hierarchy);
+    return new Ontology(hierarchy, BrickRenames.load());
+  }
+
+  /**
+   * This ontology as one site reads it (MAPPING.md): classes of older Brick vintages the site's
+   * entities use are read as the Brick 1.4 classes they were renamed to (as deprecated classes,
+   * forward only), and subclasses the site declares of its own extend the hierarchy. A site's
+   * declarations never change Brick's or REC's own classes. The same ontology when the site adds
+   * nothing; memoized by what it adds.
+   */
+  forSite(statements: SiteClassStatements): Ontology {
+    if (this.base) return this.base.forSite(statements);
+    const renamed = new Map<string, string>();
+    const readAs = (iri: string): string | undefined => {
+      if (this.graph.has(iri)) return iri;
+      if (!renamed.has(iri)) {
+        const target = this.renames.candidates(iri).find((candidate) => this.graph.has(candidate));
+        if (target === undefined) return undefined;
+        renamed.set(iri, target);
+      }
+      return iri;
+    };
+    const declared = new Map<string, string[]>();
+    for (const [sub, sup] of statements.subClassOf) {
+      if (isBrickOrRec(sub) || this.graph.has(sub) || sub === sup) continue;
+      const list = declared.get(sub) ?? [];
+      list.push(readAs(sup) ?? sup);
+      declared.set(sub, list);
+    }
+    for (const type of statements.types) readAs(type);
+    if (renamed.size === 0 && declared.size === 0) return this;
+    const key = JSON.stringify([[...renamed].sort(), [...declared].sort()]);
+    let site = this.sites.get(key);
+    if (!site) {
+      const h = this.hierarchy;
+      const classes = new Set([...h.classes, ...renamed.keys(), ...declared.keys(), ...[...declared.values()].flat()]);
+      const hierarchy: OntologyHierarchy = {
+        ...h,
+        classes,
+        subClassOf: [...h.subClassOf, ...[...declared].flatMap(([sub, sups]) => sups.map((sup): IriPair => [sub, sup]))],
+        isReplacedBy: [...h.isReplacedBy, ...[...renamed]],
+      };
+      site = new Ontology(hierarchy, this.renames, this, { renamed, declared: new Set(declared.keys()) });
+      if (this.sites.size >= SITE_MEMO_MAX) this.sites.clear();
+      this.sites.set(key, site);
+    }
+    return site;
+  }
+
+  /**
+   * The classes of a kind the ontology graph does not mark (`bkg:kind`, ontology-graph.ts): those a
+   * site reads from older Brick names or declares itself. Queries that test a kind through the
+   * marks list these beside them. Empty for Brick's own ontology.
+   */
+  unmarkedKindClasses(kind: EntityKind): readonly string[] {
+    if (!this.base) return [];
+    let list = this.unmarked.get(kind);
+    if (!list) {
+      const marked = this.base.kindClasses(kind);
+      this.unmarked.set(kind, (list = Object.freeze([...this.kindClasses(kind)].filter((c) => !marked.has(c)).sort())));
+    }
+    return list;
   }
 
   /** Every class the ontology knows. */
@@ -87,7 +179,14 @@ export class Ontology {
     if (name === '') return undefined;
     const prefixed = expandPrefixedName(name);
     const candidates = prefixed !== undefined ? [prefixed] : name.includes(':') ? [name] : [BRICK + name, REC + name];
-    return candidates.find((iri) => this.graph.has(iri));
+    const known = candidates.find((iri) => this.graph.has(iri));
+    if (known !== undefined) return known;
+    // A site's own class by its local name, then a Brick 1.0 name (`Zone_Temperature_Sensor`) as the class Brick renamed it to.
+    if (prefixed === undefined && !name.includes(':')) {
+      const declared = [...this.siteClasses.declared].find((iri) => localName(iri) === name);
+      if (declared !== undefined) return declared;
+    }
+    return candidates.flatMap((iri) => this.renames.candidates(iri)).find((iri) => this.graph.has(iri));
   }
 
   /** Known class names closest to an unknown one, as users would write them (`Temperature_Sensor`, `rec:Room`). */
@@ -105,6 +204,15 @@ export class Ontology {
     let sorted = this.sortedClosures.get(classIri);
     if (!sorted) this.sortedClosures.set(classIri, (sorted = Object.freeze([...this.closure(classIri)].sort())));
     return sorted;
+  }
+
+  /** Whether a class means the root of a kind (`brick:Point`, `brick:Location` read as `rec:Architecture`, an equivalent of one). */
+  isKindRoot(classIri: string, kind: EntityKind): boolean {
+    const meaning = this.graph.canonical(classIri);
+    return KIND_ROOTS[kind].some((root) => {
+      const closure = this.graph.closure(root);
+      return this.graph.canonical(root) === meaning || (closure.has(classIri) && this.graph.closure(classIri).has(root));
+    });
   }
 
   /** The classes whose instances are of this kind. */
@@ -137,9 +245,11 @@ export class Ontology {
   typeWithinKind(typeIris: Iterable<string>, kind: EntityKind): string | undefined {
     const types = [...typeIris];
     return this.memoByClassSet(`type ${kind}`, types, () => {
+      // A name of an older Brick vintage is answered as the Brick 1.4 class it stands for.
+      const read = [...new Set(types.map((t) => (this.siteClasses.renamed.has(t) ? this.graph.canonical(t) : t)))];
       const kindClasses = this.kindClasses(kind);
-      const inKind = types.filter((t) => kindClasses.has(t));
-      return this.mostSpecific(inKind.length > 0 ? inKind : types.filter((t) => !isSchemaClass(t)));
+      const inKind = read.filter((t) => kindClasses.has(t));
+      return this.mostSpecific(inKind.length > 0 ? inKind : read.filter((t) => !isSchemaClass(t)));
     });
   }
 

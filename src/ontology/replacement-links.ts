@@ -3,7 +3,7 @@ import { computeKindClasses, ENTITY_KINDS, type EntityKind } from './entity-kind
 import type { IriPair, OntologyHierarchy } from './hierarchy-extractor.ts';
 
 /** Why a brick:isReplacedBy link is left out of class matching. */
-export type IgnoredReplacementReason = 'replacement-is-superclass' | 'crosses-kinds';
+export type IgnoredReplacementReason = 'crosses-kinds';
 
 /** A replacement link class matching does not follow, and why. */
 export interface IgnoredReplacement {
@@ -12,15 +12,13 @@ export interface IgnoredReplacement {
 }
 
 /**
- * Splits Brick's class replacement links into those class matching follows (both ways, as MAPPING.md
- * says) and those it ignores, judged against the hierarchy without replacements:
- * - the replacement is a superclass of the deprecated class (brick:Space → rec:Space, which is above
- *   brick:Location): following it both ways would climb to the superclass and match every location;
- *   the other way round it adds nothing, as a superclass already matches its subclasses;
- * - the two ends belong to different kinds (brick:Stage_Riser, furniture, → rec:Room; brick:Enclosed_Office,
- *   a room, → rec:Workspace, a zone; brick:Fire_Zone → rec:ServiceEntrance): followed, they would make
- *   every room Equipment and every office a Zone.
- * Links with an end outside every kind (rec:Furniture, brick:Trace_Heat_Sensor) are followed.
+ * Splits Brick's class replacement links into those class matching follows (forward: a deprecated
+ * class means its final replacement, see class-graph.ts) and those it ignores, judged against the
+ * hierarchy without replacements: the two ends belong to different kinds (brick:Stage_Riser,
+ * furniture, → rec:Room; brick:Enclosed_Office, a room, → rec:Workspace, a zone; brick:Fire_Zone →
+ * rec:ServiceEntrance). Followed, they would make every enclosed office of a Brick 1.3 model a Zone.
+ * A class whose link is ignored keeps its own superclasses. Links with an end outside every kind
+ * (rec:Furniture, brick:Trace_Heat_Sensor) are followed.
  */
 export function partitionReplacements(hierarchy: OntologyHierarchy): {
   followed: IriPair[];
@@ -36,8 +34,7 @@ export function partitionReplacements(hierarchy: OntologyHierarchy): {
     const from = kindsOf(deprecated);
     const to = kindsOf(replacement);
     const crossesKinds = from.length > 0 && to.length > 0 && !from.some((k) => to.includes(k));
-    if (base.closure(replacement).has(deprecated)) ignored.push({ link, reason: 'replacement-is-superclass' });
-    else if (crossesKinds) ignored.push({ link, reason: 'crosses-kinds' });
+    if (crossesKinds) ignored.push({ link, reason: 'crosses-kinds' });
     else followed.push(link);
   }
   return { followed, ignored };

@@ -7,6 +7,7 @@
  */
 import { classFilter } from '../compiler/build-plan.ts';
 import { executePlan } from '../compiler/execute-plan.ts';
+import { siteOntology } from '../compiler/site-ontology.ts';
 import type { ClassFilter, Constraint, RootPlan, Selection } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
 import { badUserInput, notFound } from '../errors/app-error.ts';
@@ -81,8 +82,9 @@ async function watchedPoints(
   pointIds: readonly string[] | undefined,
   classes: ClassFilter | undefined,
 ): Promise<Map<string, EntityObject[]>> {
-  const plans = watchPlans(siteId, pointIds, classes, ctx.ontology);
-  const results = await Promise.all(plans.map((plan) => executePlan(plan, { store: ctx.store, ontology: ctx.ontology, readings: noCurrentValues }) as Promise<EntityObject[]>));
+  const ontology = await siteOntology(ctx.store, ctx.ontology, siteGraph(siteId));
+  const plans = watchPlans(siteId, pointIds, classes, ontology);
+  const results = await Promise.all(plans.map((plan) => executePlan(plan, { store: ctx.store, ontology, readings: noCurrentValues }) as Promise<EntityObject[]>));
   const missing = pointIds?.filter((_, i) => results[i]!.length === 0) ?? [];
   if (missing.length > 0) {
     const named = missing.slice(0, 10).map((id) => `"${id.slice(0, 200)}"`).join(', ');
@@ -109,7 +111,7 @@ export async function subscribePointValues(args: Record<string, unknown>, ctx: S
   if (pointIds && pointIds.length > MAX_WATCHED_POINT_IDS) {
     throw badUserInput(`At most ${MAX_WATCHED_POINT_IDS} pointIds, got ${pointIds.length}.`, { argument: 'pointIds' });
   }
-  const classes = classFilter(ctx.ontology, 'is', typeof args.is === 'string' ? args.is : undefined);
+  const classes = classFilter(await siteOntology(ctx.store, ctx.ontology, siteGraph(siteId)), 'is', typeof args.is === 'string' ? args.is : undefined);
   const [watched, timeZone] = await Promise.all([watchedPoints(ctx, siteId, pointIds, classes), ctx.live.timeZoneOf(siteId)]);
   const queue = new EventQueue<PointValueUpdate>();
   const stop = await ctx.live.events.listen(siteId, (readings) => {

@@ -9,7 +9,7 @@ import type { Selection } from '../compiler/plan.ts';
 import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
 import { siteIds } from '../compiler/site-ids-cache.ts';
 import { siteProfile } from '../compiler/site-profile.ts';
-import { ALL_PATHS, tagOf } from '../compiler/sparql-patterns.ts';
+import { ALL_PATHS, tagOf, timeseriesPath } from '../compiler/sparql-patterns.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { iri, literal, prologue, sparql, trusted } from '../rdf/sparql.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
@@ -38,15 +38,14 @@ const POINT_FIELDS: Selection = {
   ],
 };
 
-/** The query: points by timeseries id (both reference styles of MAPPING.md), their facts, their owners' labels. */
+/** The query: points by timeseries id (every style of MAPPING.md), their facts, their owners' labels. */
 export function timeseriesPointsQuery(siteId: string, timeseriesIds: readonly string[]): string {
   const e = trusted('?e');
   return sparql`${prologue}
 SELECT ?tsid ?e ?tag ?t ?l0 ?l1 ?l2 ?u ?own ?ownt ?ol0 ?ol1 ?ol2 WHERE {
   GRAPH ${iri(siteGraph(siteId))} {
     VALUES ?tsid { ${timeseriesIds.map((id) => literal(id))} }
-    { ?ts_r ref:hasTimeseriesId ?tsid . ?e (ref:hasExternalReference|ref:hasTimeseriesReference) ?ts_r }
-    UNION { ?ts_r brick:hasTimeseriesId ?tsid . ?e brick:timeseries ?ts_r }
+    ?e ${timeseriesPath()!} ?tsid .
     ${tagOf(e, ALL_PATHS)}
     OPTIONAL { ?e a ?t }
     OPTIONAL { ?e rdfs:label ?l0 }

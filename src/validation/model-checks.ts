@@ -55,7 +55,7 @@ function classChecks(model: N3.Store, ontology: Ontology, hierarchy: OntologyHie
     const first = entities.sort()[0]!;
     const name = displayClassName(cls);
     const count = `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'}`;
-    const base = { focusNode: first, label: labels.label(first), path: RDF_TYPE, value: { type: 'uri' as const, value: cls }, occurrences: entities.length };
+    const base = { focusNode: first, ...labels.focus(first), path: RDF_TYPE, value: { type: 'uri' as const, value: cls }, occurrences: entities.length };
     if (ontology.isKnownClass(cls)) {
       const instead = (replacements.get(cls) ?? []).map(displayClassName).sort();
       return { ...base, kind: 'deprecated-class', severity: 'Warning', suggestions: instead, message: `${name} is deprecated in Brick (${count}); use ${instead.join(' or ')} instead.` };
@@ -78,7 +78,7 @@ function inverseLinks(model: N3.Store, ontology: Ontology, labels: LabelIndex): 
       kind: 'inverse-relationship',
       severity: 'Info',
       focusNode: first,
-      label: labels.label(first),
+      ...labels.focus(first),
       path: predicate.value,
       value: null,
       occurrences: links.length,
@@ -121,7 +121,7 @@ function pointsWithoutEquipment(model: N3.Store, ontology: Ontology, labels: Lab
         kind: 'point-without-equipment',
         severity: 'Warning',
         focusNode: point,
-        label: labels.label(point),
+        ...labels.focus(point),
         path: `${BRICK}isPointOf`,
         value: null,
         message: `The point is not a point of any equipment (brick:isPointOf / brick:hasPoint).${where}`,
@@ -147,7 +147,7 @@ function equipmentWithoutLocation(model: N3.Store, ontology: Ontology, labels: L
       kind: 'equipment-without-location',
       severity: 'Warning',
       focusNode: e,
-      label: labels.label(e),
+      ...labels.focus(e),
       path: `${BRICK}hasLocation`,
       value: null,
       message: 'The equipment has no location (brick:hasLocation / brick:isLocationOf), nor does any equipment it is part of.',

@@ -69,7 +69,7 @@ export class ShaclChecker {
       const shape = result.sourceShape ? labels.id(result.sourceShape as N3.Term) : null;
       // Brick's own wording where the shape has one; else ours (the validator's defaults omit the path and the class).
       const message = this.param(result.sourceShape as N3.Term, 'message') ?? this.defaultMessage(kind, result.sourceShape as N3.Term, path, value, labels);
-      return { kind, severity: severityOf(result.severity?.value), focusNode: focus, label: labels.label(focus), path, value, message, shape: shape?.startsWith('_:') ? null : shape };
+      return { kind, severity: severityOf(result.severity?.value), focusNode: focus, ...labels.focus(focus), path, value, message, shape: shape?.startsWith('_:') ? null : shape };
     });
   }
 

@@ -5,6 +5,7 @@
  * direction, points without equipment, equipment without location).
  */
 import type { RdfTerm } from '../store/graph-store.ts';
+import type { Holder } from './label-index.ts';
 
 /** SHACL's severities, most serious first. */
 export const SEVERITIES = ['Violation', 'Warning', 'Info'] as const;
@@ -17,8 +18,14 @@ export interface Finding {
   readonly severity: Severity;
   /** The entity at fault: an IRI, or `_:label` for a blank node. */
   readonly focusNode: string;
-  /** Its name (rdfs:label, skos:prefLabel or brick:label), if it has one. */
-  readonly label: string | null;
+  /**
+   * The focus node for people, always: its name (rdfs:label, skos:prefLabel or brick:label); else,
+   * for a blank node, the named entity holding it and the path to it (`CH-1 › ref:hasExternalReference
+   * (a ref:IFCReference)`); else the IRI's local name.
+   */
+  readonly label: string;
+  /** For a blank node: the entity that holds it and the properties from that entity down to it. */
+  readonly heldBy?: Holder;
   /** The property (or SHACL path) at fault, if any. */
   readonly path: string | null;
   /** The value at fault, if any. */

@@ -10,9 +10,8 @@ class ModelHasViolations extends CommandError {}
 
 /** One finding as a line: severity, kind, the entity (and its name), the path, the message. */
 function findingLine(f: Finding): string {
-  const entity = f.label ? `${f.focusNode} "${f.label}"` : f.focusNode;
   const path = f.path ? ` [${f.path}]` : '';
-  return `${f.severity.toUpperCase().padEnd(9)} ${f.kind}: ${entity}${path}: ${f.message}`;
+  return `${f.severity.toUpperCase().padEnd(9)} ${f.kind}: ${f.focusNode} "${f.label}"${path}: ${f.message}`;
 }
 
 export const validate: Command = {

@@ -31,9 +31,15 @@ describe('POST /sites/{id}/graph/validate', () => {
     const response = await h.fetch(`${graphPath}/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: FAULTY });
     expect(response.status).toBe(200);
     const report = (await response.json()) as Json;
-    expect(report).toMatchObject({ conforms: false, summary: { violations: 5, warnings: 3, infos: 1 }, triples: 15 });
+    expect(report).toMatchObject({ conforms: false, summary: { violations: 6, warnings: 3, infos: 1 }, triples: 20 });
     expect(report.counts['unknown-class']).toBe(1);
     expect(report.results[0]).toMatchObject({ severity: 'Violation', focusNode: expect.any(String), message: expect.any(String) });
+    // A blank node (the IFC reference without a project) is named by the entity holding it.
+    expect(report.results.find((f: Json) => f.focusNode.startsWith('_:'))).toMatchObject({
+      kind: 'shacl:minCount',
+      label: 'vav-2 › ref:hasExternalReference (a ref:IFCReference)',
+      heldBy: { entity: 'https://example.org/faulty#vav-2', path: ['https://brickschema.org/schema/Brick/ref#hasExternalReference'] },
+    });
     expect(await exported()).toBe(before);
   });
 
@@ -63,7 +69,7 @@ describe('?validate=1 and ?strict=1 on PUT and POST graph', () => {
     const response = await send('PUT', '?validate=1', FAULTY);
     expect(response.status).toBe(200);
     const body = (await response.json()) as Json;
-    expect(body).toMatchObject({ site: SITE, triples: 15, validation: { summary: { violations: 5 } } });
+    expect(body).toMatchObject({ site: SITE, triples: 20, validation: { summary: { violations: 6 } } });
     expect(await exported()).toContain('Temprature_Sensor');
   });
 
@@ -74,7 +80,7 @@ describe('?validate=1 and ?strict=1 on PUT and POST graph', () => {
     expect(response.status).toBe(400);
     const body = (await response.json()) as Json;
     expect(body.code).toBe('MODEL_INVALID');
-    expect(body.detail).toMatch(/5 violations .*the graph was not changed/);
+    expect(body.detail).toMatch(/6 violations .*the graph was not changed/);
     expect(body.report.counts['unknown-class']).toBe(1);
     expect(await exported()).toBe(before);
   });

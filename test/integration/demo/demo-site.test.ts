@@ -246,7 +246,7 @@ describe('example: entityByIfcId { ... on Equipment { name points { name } } ...
     expect(data.entityByIfcId.points.map((p: any) => p.name).sort()).toEqual(AHU_POINTS('AHU-1').map(([n]) => n).sort());
   });
 
-  it('answers AHU-2 for 07Nck6zjD1BPZbUQpI_lrO and CH-1 (ten points, CH-1-RUN by isPointOf) for 2HWO$XNpf9huQctQuMQBVs', async () => {
+  it('answers AHU-2 for 07Nck6zjD1BPZbUQpI_lrO and CH-1 (its ten points, CH-1-RUN by isPointOf, and the chilled water system enable command) for 2HWO$XNpf9huQctQuMQBVs', async () => {
     const ahu2 = (await run(EXAMPLE_IFC, { ifcId: '07Nck6zjD1BPZbUQpI_lrO' })).data.entityByIfcId;
     expect([ahu2.__typename, ahu2.name, ahu2.points.length]).toEqual(['Equipment', 'AHU-2', 12]);
     const ch1 = (await run(EXAMPLE_IFC, { ifcId: '2HWO$XNpf9huQctQuMQBVs' })).data.entityByIfcId;
@@ -255,7 +255,7 @@ describe('example: entityByIfcId { ... on Equipment { name points { name } } ...
       [
         'CH-1 Leaving Chilled Water Temp', 'CH-1 Entering Chilled Water Temp', 'CH-1 Leaving Chilled Water Temp Setpoint',
         'CH-1 Leaving Condenser Water Temp', 'CH-1 Entering Condenser Water Temp', 'CH-1 Chilled Water Flow',
-        'CH-1 Enable Command', 'CH-1 Run Status', 'CH-1 Fault', 'CH-1 Electric Power',
+        'CH-1 Enable Command', 'CH-1 Run Status', 'CH-1 Fault', 'CH-1 Electric Power', 'CHW-SYS Enable Command',
       ].sort(),
     );
   });

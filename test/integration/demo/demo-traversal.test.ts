@@ -288,12 +288,12 @@ describe('systems', () => {
     );
   });
 
-  it("CHW-SYS points: its members' 30 points and its own enable command", async () => {
+  it("CHW-SYS points: its members' 31 points, the system's enable command (a point of CH-1) among them", async () => {
     const data = await run(`{ system(siteId: "demo", name: "CHW-SYS") { points { name } } }`);
     const points = names(data.system[0].points);
     expect(points).toContain('CHW-SYS Enable Command');
     expect(points).toContain('CH-1 Run Status');
-    // CH-1 10, CHWP-1 7, CT-1 7, CWP-1 6, and CHW-SYS-EN-CMD.
+    // CH-1 11 (CHW-SYS-EN-CMD among them), CHWP-1 7, CT-1 7, CWP-1 6.
     expect(points).toHaveLength(31);
     expect(new Set(points).size).toBe(31);
   });

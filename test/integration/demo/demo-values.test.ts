@@ -37,17 +37,17 @@ describe('properties', () => {
     ]);
   });
 
-  it('CH-1 also has its Brick cooling capacity, 650 KiloW', async () => {
+  it("CH-1 also has its Brick cooling capacity, 650 kW in W (a unit Brick's shape allows)", async () => {
     const data = await run(`{ equipment(siteId: "demo", id: "CH-1") { properties { name value unit } } }`);
     const actual = props(data.equipment[0].properties);
     expect(actual.map((p) => [p.name, p.unit])).toEqual([
       ['controllerName', null],
-      ['coolingCapacity', 'KiloW'],
+      ['coolingCapacity', 'W'],
       ['pointCount', null],
       ['virtual', null],
     ]);
     // The value as a number here; its exact lexical form is checked on its own below.
-    expect(actual.map((p) => (p.name === 'coolingCapacity' ? Number(p.value) : p.value))).toEqual(['DDC-PLANT-1', 650, '10', 'false']);
+    expect(actual.map((p) => (p.name === 'coolingCapacity' ? Number(p.value) : p.value))).toEqual(['DDC-PLANT-1', 650_000, '11', 'false']);
   });
 
   it('Room 2-04: its area, 30.4 M2', async () => {
@@ -67,8 +67,8 @@ describe('properties', () => {
   // MAPPING "Values and references" says value = the literal's lexical form. Triplestores keep
   // numbers as numbers (Oxigraph and Virtuoso both drop the text they were written as), so the
   // service answers the datatype's canonical form, as the README says. demo.ttl states
-  // "650.0"^^xsd:decimal, "2640.0"^^xsd:decimal and Room-1-06's area "20.0"^^xsd:decimal.
-  it('a decimal is answered in its canonical form ("650", as xsd:decimal canonicalizes "650.0")', async () => {
+  // "650000.0"^^xsd:decimal, "2640.0"^^xsd:decimal and Room-1-06's area "20.0"^^xsd:decimal.
+  it('a decimal is answered in its canonical form ("650000", as xsd:decimal canonicalizes "650000.0")', async () => {
     const data = await run(`{
       ch1: equipment(siteId: "demo", id: "CH-1") { properties { name value } }
       building(siteId: "demo") { properties { name value } }
@@ -78,7 +78,7 @@ describe('properties', () => {
       coolingCapacity: data.ch1[0].properties.find((p: any) => p.name === 'coolingCapacity')?.value,
       grossArea: data.building[0].properties.find((p: any) => p.name === 'grossArea')?.value,
       room106: data.room.properties,
-    }).toEqual({ coolingCapacity: '650', grossArea: '2640', room106: [{ name: 'area', value: '20', unit: 'M2' }] });
+    }).toEqual({ coolingCapacity: '650000', grossArea: '2640', room106: [{ name: 'area', value: '20', unit: 'M2' }] });
   });
 
   it("every equipment's pointCount is the number of its points, whichever way each link is stated", async () => {

@@ -121,9 +121,10 @@ describe('type and typeHierarchy', () => {
     expect(data.equipment).toEqual([{ type: 'AHU' }]);
   });
 
-  it('ends a zone\'s hierarchy at Zone', async () => {
+  it('ends a zone\'s hierarchy at Zone, through the class Brick 1.4 replaced HVAC_Zone with', async () => {
+    // brick:HVAC_Zone is deprecated for rec:HVACZone: the type stays as asserted, the hierarchy is the replacement's.
     const data = await ok('{ zone(siteId: "lp", id: "Zone1") { type typeHierarchy } }');
-    expect(data.zone).toEqual([{ type: 'HVAC_Zone', typeHierarchy: ['HVAC_Zone', 'Zone'] }]);
+    expect(data.zone).toEqual([{ type: 'HVAC_Zone', typeHierarchy: ['HVAC_Zone', 'HVACZone', 'Zone'] }]);
   });
 
   it('gives buildings, locations and systems a type', async () => {

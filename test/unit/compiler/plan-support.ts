@@ -55,6 +55,7 @@ const printClasses = (classes: ClassFilter) => compactIri(classes.iri);
 export type PrintedField =
   | { key: string; scalar: string }
   | { key: string; properties: true }
+  | { key: string; externalReferences: true }
   | { key: string; currentValue: true }
   | { key: string; typename: true }
   | { key: string; relation: string; args: Record<string, unknown>; selection: PrintedSelection };
@@ -71,6 +72,8 @@ function printField(field: FieldPlan): PrintedField {
       return { key: field.key, scalar: field.field };
     case 'properties':
       return { key: field.key, properties: true };
+    case 'externalReferences':
+      return { key: field.key, externalReferences: true };
     case 'currentValue':
       return { key: field.key, currentValue: true };
     case 'typename':

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Constraint, EntityKind, RelationName, RootPlan } from '../../../src/compiler/plan.ts';
 import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { SiteProfile } from '../../../src/compiler/site-profile.ts';
-import { relationQuery, rootQuery } from '../../../src/compiler/sparql-builder.ts';
+import { externalReferencesQuery, relationQuery, rootQuery } from '../../../src/compiler/sparql-builder.ts';
 import { contentsOf, parseSelect, valuesOf } from './sparql-support.ts';
 
 const BRICK = 'https://brickschema.org/schema/Brick#';
@@ -144,6 +144,11 @@ describe('facts over the predicates a site holds', () => {
     expect(text).toContain('OPTIONAL { ?e (brick:hasUnit) ?u }');
   });
 
+  it('reads a timeseries id stated on the point where the site holds only that', () => {
+    const text = facts(profile({ predicates: new Set([RDFS_LABEL, `${BRICK}hasTimeseriesId`]) }));
+    expect(text).toContain('OPTIONAL { ?e brick:hasTimeseriesId ?ts }');
+  });
+
   it('drops a fact whose path cannot complete (a reference without timeseries ids)', () => {
     const text = facts(profile({ predicates: new Set([RDFS_LABEL, `${REF}hasExternalReference`]) }));
     expect(text).not.toContain('?ts }');
@@ -153,7 +158,9 @@ describe('facts over the predicates a site holds', () => {
     for (const p of [undefined, profile({ predicates: undefined })]) {
       const text = facts(p);
       expect(text).toMatch(/OPTIONAL \{ \?e rdfs:label \?l0 \} OPTIONAL \{ \?e skos:prefLabel \?l1 \} OPTIONAL \{ \?e brick:label \?l2 \}/);
-      expect(text).toContain('OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts }');
+      expect(text).toContain(
+        'OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId)|brick:hasTimeseriesId ?ts }',
+      );
       expect(text).toContain('OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }');
       expect(text).toContain('ref:ifcGlobalID ?ifc');
     }
@@ -199,5 +206,21 @@ describe('relationship paths over the predicates a site holds', () => {
   it('prunes the paths of root filters too', () => {
     const q = read('Point', [{ type: 'ofEquipment', equipment: { id: `${A}AHU1` }, equipmentClasses: [`${BRICK}AHU`] }], profile({ predicates: new Set([`${BRICK}hasPoint`]) }))!;
     expect(q.text).toContain('?c1_a (brick:hasPoint) ?e .');
+  });
+});
+
+describe('externalReferences over the predicates a site holds', () => {
+  const REF = 'https://brickschema.org/schema/Brick/ref#';
+  const query = (p: SiteProfile | undefined) => externalReferencesQuery('urn:bkg:site:x', [`${A}P1`, `${A}P2`], p);
+
+  it('asks for the references of every parent in one query, over the reference predicates the site holds', () => {
+    const text = query(profile({ predicates: new Set([`${REF}hasExternalReference`, `${BRICK}timeseries`]) }))!;
+    expect(contentsOf(parseSelect(text).where ?? []).values.flatMap((v) => valuesOf(v, 'parent') ?? [])).toEqual([`${A}P1`, `${A}P2`]);
+    expect(text.text).toContain('?parent (ref:hasExternalReference|brick:timeseries) ?r');
+  });
+
+  it('asks nothing of a site that states no reference, and everything without a profile', () => {
+    expect(query(profile())).toBeUndefined();
+    expect(query(undefined)!.text).toContain('?parent (ref:hasExternalReference|ref:hasTimeseriesReference|brick:timeseries) ?r');
   });
 });

@@ -48,6 +48,19 @@ describe('ModelValidator', () => {
     });
   });
 
+  it('names a blank node at fault by the entity that holds it and the path to it, an unlabelled entity by its local name', () => {
+    const [reference] = ofKind('shacl:minCount');
+    expect(reference).toMatchObject({
+      focusNode: expect.stringMatching(/^_:/),
+      label: 'vav-2 › ref:hasExternalReference (a ref:IFCReference)',
+      heldBy: { entity: `${EX}vav-2`, path: ['https://brickschema.org/schema/Brick/ref#hasExternalReference'] },
+      path: 'https://brickschema.org/schema/Brick/ref#hasIfcProjectReference',
+      message: 'Fewer than 1 values of ref:hasIfcProjectReference.',
+    });
+    // Every finding names its focus node for people.
+    for (const f of faulty.results) expect(f.label, f.focusNode).toMatch(/\S/);
+  });
+
   it('names an unknown class with the closest known names, once for all its entities', () => {
     expect(ofKind('unknown-class')).toEqual([
       expect.objectContaining({
@@ -86,11 +99,12 @@ describe('ModelValidator', () => {
       'inverse-relationship': 1,
       'point-without-equipment': 1,
       'shacl:class': 3,
+      'shacl:minCount': 1,
       'shacl:or': 1,
       'unknown-class': 1,
     });
-    expect(faulty.summary).toEqual({ violations: 5, warnings: 3, infos: 1 });
-    expect(faulty.results.map((f) => f.severity)).toEqual([...Array(5).fill('Violation'), ...Array(3).fill('Warning'), 'Info']);
+    expect(faulty.summary).toEqual({ violations: 6, warnings: 3, infos: 1 });
+    expect(faulty.results.map((f) => f.severity)).toEqual([...Array(6).fill('Violation'), ...Array(3).fill('Warning'), 'Info']);
   });
 
   it('writes the report as a SHACL sh:ValidationReport in Turtle', async () => {
@@ -99,7 +113,7 @@ describe('ModelValidator', () => {
     const [report] = store.getSubjects('http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `${SH}ValidationReport`, null);
     expect(store.getObjects(report!, `${SH}conforms`, null).map((t) => t.value)).toEqual(['false']);
     const results = store.getObjects(report!, `${SH}result`, null);
-    expect(results).toHaveLength(9);
+    expect(results).toHaveLength(10);
     const unknown = results.find((r) => store.getObjects(r, `${SH}sourceConstraintComponent`, null)[0]!.value === 'urn:bkg:vocab#unknown-class')!;
     expect(store.getObjects(unknown, `${SH}focusNode`, null)[0]!.value).toBe(`${EX}t-1`);
     expect(store.getObjects(unknown, `${SH}resultSeverity`, null)[0]!.value).toBe(`${SH}Violation`);
@@ -116,7 +130,7 @@ describe('ModelValidator', () => {
 
 describe('buildReport', () => {
   it('lists at most the given number of findings per kind, and counts them all', () => {
-    const finding = (i: number): Finding => ({ kind: 'point-without-equipment', severity: 'Warning', focusNode: `urn:p${i}`, label: null, path: null, value: null, message: '' });
+    const finding = (i: number): Finding => ({ kind: 'point-without-equipment', severity: 'Warning', focusNode: `urn:p${i}`, label: `p${i}`, path: null, value: null, message: '' });
     const report = buildReport(Array.from({ length: 7 }, (_, i) => finding(i)), 10, 0.1, 5);
     expect(report.results).toHaveLength(5);
     expect(report.omitted).toBe(2);
@@ -137,12 +151,12 @@ describe('bkg validate FILE', () => {
     const { code, stdout, stderr } = await run(['validate', fixture('faulty')]);
     expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(10);
+    expect(lines).toHaveLength(11);
     expect(lines).toContain(
       `VIOLATION unknown-class: ${EX}t-1 "T 1" [http://www.w3.org/1999/02/22-rdf-syntax-ns#type]: Temprature_Sensor is not a class of the ontology (1 entity). Closest known: Temperature_Sensor, Air_Temperature_Sensor.`,
     );
-    expect(lines.at(-1)).toMatch(/^5 violations, 3 warnings, 1 info in 15 triples \([\d.]+ s\)$/);
-    expect(stderr).toMatch(/The model has 5 violations/);
+    expect(lines.at(-1)).toMatch(/^6 violations, 3 warnings, 1 info in 20 triples \([\d.]+ s\)$/);
+    expect(stderr).toMatch(/The model has 6 violations/);
   });
 
   it('exits 0 for a model without violations, and prints the service’s JSON report with --json', async () => {
