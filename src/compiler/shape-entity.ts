@@ -33,7 +33,10 @@ function first(values: ReadonlySet<string> | readonly string[]): string | undefi
   return [...values].sort()[0];
 }
 
-/** The name: rdfs:label, else skos:prefLabel, else brick:label, else the id. */
+/**
+ * The name: rdfs:label, else skos:prefLabel, else brick:label, else the local name (not the
+ * site-unique id: names need not be unique, and name filters compute this one in the store).
+ */
 export function nameOf(record: EntityRecord): string {
   for (const labels of record.labels) {
     const label = first(labels);
