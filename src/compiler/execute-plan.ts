@@ -18,6 +18,8 @@ import { isTraversal, relations, type TraversalRelation } from './relations.ts';
 import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
 import { readExternalReferences } from './external-references.ts';
 import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
+import type { SiteIds } from './site-ids.ts';
+import { siteIds } from './site-ids-cache.ts';
 import { traverse } from './traverse.ts';
 
 export interface ExecutionContext {
@@ -26,8 +28,11 @@ export interface ExecutionContext {
   readonly readings: CurrentValues;
 }
 
-/** The context of one execution: the site's profile, read once, shapes every query of it; what the answer costs so far. */
-type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly cost: AnswerCost };
+/**
+ * The context of one execution: the site's profile, read once, shapes every query of it; the
+ * site's ids name its entities and the entities its id arguments name; what the answer costs so far.
+ */
+type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly ids: SiteIds; readonly cost: AnswerCost };
 
 /** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
 type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
@@ -37,7 +42,9 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 
 /** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
-  const ctx: PlanContext = { ...context, profile: await siteProfile(context.store, plan.graph), cost: new AnswerCost(currentWork()) };
+  const profile = await siteProfile(context.store, plan.graph);
+  const ids = await siteIds(context.store, plan.graph, profile);
+  const ctx: PlanContext = { ...context, profile, ids, cost: new AnswerCost(currentWork()) };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
@@ -67,7 +74,7 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
   for (const iri of plan.answer === 'one' ? order.slice(0, 1) : order) {
     const record = records.get(iri)!;
     const selection = selectionOf(record)!;
-    const object = shapeEntity(record, selection, ctx.ontology);
+    const object = shapeEntity(record, selection, ctx.ontology, ctx.ids);
     results.push(object);
     const group = groups.get(selection);
     if (group) group.push(object);
@@ -92,7 +99,7 @@ function inPage<T>(items: readonly T[], page: Page): T[] {
 
 /** The root query's entities with `facts`; none when a constraint can match nothing (an impossible id). */
 async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
-  const query = rootQuery(plan, facts, ctx.profile);
+  const query = rootQuery(plan, facts, ctx.profile, ctx.ids);
   if (!query) return new Map();
   const { records } = await readEntityRowsInSlices(await select(plan.graph, query, ctx));
   applyTags(records, ctx.profile);
@@ -167,7 +174,7 @@ async function fillRelations(
       const shaped = new Map<string, EntityObject>();
       const objectOf = (record: EntityRecord) => {
         let object = shaped.get(record.iri);
-        if (!object) shaped.set(record.iri, (object = shapeEntity(record, field.selection, ctx.ontology)));
+        if (!object) shaped.set(record.iri, (object = shapeEntity(record, field.selection, ctx.ontology, ctx.ids)));
         return object;
       };
       const single = relations[field.relation].single;

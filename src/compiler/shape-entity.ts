@@ -5,6 +5,7 @@
 import type { Ontology } from '../ontology/ontology.ts';
 import { BRICK, localName } from '../rdf/vocabulary.ts';
 import type { EntityRecord } from './entity-records.ts';
+import type { SiteIds } from './site-ids.ts';
 import type { EntityKind, ScalarField, Selection } from './plan.ts';
 
 /** An entity as the resolvers see it: its IRI and kind, and a value per response key. */
@@ -32,7 +33,10 @@ function first(values: ReadonlySet<string> | readonly string[]): string | undefi
   return [...values].sort()[0];
 }
 
-/** The name: rdfs:label, else skos:prefLabel, else brick:label, else the id. */
+/**
+ * The name: rdfs:label, else skos:prefLabel, else brick:label, else the local name (not the
+ * site-unique id: names need not be unique, and name filters compute this one in the store).
+ */
 export function nameOf(record: EntityRecord): string {
   for (const labels of record.labels) {
     const label = first(labels);
@@ -65,8 +69,8 @@ function writableOf(record: EntityRecord, ontology: Ontology): string | null {
   return null;
 }
 
-/** The equipment a point belongs to: an owner that is not a location, zone or system; "" if none. */
-function equipmentIdOf(record: EntityRecord, ontology: Ontology): string {
+/** The id of the equipment a point belongs to: an owner that is not a location, zone or system; "" if none. */
+function equipmentIdOf(record: EntityRecord, ontology: Ontology, ids: SiteIds): string {
   const owners = [...record.owners]
     .filter(([, types]) => {
       const kinds = ontology.kindsOfTypes(types);
@@ -74,15 +78,15 @@ function equipmentIdOf(record: EntityRecord, ontology: Ontology): string {
     })
     .map(([iri]) => iri)
     .sort();
-  return owners[0] === undefined ? '' : localName(owners[0]);
+  return owners[0] === undefined ? '' : ids.idOf(owners[0]);
 }
 
-function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, ontology: Ontology): unknown {
+function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, ontology: Ontology, ids: SiteIds): unknown {
   switch (field) {
     case 'uri':
       return record.iri;
     case 'id':
-      return localName(record.iri);
+      return ids.idOf(record.iri);
     case 'name':
       return nameOf(record);
     case 'type': {
@@ -108,17 +112,17 @@ function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, onto
     case 'valueType':
       return literalNamed(record, 'valueType') ?? null;
     case 'equipmentId':
-      return equipmentIdOf(record, ontology);
+      return equipmentIdOf(record, ontology, ids);
   }
 }
 
-/** Builds the object of one entity with the selection's scalar fields. */
-export function shapeEntity(record: EntityRecord, selection: Selection, ontology: Ontology): EntityObject {
+/** Builds the object of one entity with the selection's scalar fields; `ids`: the site's (`site-ids.ts`). */
+export function shapeEntity(record: EntityRecord, selection: Selection, ontology: Ontology, ids: SiteIds): EntityObject {
   const wantsValue = selection.fields.some((field) => field.type === 'currentValue');
   const timeseriesId = wantsValue ? first(record.timeseriesIds) : undefined;
   const object: EntityObject = { __iri: record.iri, __kind: selection.kind, __name: nameOf(record), ...(timeseriesId ? { __timeseriesId: timeseriesId } : {}) };
   for (const field of selection.fields) {
-    if (field.type === 'scalar') object[field.key] = scalar(field.field, record, selection.kind, ontology);
+    if (field.type === 'scalar') object[field.key] = scalar(field.field, record, selection.kind, ontology, ids);
     // Filled by one batched lookup once the whole plan has run (execute-plan.ts).
     else if (field.type === 'currentValue') object[field.key] = null;
   }

@@ -13,6 +13,7 @@ import type { IriPair } from '../ontology/hierarchy-extractor.ts';
 import { iri, prologue, sparql } from '../rdf/sparql.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 import { InstrumentedStore } from '../store/instrumented-store.ts';
+import { GraphReadings } from './graph-readings.ts';
 
 const EXTERNAL_TTL_MS = 5000;
 
@@ -34,38 +35,16 @@ function statementsOf(rows: readonly SparqlRow[]): SiteClassStatements {
   return { types: [...types], subClassOf };
 }
 
-/** Readings of one store's site graphs, dropped when a graph changes (and, for an external store, when old). */
-class SiteClassReadings {
-  private readonly readings = new Map<string, { readonly at: number; readonly statements: Promise<SiteClassStatements> }>();
+const byStore = new WeakMap<InstrumentedStore, GraphReadings<SiteClassStatements>>();
 
-  constructor(
-    private readonly store: InstrumentedStore,
-    private readonly ttlMs: number | undefined,
-  ) {
-    store.onChange(({ graph }) => this.readings.delete(graph));
-  }
-
-  of(graph: string): Promise<SiteClassStatements> {
-    const now = performance.now();
-    const known = this.readings.get(graph);
-    if (known && (this.ttlMs === undefined || now - known.at < this.ttlMs)) return known.statements;
-    const statements = this.store.selectUnreported(classStatementsQuery(graph), { site: graph }).then(statementsOf);
-    const entry = { at: now, statements };
-    this.readings.set(graph, entry);
-    // A reading that failed (the site is still being restored) is read again next time.
-    statements.catch(() => {
-      if (this.readings.get(graph) === entry) this.readings.delete(graph);
-    });
-    return statements;
-  }
-}
-
-const byStore = new WeakMap<InstrumentedStore, SiteClassReadings>();
+/** A site graph's class statements, from an unreported select. */
+const readStatements = async (select: (query: string) => Promise<SparqlRow[]>, graph: string) => statementsOf(await select(classStatementsQuery(graph)));
 
 /** The ontology as the site of `graph` reads it. */
 export async function siteOntology(store: GraphStore, ontology: Ontology, graph: string): Promise<Ontology> {
-  if (!(store instanceof InstrumentedStore)) return ontology.forSite(statementsOf(await store.select(classStatementsQuery(graph), { site: graph })));
+  if (!(store instanceof InstrumentedStore)) return ontology.forSite(await readStatements((query) => store.select(query, { site: graph }), graph));
   let readings = byStore.get(store);
-  if (!readings) byStore.set(store, (readings = new SiteClassReadings(store, store.name === 'sparql' ? EXTERNAL_TTL_MS : undefined)));
+  const keptFor = () => (store.name === 'sparql' ? EXTERNAL_TTL_MS : undefined);
+  if (!readings) byStore.set(store, (readings = new GraphReadings(store, readStatements, keptFor)));
   return ontology.forSite(await readings.of(graph));
 }

@@ -1,15 +1,16 @@
 /**
  * What the planner knows of a site's graph beyond the ontology, read from the graph once after
  * each change, never per request: the entities typed with no class of any kind (MAPPING.md's
- * fallback), the namespaces entity IRIs use, the predicates, and whether IFC GlobalIds are plain
- * strings. With it the planner anchors what would otherwise scan the site: the kind fallback
- * becomes a short VALUES list or nothing
- * (the scan of every hasPoint edge cost 0.8 s at 1M triples), an id's local name the few IRIs it
- * can be, a property name its predicates, an IFC GlobalId the literal itself.
+ * fallback), the namespaces entity IRIs use, the predicates, whether IFC GlobalIds are plain
+ * strings, and the local names several entities share (their ids, `site-ids.ts`). With it the
+ * planner anchors what would otherwise scan the site: the kind fallback becomes a short VALUES
+ * list or nothing (the scan of every hasPoint edge cost 0.8 s at 1M triples), an id's local name
+ * the few IRIs it can be, a property name its predicates, an IFC GlobalId the literal itself.
  *
  * Kept only where this process sees every change of the store (the embedded stores, through
  * `InstrumentedStore.onChange`): with an external store another replica may change a graph, so
- * there the planner goes without and emits the shapes that need no profile.
+ * there the planner goes without and emits the shapes that need no profile (and keeps the ids
+ * for a few seconds, `site-ids-cache.ts`).
  */
 import type { EntityKind } from '../ontology/ontology.ts';
 import type { EntityRecord } from './entity-records.ts';
@@ -17,6 +18,7 @@ import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 import { InstrumentedStore } from '../store/instrumented-store.ts';
+import { readSiteIds, type SiteIds } from './site-ids.ts';
 import { fallbackGenerator } from './sparql-builder.ts';
 
 export interface SiteProfile {
@@ -33,6 +35,8 @@ export interface SiteProfile {
    * queries need not compute tags, `applyTags` sets them. Only untyped entities read their tag.
    */
   readonly tags: ReadonlyMap<string, string> | undefined;
+  /** The ids of the site's entities (`site-ids.ts`): which local names several of them share. */
+  readonly ids: SiteIds;
 }
 
 /** Sets the fallback tags a query left out (see `SiteProfile.tags`). */
@@ -97,6 +101,7 @@ export async function readSiteProfile(select: (query: string) => Promise<SparqlR
     predicates: predicateList && new Set(predicateList),
     plainIfcIds: otherIfcIds.length === 0,
     tags: complete ? fallbackTags(untyped) : undefined,
+    ids: await readSiteIds(select, graph),
   };
 }
 

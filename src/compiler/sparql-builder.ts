@@ -8,6 +8,7 @@ import { Sparql, integer, iri, join, literal, prologue, sparql, trusted, variabl
 import { BRICK, ONTOLOGY_GRAPH, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
 import { isTraversal, locationPaths, relations, zonePoints, type TraversalRelation } from './relations.ts';
+import { SiteIds } from './site-ids.ts';
 import type { SiteProfile } from './site-profile.ts';
 import {
   ALL_PATHS,
@@ -221,6 +222,12 @@ SELECT ?parent ?r ?p ?v WHERE {
   );
 }
 
+/** What the site tells the compiler of root constraints: its profile (embedded stores) and its ids. */
+interface IdContext {
+  readonly profile: SiteProfile | undefined;
+  readonly ids: SiteIds;
+}
+
 /** A reference to another entity: how it names it, and the kind (with its classes, and those without a kind mark) it must be of. */
 interface Reference {
   readonly ref: EntityRef;
@@ -237,17 +244,24 @@ function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string): 
 }
 
 /**
- * Binds `v` to the entities a reference names: the IRI directly, or the IRIs a local name can be
- * in the site's namespaces (then tested for the kind), else the kind's instances first.
+ * The IRIs an id that is no full IRI can name, where they are known without a scan: the entities
+ * of a shared local name (the site's ids), else the id in each of the site's namespaces (its
+ * profile). Undefined: not known (or the id names nothing, which `idTest` tells).
  */
-function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
+function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): string[] | undefined {
+  return ids.named(id) ?? (profile?.namespaces && idCandidates(id, profile.namespaces));
+}
+
+/**
+ * Binds `v` to the entities a reference names: the IRI directly, or the IRIs an id can be
+ * (`idIris`, then tested for the kind), else the kind's instances first.
+ */
+function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, scope: string, context: IdContext): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
-  if ('id' in ref && profile?.namespaces) {
-    const ids = idCandidates(ref.id, profile.namespaces);
-    return ids?.length ? sparql`VALUES ${v} { ${ids.map(iri)} } ${kindOrFallbackTest(v, kind, scope, unmarked)}` : undefined;
-  }
+  const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
+  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindOrFallbackTest(v, kind, scope, unmarked)}` : undefined;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindGenerator(v, kind, classes, scope, profile)} ${test}`;
+  return test && sparql`${kindGenerator(v, kind, classes, scope, context.profile)} ${test}`;
 }
 
 /**
@@ -313,31 +327,35 @@ interface CompiledConstraint {
  * location by name started from every node of the site for each candidate (3 s for the setpoints
  * of one floor of a 60-floor building; as a join, 9 ms).
  */
-function viaAnchor(ref: Reference, path: Sparql, scope: string, profile: SiteProfile | undefined): CompiledConstraint | undefined {
+function viaAnchor(ref: Reference, path: Sparql, scope: string, context: IdContext): CompiledConstraint | undefined {
   const anchor = variable(`${scope}_a`);
-  const generator = refGenerator(anchor, ref, scope, profile);
+  const generator = refGenerator(anchor, ref, scope, context);
   const test = refTest(anchor, ref, scope);
   if (!generator || !test) return undefined;
   return { generate: sparql`${generator} ${anchor} ${path} ?e .`, join: sparql`?e ^(${path}) ${anchor} . ${test}` };
 }
 
-/** Compiles a constraint; with a site profile, ids, the kind fallback and property names are anchored on what the site holds. */
+/**
+ * Compiles a constraint; with a site profile, ids, the kind fallback and property names are
+ * anchored on what the site holds, and with the site's ids, ids of entities that share a local name.
+ */
 function compileConstraint(
   c: Constraint,
   kind: EntityKind | undefined,
   scope: string,
-  profile: SiteProfile | undefined,
+  context: IdContext,
   unmarked: RootPlan['unmarked'] = {},
 ): CompiledConstraint | undefined {
+  const { profile } = context;
   const k = variable(`${scope}_k`);
   const paths = pathsOf(profile);
   switch (c.type) {
     case 'id': {
-      const test = idTest(e, c.id);
       if (isDirectIri(c.id)) return { generate: sparql`VALUES ?e { ${iri(c.id)} }`, check: sparql`FILTER(?e = ${iri(c.id)})` };
-      if (!test || !profile?.namespaces) return test && { check: test };
-      const ids = idCandidates(c.id, profile.namespaces);
-      return ids?.length ? { generate: sparql`VALUES ?e { ${ids.map(iri)} }`, check: test } : undefined;
+      const test = idTest(e, c.id);
+      const candidates = test && idIris(c.id, profile, context.ids);
+      if (!test || !candidates) return test && { check: test };
+      return candidates.length > 0 ? { generate: sparql`VALUES ?e { ${candidates.map(iri)} }`, check: test } : undefined;
     }
     case 'ifcId': {
       const [ref, id] = [variable(`${scope}_r`), variable(`${scope}_g`)];
@@ -363,10 +381,10 @@ function compileConstraint(
     }
     case 'inLocation': {
       const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses, unmarked: unmarked.Location }, contents(true, paths), scope, profile);
+      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses, unmarked: unmarked.Location }, contents(true, paths), scope, context);
     }
     case 'ofEquipment':
-      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses, unmarked: unmarked.Equipment }, paths.point, scope, profile);
+      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses, unmarked: unmarked.Equipment }, paths.point, scope, context);
     case 'equipmentClass': {
       const owner = variable(`${scope}_a`);
       return {
@@ -376,13 +394,13 @@ function compileConstraint(
       };
     }
     case 'ofZone':
-      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses, unmarked: unmarked.Zone }, zonePoints(paths), scope, profile);
+      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses, unmarked: unmarked.Zone }, zonePoints(paths), scope, context);
     case 'inSystem': {
       const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses, unmarked: unmarked.System };
-      if (kind !== 'Point') return viaAnchor(system, paths.part, scope, profile);
+      if (kind !== 'Point') return viaAnchor(system, paths.part, scope, context);
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
-      const generator = refGenerator(anchor, system, scope, profile);
+      const generator = refGenerator(anchor, system, scope, context);
       const test = refTest(anchor, system, scope);
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
@@ -426,10 +444,12 @@ const generatorRank = (c: Constraint): number => {
 
 /**
  * The root query of a plan; `undefined` when a constraint can match nothing (an impossible id).
- * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored.
+ * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored;
+ * `ids`, the site's (`site-ids.ts`), the ids of entities that share a local name.
  */
-export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile): Sparql | undefined {
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, profile, plan.unmarked) }));
+export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): Sparql | undefined {
+  const context: IdContext = { profile, ids };
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context, plan.unmarked) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)

@@ -4,7 +4,7 @@
  * `iri()`; nothing here concatenates strings into SPARQL.
  */
 import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { BKG, BRICK, ONTOLOGY_GRAPH, REC, REF } from '../rdf/vocabulary.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, REC, REF, localName } from '../rdf/vocabulary.ts';
 import type { EntityKind, NameFilter } from './plan.ts';
 
 /** One step of a property path: a predicate read forwards (`p`) or backwards (`^p`). */
@@ -151,20 +151,36 @@ export function nameFilter(e: Sparql, filter: NameFilter, name: Sparql): Sparql 
   return sparql`${nameOf(e, name)} ${nameTest(name, filter)}`;
 }
 
+/** Where an id that is a suffix of its entity's IRI may start: right after one of these. */
+export const ID_CUTS: ReadonlySet<string> = new Set(['#', '/', ':']);
+
+/** True when `entity` ends with `id` right after a cut (`ID_CUTS`). */
+export function endsAtCut(entity: string, id: string): boolean {
+  return entity.length > id.length && entity.endsWith(id) && ID_CUTS.has(entity[entity.length - id.length - 1]!);
+}
+
 /**
- * Selects the entity an id names: a full IRI, or a local name (after the last `#` or `/`).
- * A value that can be neither matches nothing, which the caller learns as `undefined`.
+ * How an id argument names entities (`site-ids.ts`): as a local name (no `#` or `/`), as a suffix
+ * of IRIs after a cut (`b1/ahu-1`), and/or as a full IRI; none of them: it names nothing.
+ */
+function idForms(id: string): { readonly localName: boolean; readonly suffix: boolean; readonly asIri: boolean } {
+  const cut = /[#/]/.test(id);
+  const asIri = isAbsoluteIri(id);
+  // A suffix must be able to end an IRI: no space, quote or second `#`.
+  return { localName: !cut && id.length > 0, suffix: cut && !asIri && isAbsoluteIri(`urn:id:${id}`), asIri };
+}
+
+/**
+ * Selects the entities an id names: a full IRI, a local name (after the last `#` or `/`), or a
+ * suffix of the IRI after a `#`, `/` or `:` (the ids of entities that share a local name).
+ * A value that can be none of them matches nothing, which the caller learns as `undefined`.
  */
 export function idTest(e: Sparql, id: string): Sparql | undefined {
-  const localNameMatches = !/[#/]/.test(id) && id.length > 0;
-  const asIri = isAbsoluteIri(id);
-  if (!localNameMatches && !asIri) return undefined;
-  const tests: Sparql[] = [];
-  if (asIri) tests.push(sparql`${e} = ${iri(id)}`);
-  if (localNameMatches) {
-    tests.push(sparql`STRENDS(STR(${e}), ${literal(`#${id}`)})`, sparql`STRENDS(STR(${e}), ${literal(`/${id}`)})`);
-  }
-  return sparql`FILTER(${join(tests, ' || ')})`;
+  const forms = idForms(id);
+  const cuts = forms.localName ? ['#', '/'] : forms.suffix ? [...ID_CUTS] : [];
+  const tests: Sparql[] = cuts.map((cut) => sparql`STRENDS(STR(${e}), ${literal(cut + id)})`);
+  if (forms.asIri) tests.unshift(sparql`${e} = ${iri(id)}`);
+  return tests.length > 0 ? sparql`FILTER(${join(tests, ' || ')})` : undefined;
 }
 
 /** True when an id names an IRI that cannot also be a local name, so it can be bound directly. */
@@ -241,14 +257,18 @@ export function propertyGenerator(e: Sparql, predicates: readonly string[], valu
 
 /**
  * The IRIs an id can name (as `idTest` reads it) in a site whose entities use these namespaces:
- * the id itself if it is an IRI, and each namespace followed by the id if it is a local name.
+ * the id itself if it is an IRI, each namespace followed by the id if it is a local name, and
+ * each namespace followed by its local name that ends with it if it is a suffix (`b1/ahu-1`).
  * `undefined` when it can name nothing.
  */
 export function idCandidates(id: string, namespaces: readonly string[]): string[] | undefined {
-  const localName = !/[#/]/.test(id) && id.length > 0;
-  const asIri = isAbsoluteIri(id);
-  if (!localName && !asIri) return undefined;
-  const candidates = new Set<string>(asIri ? [id] : []);
-  if (localName) for (const ns of namespaces) if (isAbsoluteIri(ns + id)) candidates.add(ns + id);
+  const forms = idForms(id);
+  if (!forms.localName && !forms.suffix && !forms.asIri) return undefined;
+  const candidates = new Set<string>(forms.asIri ? [id] : []);
+  const name = localName(id);
+  for (const ns of namespaces) {
+    const candidate = ns + name;
+    if ((forms.localName || (forms.suffix && endsAtCut(candidate, id))) && isAbsoluteIri(candidate)) candidates.add(candidate);
+  }
   return [...candidates];
 }

@@ -7,10 +7,12 @@
 import { readEntityRowsInSlices } from '../compiler/entity-records.ts';
 import type { Selection } from '../compiler/plan.ts';
 import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
+import { siteIds } from '../compiler/site-ids-cache.ts';
+import { siteProfile } from '../compiler/site-profile.ts';
 import { ALL_PATHS, tagOf, timeseriesPath } from '../compiler/sparql-patterns.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { iri, literal, prologue, sparql, trusted } from '../rdf/sparql.ts';
-import { localName, siteGraph } from '../rdf/vocabulary.ts';
+import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 
 /** What the graph says about the point of a timeseries. */
@@ -73,7 +75,8 @@ function ownerRows(rows: readonly SparqlRow[]): SparqlRow[] {
 export async function timeseriesPoints(store: GraphStore, ontology: Ontology, siteId: string, timeseriesIds: readonly string[]): Promise<Map<string, TimeseriesPoint>> {
   const result = new Map<string, TimeseriesPoint>();
   if (timeseriesIds.length === 0) return result;
-  const rows = await store.select(timeseriesPointsQuery(siteId, timeseriesIds), { site: siteGraph(siteId) });
+  const graph = siteGraph(siteId);
+  const [rows, ids] = await Promise.all([store.select(timeseriesPointsQuery(siteId, timeseriesIds), { site: graph }), siteIds(store, graph, await siteProfile(store, graph))]);
   const { records } = await readEntityRowsInSlices(rows);
   const owners = (await readEntityRowsInSlices(ownerRows(rows))).records;
   const pointsOf = new Map<string, Map<string, EntityObject>>();
@@ -83,12 +86,12 @@ export async function timeseriesPoints(store: GraphStore, ontology: Ontology, si
     if (id === undefined || !record || !kindsOf(record, ontology).has('Point')) continue;
     let points = pointsOf.get(id);
     if (!points) pointsOf.set(id, (points = new Map()));
-    if (!points.has(record.iri)) points.set(record.iri, shapeEntity(record, POINT_FIELDS, ontology));
+    if (!points.has(record.iri)) points.set(record.iri, shapeEntity(record, POINT_FIELDS, ontology, ids));
   }
   for (const [id, points] of pointsOf) {
     const point = [...points.values()].sort(byName)[0]!;
     const equipmentId = point.equipmentId as string;
-    const owner = equipmentId === '' ? undefined : [...records.get(point.__iri)!.owners.keys()].sort().find((o) => localName(o) === equipmentId);
+    const owner = equipmentId === '' ? undefined : [...records.get(point.__iri)!.owners.keys()].sort().find((o) => ids.idOf(o) === equipmentId);
     const ownerRecord = owner === undefined ? undefined : owners.get(owner);
     result.set(id, {
       pointId: point.id as string,

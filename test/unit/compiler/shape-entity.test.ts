@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EntityRecord } from '../../../src/compiler/entity-records.ts';
 import type { EntityKind, FieldPlan, ScalarField, Selection } from '../../../src/compiler/plan.ts';
 import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../../../src/compiler/shape-entity.ts';
+import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import { BRICK, REC, loadDerivedOntology } from '../ontology/derived-ontology.ts';
 
@@ -46,7 +47,7 @@ function record(local: string, facts: Facts = {}): EntityRecord {
 const selection = (kind: EntityKind, fields: FieldPlan[]): Selection => ({ kind, attributes: new Set(), fields });
 const scalars = (...names: ScalarField[]): FieldPlan[] => names.map((field) => ({ key: field, type: 'scalar', field }));
 /** One scalar field of a record shaped as `kind`. */
-const scalar = (field: ScalarField, r: EntityRecord, kind: EntityKind) => shapeEntity(r, selection(kind, scalars(field)), ontology)[field];
+const scalar = (field: ScalarField, r: EntityRecord, kind: EntityKind) => shapeEntity(r, selection(kind, scalars(field)), ontology, SiteIds.UNIQUE)[field];
 
 describe('name', () => {
   it('prefers rdfs:label over skos:prefLabel and brick:label', () => {
@@ -67,7 +68,7 @@ describe('name', () => {
   });
 
   it('is the name field and the __name used for ordering', () => {
-    const object = shapeEntity(record('R1', { prefLabels: ['Pref'] }), selection('Location', scalars('name')), ontology);
+    const object = shapeEntity(record('R1', { prefLabels: ['Pref'] }), selection('Location', scalars('name')), ontology, SiteIds.UNIQUE);
     expect(object).toMatchObject({ name: 'Pref', __name: 'Pref' });
   });
 });
@@ -229,7 +230,7 @@ describe('shapeEntity', () => {
       { key: 'timeseriesId', type: 'scalar', field: 'timeseriesId' },
       { key: 'currentValue', type: 'currentValue', fields: [['value', 'value']] },
     ];
-    expect(shapeEntity(r, selection('Point', fields), ontology)).toEqual({
+    expect(shapeEntity(r, selection('Point', fields), ontology, SiteIds.UNIQUE)).toEqual({
       __iri: `${EX}T1`,
       __kind: 'Point',
       __name: 'Supply temp',
@@ -245,7 +246,7 @@ describe('shapeEntity', () => {
   });
 
   it('gives null for missing optional facts', () => {
-    const object = shapeEntity(record('T1'), selection('Point', scalars('ifcId', 'unit', 'timeseriesId')), ontology);
+    const object = shapeEntity(record('T1'), selection('Point', scalars('ifcId', 'unit', 'timeseriesId')), ontology, SiteIds.UNIQUE);
     expect(object).toMatchObject({ ifcId: null, unit: null, timeseriesId: null });
   });
 
@@ -254,7 +255,7 @@ describe('shapeEntity', () => {
       { key: 'properties', type: 'properties', fields: [['name', 'name']] },
       { key: 'points', type: 'relation', relation: 'Equipment.points', args: { recursive: false }, selection: selection('Point', []) },
     ];
-    expect(Object.keys(shapeEntity(record('AHU1'), selection('Equipment', fields), ontology)).sort()).toEqual(['__iri', '__kind', '__name']);
+    expect(Object.keys(shapeEntity(record('AHU1'), selection('Equipment', fields), ontology, SiteIds.UNIQUE)).sort()).toEqual(['__iri', '__kind', '__name']);
   });
 });
 

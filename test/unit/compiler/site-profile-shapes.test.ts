@@ -3,6 +3,7 @@
 // entities (or nothing), a property name its predicates. Without one, the shapes stay as they were.
 import { describe, expect, it } from 'vitest';
 import type { Constraint, EntityKind, RelationName, RootPlan } from '../../../src/compiler/plan.ts';
+import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { SiteProfile } from '../../../src/compiler/site-profile.ts';
 import { externalReferencesQuery, relationQuery, rootQuery } from '../../../src/compiler/sparql-builder.ts';
 import { contentsOf, parseSelect, valuesOf } from './sparql-support.ts';
@@ -37,6 +38,7 @@ const profile = (over: Partial<SiteProfile> = {}): SiteProfile => ({
   predicates: new Set([`${A}controllerName`, `${B}controllerName`, `${A}area`, `${BRICK}hasPoint`]),
   plainIfcIds: true,
   tags: undefined,
+  ids: SiteIds.UNIQUE,
   ...over,
 });
 

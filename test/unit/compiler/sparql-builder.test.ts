@@ -2,6 +2,7 @@ import type { Expression, GraphPattern, GroupPattern, Pattern, SelectQuery } fro
 import { describe, expect, it } from 'vitest';
 import type { Attribute, Constraint, EntityKind, RelationArgs, RelationName, RootPlan } from '../../../src/compiler/plan.ts';
 import { isTraversal, relations } from '../../../src/compiler/relations.ts';
+import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import { propertiesQuery, relationQuery, rootQuery } from '../../../src/compiler/sparql-builder.ts';
 import { trusted, type Sparql } from '../../../src/rdf/sparql.ts';
 import { contentsOf, parsePatterns, parseSelect, projection, subExpressions, usesOperator, valuesOf } from './sparql-support.ts';
@@ -355,6 +356,21 @@ describe('rootQuery', () => {
       expect(contentsOf(query.where ?? []).filters.map((f) => f.expression)).toContainEqual(expected!.expression);
     });
 
+    it('matches a suffix id (entities that share a local name) with STRENDS after #, / and :', () => {
+      const query = parseSelect(root('Point', [kind('Point'), { type: 'id', id: 'b1/T1' }]));
+      const [expected] = parsePatterns('FILTER(STRENDS(STR(?e), "#b1/T1") || STRENDS(STR(?e), "/b1/T1") || STRENDS(STR(?e), ":b1/T1"))') as Array<{ expression: Expression }>;
+      expect(contentsOf(query.where ?? []).filters.map((f) => f.expression)).toContainEqual(expected!.expression);
+    });
+
+    it('binds an id of a shared local name to the entities the site ids list for it', () => {
+      const [b1, b3] = ['https://example.org/b1/T1', 'https://example.org/b3/T1'];
+      const ids = new SiteIds(new Map([['T1', new Set([b1, b3])]]));
+      const values = (c: Constraint, variable: string) => valuesFor(expectConfined(rootQuery(rootPlan('Point', [kind('Point'), c]), NO_ATTRIBUTES, undefined, ids)!), variable);
+      expect(values({ type: 'id', id: 'b3/T1' }, 'e')).toEqual([[b3]]);
+      expect(values({ type: 'id', id: 'T1' }, 'e')).toEqual([[b1, b3]]);
+      expect(values({ type: 'ofEquipment', equipment: { id: 'b1/T1' }, equipmentClasses: KIND_CLASSES.Equipment }, 'c1_a')).toEqual([[b1]]);
+    });
+
     it('anchors a reference given as an IRI with VALUES on the anchor', () => {
       const query = expectConfined(root('Point', [kind('Point'), { type: 'ofEquipment', equipment: { id: direct('VAV1') }, equipmentClasses: KIND_CLASSES.Equipment }]));
       sameMeaning(siteGraphPatterns(query).slice(0, 2), `VALUES ?c1_a { <${direct('VAV1')}> } ?c1_a ${POINT} ?e .`);
@@ -395,13 +411,13 @@ describe('rootQuery', () => {
     });
 
     it.each([
-      ['id', { type: 'id', id: 'floors/F1' }],
+      ['id, a suffix no IRI can end with', { type: 'id', id: 'floors/F 1' }],
       ['id, empty', { type: 'id', id: '' }],
       ['id, an IRI with a space', { type: 'id', id: 'http://example.org/a b' }],
-      ['locationId', { type: 'inLocation', location: { id: 'floors/F1' }, locationClasses: KIND_CLASSES.Location }],
-      ['equipmentId', { type: 'ofEquipment', equipment: { id: 'ahus/AHU1' }, equipmentClasses: KIND_CLASSES.Equipment }],
-      ['zoneId', { type: 'ofZone', zone: { id: 'zones#Z1' }, zoneClasses: KIND_CLASSES.Zone }],
-      ['systemId', { type: 'inSystem', system: { id: 'a/b' }, systemClasses: KIND_CLASSES.System }],
+      ['locationId', { type: 'inLocation', location: { id: 'floors/F 1' }, locationClasses: KIND_CLASSES.Location }],
+      ['equipmentId', { type: 'ofEquipment', equipment: { id: 'ahus/AHU"1' }, equipmentClasses: KIND_CLASSES.Equipment }],
+      ['zoneId', { type: 'ofZone', zone: { id: 'zones#Z#1' }, zoneClasses: KIND_CLASSES.Zone }],
+      ['systemId', { type: 'inSystem', system: { id: 'a/b<c' }, systemClasses: KIND_CLASSES.System }],
     ] satisfies Array<[string, Constraint]>)('is undefined for an impossible %s', (_label, c) => {
       expect(rootQuery(rootPlan('Point', [kind('Point'), c]), NO_ATTRIBUTES)).toBeUndefined();
       expect(rootQuery(rootPlan('Point', [kind('Point'), { type: 'name', name: name('x') }, c]), NO_ATTRIBUTES)).toBeUndefined();

@@ -1,0 +1,61 @@
+import { describe, expect, it, vi } from 'vitest';
+import { GraphReadings } from '../../../src/compiler/graph-readings.ts';
+import type { GraphStore } from '../../../src/store/graph-store.ts';
+import { InstrumentedStore } from '../../../src/store/instrumented-store.ts';
+
+/** A store that answers each select with how many it has answered (or fails once when told); replacing a graph tells the readings. */
+function countingStore() {
+  let reads = 0;
+  let failNext = false;
+  const inner = {
+    name: 'fake',
+    select: async () => {
+      reads++;
+      if (failNext) {
+        failNext = false;
+        throw new Error('down');
+      }
+      return [{ n: { type: 'literal', value: String(reads) } }];
+    },
+    replaceGraph: async () => ({ triples: 0 }),
+  } as unknown as GraphStore;
+  const store = new InstrumentedStore(inner);
+  const readings = (keptFor: (ms: number) => number | undefined) =>
+    new GraphReadings(store, async (select, graph) => `${graph}:${(await select('q'))[0]!.n!.value}`, keptFor);
+  return { store, readings, reads: () => reads, failNext: () => (failNext = true) };
+}
+
+describe('GraphReadings', () => {
+  it('reads a graph once until it changes, and again after', async () => {
+    const { store, readings, reads } = countingStore();
+    const kept = readings(() => undefined);
+    expect(await Promise.all([kept.of('g'), kept.of('g')])).toEqual(['g:1', 'g:1']);
+    expect(await kept.of('g')).toBe('g:1');
+    await store.replaceGraph('g', '', 'text/turtle');
+    expect(await kept.of('g')).toBe('g:2');
+    expect(reads()).toBe(2);
+  });
+
+  it('reads again once the time keptFor gives has passed', async () => {
+    vi.useFakeTimers();
+    try {
+      const { readings } = countingStore();
+      const kept = readings((ms) => Math.max(5000, 10 * ms));
+      expect(await kept.of('g')).toBe('g:1');
+      vi.advanceTimersByTime(4000);
+      expect(await kept.of('g')).toBe('g:1');
+      vi.advanceTimersByTime(2000);
+      expect(await kept.of('g')).toBe('g:2');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads again after a failed read', async () => {
+    const { readings, failNext } = countingStore();
+    const kept = readings(() => undefined);
+    failNext();
+    await expect(kept.of('g')).rejects.toThrow('down');
+    expect(await kept.of('g')).toBe('g:2');
+  });
+});
