@@ -125,9 +125,9 @@ class SiteProfiles {
    * The graph's profile; one still being read past PROFILE_WAIT_MS is gone without (at 5M triples
    * it takes ~15 s, read in the background from a load or a restore on).
    */
-  async of(graph: string): Promise<SiteProfile | undefined> {
+  async of(graph: string, waitMs = PROFILE_WAIT_MS): Promise<SiteProfile | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PROFILE_WAIT_MS)));
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
     try {
       return await Promise.race([this.reading(graph), late]);
     } finally {
@@ -153,9 +153,9 @@ class SiteProfiles {
 const byStore = new WeakMap<InstrumentedStore, SiteProfiles>();
 
 /** The profile of a site graph, or undefined where this process does not see every change of the store. */
-export function siteProfile(store: GraphStore, graph: string): Promise<SiteProfile | undefined> {
+export function siteProfile(store: GraphStore, graph: string, waitMs?: number): Promise<SiteProfile | undefined> {
   if (!(store instanceof InstrumentedStore) || store.name === 'sparql') return Promise.resolve(undefined);
   let profiles = byStore.get(store);
   if (!profiles) byStore.set(store, (profiles = new SiteProfiles(store)));
-  return profiles.of(graph);
+  return profiles.of(graph, waitMs);
 }

@@ -15,7 +15,7 @@ export interface ModelFacts {
   readonly classes: ReadonlyMap<string, number>;
   /** Triples per predicate whose object is an IRI or a blank node (literal-valued ones are properties). */
   readonly links: ReadonlyMap<string, number>;
-  /** IRIs that describe something or are linked to by a relationship, and have no class (counted up to a bound); a few of them. */
+  /** Entities without a class that their links place in a kind (MAPPING.md's fallback), listed up to 1,000 per kind; a few of them. */
   readonly untyped: { readonly count: number; readonly examples: readonly string[] };
 }
 
@@ -42,7 +42,7 @@ export interface ModelReading {
 }
 
 /** Predicates some field, filter or fact reads when their object is a resource. */
-const READ_LINKS = new Set<string>([
+export const READ_LINKS = new Set<string>([
   `${RDF}type`,
   `${RDFS}subClassOf`,
   ...['hasPart', 'isPartOf', 'hasPoint', 'isPointOf', 'feeds', 'isFedBy', 'hasLocation', 'isLocationOf', 'hasUnit', 'hasUnits', 'hasOutputSubstance', 'timeseries', 'value'].map((p) => BRICK + p),

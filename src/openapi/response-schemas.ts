@@ -108,7 +108,7 @@ export const modelReading = z
     brickVersion: z.object({ looksLike: z.string().meta({ example: '1.0' }), evidence: z.array(z.string()) }),
     entities: z.object({
       typed: z.number().int(),
-      untyped: z.number().int().meta({ description: 'Entities without a class, counted up to 10,000; placed in a kind by their links where they can be (MAPPING.md).' }),
+      untyped: z.number().int().meta({ description: 'Entities without a class that their links place in a kind (MAPPING.md’s fallback), counted up to 1,000 per kind.' }),
       untypedExamples: z.array(z.string()),
     }),
     renamedClasses: z.array(z.object({ ...classLine, readAs: z.string() })).meta({ description: 'Classes of older Brick versions, read as the Brick 1.4 class they were renamed to.' }),

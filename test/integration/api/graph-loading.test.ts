@@ -326,11 +326,12 @@ describe('large bodies stream', () => {
     // While the body arrives it is spooled to disk: memory must not grow by anything like its size.
     expect(peakWhileSending - baseline).toBeLessThan(answer.bytes);
     // Then the store holds the triples (~510 bytes each with its indexes, INFRA.md: about 4× this
-    // body), and persisting writes the graph's N-Quads copy (about 3× more, transiently); before it
-    // answers, the load report scans the graph while the site profile is read (about 1× more, in
-    // both store threads' heaps: measured +120 MiB here). Anything that also kept the graph's quads
-    // in memory as a whole goes past 12×.
-    expect(peak - baseline).toBeLessThan(12 * answer.bytes);
+    // body), and persisting writes the graph's N-Quads copy (about 3× more, transiently). Before it
+    // answers, the load report waits for the site profile every load reads (its scans grow both
+    // store threads' heaps: +240 MiB here, on a graph of 388k untyped subjects, work that happened
+    // after the answer before the report). Anything that also kept the graph's quads in memory as
+    // a whole goes past 14×.
+    expect(peak - baseline).toBeLessThan(14 * answer.bytes);
   }, 300_000);
 });
 
