@@ -5,7 +5,7 @@
  */
 import { iri, sparql, variable, type Sparql } from '../rdf/sparql.ts';
 import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
-import type { RelationPaths } from './sparql-patterns.ts';
+import { kindTest, type RelationPaths } from './sparql-patterns.ts';
 import type { EntityKind, RelationArgs, RelationName } from './plan.ts';
 
 /**
@@ -67,8 +67,21 @@ const path =
   (parent: Sparql, e: Sparql, { args, paths }: PatternContext) =>
     sparql`${parent} ${build(args.recursive, paths)} ${e} .`;
 
-const locationsOf = (parent: Sparql, e: Sparql, { args, paths: { part } }: PatternContext) =>
-  args.recursive ? sparql`${parent} ${part}+ ${e} .` : sparql`${parent} ${part} ${e} .`;
+/**
+ * `whole` has the location `child` as a part through a zone (Room isPartOf HVAC_Zone isPartOf
+ * Floor: MAPPING.md, "Location parent"), unless `child` is part of a location directly: a room
+ * that also names its floor hangs there, not under every location its zone is part of, so that
+ * `parent` and `locations` agree. One zone deep, the real-model pattern.
+ */
+const throughZone = (whole: Sparql, child: Sparql, { part }: RelationPaths, scope = 'rel'): Sparql => {
+  const [z, zk, q, qk] = ['z', 'zk', 'q', 'qk'].map((name) => variable(`${scope}_${name}`)) as [Sparql, Sparql, Sparql, Sparql];
+  return sparql`${whole} ${part} ${z} . ${kindTest(z, 'Zone', zk)} ${z} ${part} ${child} .
+    MINUS { ${q} ${part} ${child} . ${kindTest(q, 'Location', qk)} }`;
+};
+
+/** Child locations: its parts, and the locations of its zones (`throughZone`); with `recursive`, everything under it. */
+const locationsOf = (parent: Sparql, e: Sparql, { args, paths, scope }: PatternContext) =>
+  args.recursive ? sparql`${parent} ${paths.part}+ ${e} .` : [sparql`${parent} ${paths.part} ${e} .`, throughZone(parent, e, paths, scope)];
 
 /** `v` is typed with no class of the kind (the ontology graph marks each class's kind). */
 // MINUS, not FILTER NOT EXISTS: the same answer on a bound `v`, measured 2× faster (bench/shapes-1M.md).
@@ -83,7 +96,12 @@ export const relations: Record<RelationName, Relation> = {
   'Building.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
   'Building.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
   'Building.systems': { kinds: ['System'], single: false, pattern: path(locationPaths.systems) },
-  'Location.parent': { kinds: ['Location'], single: true, pattern: (p, e, { paths: { part } }) => sparql`${e} ${part} ${p} .` },
+  // The whole it names itself, else the location its zone is part of.
+  'Location.parent': {
+    kinds: ['Location'],
+    single: true,
+    pattern: (p, e, { paths, scope }) => [sparql`${e} ${paths.part} ${p} . BIND(1 AS ?rank)`, sparql`${throughZone(e, p, paths, scope)} BIND(2 AS ?rank)`],
+  },
   'Location.locations': { kinds: ['Location'], single: false, pattern: locationsOf },
   'Location.equipment': { kinds: ['Equipment'], single: false, pattern: path(locationPaths.equipment) },
   'Location.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
@@ -128,10 +146,11 @@ export const relations: Record<RelationName, Relation> = {
     kinds: ['Point'],
     single: false,
     pattern: (p, e, { args, paths: { part, point }, scope }) => {
-      if (args.recursive) return sparql`${p} (${point}|(${part}+/${point})) ${e} .`;
+      // A point can be a member itself (a loop's sensor): `part` reaches it as it reaches equipment.
+      if (args.recursive) return sparql`${p} (${point}|${part}+|(${part}+/${point})) ${e} .`;
       // Without recursive, a sub-system's own points are not the system's.
       const { w } = vars(scope);
-      return [sparql`${p} ${point} ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point} ${e} . ${notOfKind(w, 'System')}`];
+      return [sparql`${p} (${point}|${part}) ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point} ${e} . ${notOfKind(w, 'System')}`];
     },
   },
   'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { point } }) => sparql`${e} ${point} ${p} .` },

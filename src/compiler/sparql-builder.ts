@@ -355,12 +355,13 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       if (isTraversal(branches)) return undefined;
       const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, scope });
       // The check walks out from the bound ?e as a join (see `viaAnchor`; the two branches in an
-      // EXISTS took a minute at 1M triples): the point's owner, then that owner or its whole,
-      // which must be the system; an owner that is not the system itself must not be a system.
+      // EXISTS took a minute at 1M triples): the point's owner (or the point, as a member
+      // itself), then that owner or its whole, which must be the system; an owner that is not
+      // the system itself must not be a system.
       const [owner, ownerKind] = [variable(`${scope}_o`), variable(`${scope}_ok`)];
       return {
         generate: anchored(generator, pattern),
-        join: sparql`?e ^${paths.point} ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
+        join: sparql`?e ^${paths.point}? ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
           OPTIONAL { ${owner} a ${ownerKind} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${ownerKind} bkg:kind bkg:System } }
           FILTER(${owner} = ${anchor} || !BOUND(${ownerKind}))`,
       };
