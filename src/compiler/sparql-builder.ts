@@ -158,7 +158,8 @@ export function relationQuery(
   const checks: Sparql[] = [];
   if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));
   if (args.classes) checks.push(sparql`FILTER EXISTS { ${classTest(e, args.classes.closure, trusted('?k'))} }`);
-  const candidates = sparql`${anchored(parentValues(parents), spec.pattern(parent, e, { args, paths: pathsOf(profile) }))}
+  const anchor = parentValues(parents);
+  const candidates = sparql`${anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor }))}
       ${checks}`;
   return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), facts, profile);
 }
@@ -353,7 +354,7 @@ function compileConstraint(c: Constraint, kind: EntityKind | undefined, scope: s
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
       if (isTraversal(branches)) return undefined;
-      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, scope });
+      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, anchor: generator, scope });
       // The check walks out from the bound ?e as a join (see `viaAnchor`; the two branches in an
       // EXISTS took a minute at 1M triples): the point's owner (or the point, as a member
       // itself), then that owner or its whole, which must be the system; an owner that is not
