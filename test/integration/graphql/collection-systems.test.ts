@@ -55,6 +55,12 @@ describe('a hot-water loop is a system', () => {
     expect(data).toEqual({ loop: [{ id: 'HWL' }], water: [{ id: 'HWL' }] });
   });
 
+  it('is found by is: "System" too, so that the kind adds up', async () => {
+    const data = await ok('{ all: system(siteId: "hw") { uri } systems: system(siteId: "hw", is: "System") { uri } count: systemCount(siteId: "hw", is: "System") }');
+    expect(uris(data.systems)).toEqual(uris(data.all));
+    expect(data.count).toBe(2);
+  });
+
   it('has its member equipment, stated by hasPart or isPartOf, and not its sensor', async () => {
     const data = await ok('{ system(siteId: "hw", name: "Hot Water Loop") { equipment { uri } } }');
     expect(uris(data.system[0].equipment)).toEqual(ids('Boiler1', 'HX1', 'Pump1'));
