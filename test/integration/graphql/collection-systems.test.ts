@@ -2,19 +2,13 @@
 // fixtures/real-models/hot-water-loop.ttl: a brick:Hot_Water_Loop, which Brick 1.4 puts under
 // brick:Collection beside brick:System, with equipment and sensors as its parts. Every answer is
 // also compared with a plain SPARQL reference on the same fixture.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
-import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
+import { describe, expect, it } from 'vitest';
+import { realModelSuite, sortedUris as uris } from '../../support/real-model-suite.ts';
+import { REFERENCE_PATHS, referenceColumn, referenceIsA as isA } from '../../support/sparql-reference.ts';
 
-const turtle = readFileSync(new URL('../../../fixtures/real-models/hot-water-loop.ttl', import.meta.url), 'utf8');
+const { reference, ok } = realModelSuite('hw', 'hot-water-loop');
 const EX = 'https://example.org/hw#';
-const reference = referenceStore(turtle);
-
-const PART = '(brick:hasPart|^brick:isPartOf)';
-const POINT = '(brick:hasPoint|^brick:isPointOf)';
-const LOCATED = '(brick:hasLocation|^brick:isLocationOf)';
-const isA = (v: string, root: string) => `${v} a/rdfs:subClassOf* brick:${root} .`;
+const { part: PART, point: POINT, located: LOCATED } = REFERENCE_PATHS;
 /** A system or a collection (a loop). */
 const isSystem = (v: string) => `{ ${isA(v, 'System')} } UNION { ${isA(v, 'Collection')} }`;
 /** The members of `system` that are equipment. */
@@ -24,22 +18,6 @@ const pointsOf = (system: string) => `SELECT DISTINCT ?p WHERE {
   { ${system} ${POINT} ?p } UNION { ${system} ${PART} ?p } UNION { ${system} ${PART} ?e . ${isA('?e', 'Equipment')} ?e ${POINT} ?p }
   ${isA('?p', 'Point')} }`;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { hw: turtle } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
-
-const uris = (list: Array<{ uri: string }>) => list.map((x) => x.uri).sort();
 const ids = (...local: string[]) => local.map((id) => EX + id).sort();
 
 describe('a hot-water loop is a system', () => {

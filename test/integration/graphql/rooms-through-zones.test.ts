@@ -1,22 +1,18 @@
 // Location trees that pass through zones (issue #19, point 7; MAPPING "Location parent") on
 // fixtures/real-models/rooms-through-hvac-zones.ttl, where rooms reach their floor only through an
 // HVAC zone. Every answer is also compared with a plain SPARQL reference on the same fixture.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
-import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
+import { describe, expect, it } from 'vitest';
+import { realModelSuite, sortedUris as uris } from '../../support/real-model-suite.ts';
+import { REFERENCE_PATHS, referenceColumn, referenceIsA } from '../../support/sparql-reference.ts';
 
-const turtle = readFileSync(new URL('../../../fixtures/real-models/rooms-through-hvac-zones.ttl', import.meta.url), 'utf8');
+const { reference, ok } = realModelSuite('zoned', 'rooms-through-hvac-zones');
 const EX = 'https://example.org/zoned#';
-const reference = referenceStore(turtle);
 
 // The reference's vocabulary: a part link either way, and the kinds by the Brick hierarchy
 // (brick:Zone is a brick:Location in Brick, but zones are no locations in the API).
-const PART = '(brick:hasPart|^brick:isPartOf)';
-const LOCATED = '(brick:hasLocation|^brick:isLocationOf)';
-const POINT = '(brick:hasPoint|^brick:isPointOf)';
-const isZone = (v: string) => `${v} a/rdfs:subClassOf* brick:Zone .`;
-const isLocation = (v: string) => `${v} a/rdfs:subClassOf* brick:Location . FILTER NOT EXISTS { ${v} a/rdfs:subClassOf* brick:Zone }`;
+const { part: PART, point: POINT, located: LOCATED } = REFERENCE_PATHS;
+const isZone = (v: string) => referenceIsA(v, 'Zone');
+const isLocation = (v: string) => `${referenceIsA(v, 'Location')} FILTER NOT EXISTS { ${isZone(v)} }`;
 /** `child` is a location part of `whole`, directly or through a zone when it is part of no location directly. */
 const childOf = (whole: string, child: string) => `
   { ${whole} ${PART} ${child} }
@@ -25,22 +21,6 @@ const childOf = (whole: string, child: string) => `
     FILTER NOT EXISTS { ?direct ${PART} ${child} . ${isLocation('?direct')} } }
   ${isLocation(child)}`;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { zoned: turtle } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
-
-const uris = (list: Array<{ uri: string }>) => list.map((x) => x.uri).sort();
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 interface TreeNode {
@@ -144,11 +124,11 @@ describe('zones and contents of a location tree through zones', () => {
       point(siteId: "zoned", locationName: "Floor 1", nameMatch: EXACT) { uri }
       location(siteId: "zoned", locationId: "Floor1") { equipment(recursive: true) { uri } points(recursive: true) { uri } } }`);
     const under = `<${EX}Floor1> ${PART}* ?l .`;
-    const equipment = referenceColumn(reference, `SELECT DISTINCT ?e WHERE { ${under} ?e ${LOCATED} ?l . ?e a/rdfs:subClassOf* brick:Equipment }`, 'e');
+    const equipment = referenceColumn(reference, `SELECT DISTINCT ?e WHERE { ${under} ?e ${LOCATED} ?l . ${referenceIsA('?e', 'Equipment')} }`, 'e');
     // A point located in it, a point of it, or a point of equipment located in it.
     const points = referenceColumn(
       reference,
-      `SELECT DISTINCT ?p WHERE { ${under} { ?p ${LOCATED} ?l } UNION { ?l ${POINT} ?p } UNION { ?e ${LOCATED} ?l . ?e ${POINT} ?p } ?p a/rdfs:subClassOf* brick:Point }`,
+      `SELECT DISTINCT ?p WHERE { ${under} { ?p ${LOCATED} ?l } UNION { ?l ${POINT} ?p } UNION { ?e ${LOCATED} ?l . ?e ${POINT} ?p } ${referenceIsA('?p', 'Point')} }`,
       'p',
     );
     expect(equipment).toEqual(['AHU1', 'VAV101', 'VAV103'].map((id) => EX + id));
