@@ -156,9 +156,10 @@ export const relations: Record<RelationName, Relation> = {
     pattern: (p, e, { args, paths: { part, point }, scope }) => {
       // A point can be a member itself (a loop's sensor): `part` reaches it as it reaches equipment.
       if (args.recursive) return sparql`${p} (${point}|${part}+|(${part}+/${point})) ${e} .`;
-      // Without recursive, a sub-system's own points are not the system's.
+      // Without recursive, a sub-system's own points are not the system's. A member point is its
+      // own member's `point?` (not a third branch: Virtuoso then lost the fallback kind of untyped points).
       const { w } = vars(scope);
-      return [sparql`${p} (${point}|${part}) ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point} ${e} . ${notOfKind(w, 'System')}`];
+      return [sparql`${p} ${point} ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point}? ${e} . ${notOfKind(w, 'System')}`];
     },
   },
   'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { point } }) => sparql`${e} ${point} ${p} .` },
