@@ -4,6 +4,7 @@
  */
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode } from 'graphql';
 import { AppError, badUserInput } from '../errors/app-error.ts';
+import { ENTITY_KINDS, KIND_ROOTS } from '../ontology/entity-kind.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { collectFields, type RequestDocument } from './collect-fields.ts';
@@ -63,7 +64,10 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
     throw new AppError('UNKNOWN_CLASS', `Unknown class "${name}" in argument "${argument}".${hint}`, { argument, suggestions });
   }
-  return { iri, closure: ontology.sortedClosure(iri) };
+  // A kind's root class means the whole kind, so that kinds add up (MAPPING.md): `is: "System"`
+  // also takes the loops, which Brick puts under brick:Collection beside brick:System.
+  const kind = ENTITY_KINDS.find((k) => KIND_ROOTS[k][0] === iri);
+  return { iri, closure: kind ? ontology.sortedKindClasses(kind) : ontology.sortedClosure(iri) };
 }
 
 /**

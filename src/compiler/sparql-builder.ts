@@ -152,7 +152,8 @@ export function relationQuery(
   const checks: Sparql[] = [];
   if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));
   if (args.classes) checks.push(sparql`FILTER EXISTS { ${classTest(e, args.classes.closure, trusted('?k'))} }`);
-  const candidates = sparql`${anchored(parentValues(parents), spec.pattern(parent, e, { args, paths: pathsOf(profile) }))}
+  const anchor = parentValues(parents);
+  const candidates = sparql`${anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor }))}
       ${checks}`;
   return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), facts, profile);
 }
@@ -405,14 +406,15 @@ function compileConstraint(
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
       if (isTraversal(branches)) return undefined;
-      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, scope });
+      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, anchor: generator, scope });
       // The check walks out from the bound ?e as a join (see `viaAnchor`; the two branches in an
-      // EXISTS took a minute at 1M triples): the point's owner, then that owner or its whole,
-      // which must be the system; an owner that is not the system itself must not be a system.
+      // EXISTS took a minute at 1M triples): the point's owner (or the point, as a member
+      // itself), then that owner or its whole, which must be the system; an owner that is not
+      // the system itself must not be a system.
       const [owner, ownerKind] = [variable(`${scope}_o`), variable(`${scope}_ok`)];
       return {
         generate: anchored(generator, pattern),
-        join: sparql`?e ^${paths.point} ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
+        join: sparql`?e ^${paths.point}? ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
           OPTIONAL { ${owner} a ${ownerKind} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${ownerKind} bkg:kind bkg:System } }
           FILTER(${owner} = ${anchor} || !BOUND(${ownerKind}))`,
       };

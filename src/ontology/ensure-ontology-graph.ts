@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { iri, literal, prologue, sparql } from '../rdf/sparql.ts';
 import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
+import { ENTITY_KINDS } from './entity-kind.ts';
 import { loadOntologyGraph } from './ontology-graph.ts';
 import type { Ontology } from './ontology.ts';
 
@@ -11,14 +12,18 @@ const VERSION = `${BKG}version`;
 /**
  * Writes the ontology graph unless the store already holds this very version: an external store
  * shared by several replicas (or kept across restarts) is written once, not at every start. The
- * version is a hash of the ontology file and of the code that derives the graph from it, stored
- * in the graph itself after everything else, so a load cut short is written again.
+ * version is a hash of the ontology file, of the code that derives the graph from it and of the
+ * kinds' classes, stored in the graph itself after everything else, so a load cut short is
+ * written again.
  */
 export async function ensureOntologyGraph(store: GraphStore, ontology: Ontology, ontologyPath: string): Promise<{ triples: number; written: boolean }> {
-  const version = createHash('sha256')
+  const hash = createHash('sha256')
     .update(await readFile(ontologyPath))
-    .update(await readFile(new URL('./ontology-graph.ts', import.meta.url)))
-    .digest('hex');
+    .update(await readFile(new URL('./ontology-graph.ts', import.meta.url)));
+  // The kind marks come from code beside this file too (kind roots, replacement links): hashed as
+  // derived, so a store kept across an upgrade that changes a kind gets its marks rewritten.
+  for (const kind of ENTITY_KINDS) hash.update(`${kind}\n${ontology.sortedKindClasses(kind).join('\n')}\n`);
+  const version = hash.digest('hex');
   const found = await store.select(
     sparql`${prologue}\nSELECT ?v WHERE { GRAPH ${iri(ONTOLOGY_GRAPH)} { ${iri(ONTOLOGY_GRAPH)} ${iri(VERSION)} ?v } }`.text,
   );

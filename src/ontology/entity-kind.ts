@@ -14,7 +14,8 @@ export const KIND_ROOTS: Readonly<Record<EntityKind, readonly string[]>> = {
   Zone: [`${BRICK}Zone`, `${REC}Zone`],
   Equipment: [`${BRICK}Equipment`],
   Point: [`${BRICK}Point`],
-  System: [`${BRICK}System`],
+  // Brick 1.4 puts loops (Hot_Water_Loop) under Collection beside System, not under it; they serve as systems.
+  System: [`${BRICK}System`, `${BRICK}Collection`],
 };
 
 /** The root a kind's typeHierarchy ends with; a Building's hierarchy is that of a Location. */

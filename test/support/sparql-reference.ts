@@ -31,3 +31,13 @@ export function referenceColumn(store: oxigraph.Store, query: string, name: stri
   const results = store.query(REFERENCE_PREFIXES + query) as Map<string, oxigraph.Term>[];
   return results.map((row) => row.get(name)?.value ?? '').sort();
 }
+
+/** Relationship paths for reference queries, read in both directions as MAPPING.md says. */
+export const REFERENCE_PATHS = {
+  part: '(brick:hasPart|^brick:isPartOf)',
+  point: '(brick:hasPoint|^brick:isPointOf)',
+  located: '(brick:hasLocation|^brick:isLocationOf)',
+} as const;
+
+/** A reference pattern: `v` is an instance of the Brick class `root` or of one of its subclasses. */
+export const referenceIsA = (v: string, root: string) => `${v} a/rdfs:subClassOf* brick:${root} .`;
