@@ -208,11 +208,9 @@ export class Ontology {
 
   /** Whether a class means the root of a kind (`brick:Point`, `brick:Location` read as `rec:Architecture`, an equivalent of one). */
   isKindRoot(classIri: string, kind: EntityKind): boolean {
-    const meaning = this.graph.canonical(classIri);
-    return KIND_ROOTS[kind].some((root) => {
-      const closure = this.graph.closure(root);
-      return this.graph.canonical(root) === meaning || (closure.has(classIri) && this.graph.closure(classIri).has(root));
-    });
+    // The kind's own root, not the other classes it gathers (brick:Collection beside brick:System).
+    const root = KIND_ROOTS[kind][0]!;
+    return this.graph.canonical(root) === this.graph.canonical(classIri) || (this.graph.closure(root).has(classIri) && this.graph.closure(classIri).has(root));
   }
 
   /** The class a class means: itself, or the final replacement of a deprecated or renamed one. */
