@@ -3,28 +3,14 @@
 // entities' ifcId and entityByIfcId, the project itself is no entity of the API, and a system whose
 // members are stated with rec:includes and brick:hasPart answers them once. Each answer is compared
 // with a plain SPARQL question over the fixture (test/support/sparql-reference.ts).
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
-import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
+import { describe, expect, it } from 'vitest';
+import { realModelSuite } from '../../support/real-model-suite.ts';
+import { referenceColumn } from '../../support/sparql-reference.ts';
 
-const TURTLE = readFileSync(new URL('../../../fixtures/real-models/brick-1.4-ifc-project-and-collection-members.ttl', import.meta.url), 'utf8');
-const reference = referenceStore(TURTLE);
+const { reference, ok } = realModelSuite('plant', 'brick-1.4-ifc-project-and-collection-members');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { plant: TURTLE } });
-});
-afterAll(async () => {
-  await h?.close();
-});
 
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 describe('IFC references that name their project', () => {
   it('give each entity its GlobalId, and not the project’s', async () => {

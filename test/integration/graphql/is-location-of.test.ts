@@ -2,13 +2,11 @@
 // "Relationships: both directions always"), on fixtures/real-models/brick-1.0-is-location-of.ttl,
 // a Brick 1.0-style model that states no hasLocation at all. Each answer is also compared with a
 // plain SPARQL reference over the fixture that reads the links only the way the model states them.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
-import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
+import { describe, expect, it } from 'vitest';
+import { realModelSuite } from '../../support/real-model-suite.ts';
+import { referenceColumn } from '../../support/sparql-reference.ts';
 
-const TURTLE = readFileSync(new URL('../../../fixtures/real-models/brick-1.0-is-location-of.ttl', import.meta.url), 'utf8');
-const reference = referenceStore(TURTLE);
+const { reference, ok } = realModelSuite('soda', 'brick-1.0-is-location-of');
 /** The plain SPARQL reference's answer: the sorted values of `?name`. */
 const expected = (where: string) => referenceColumn(reference, `SELECT ?name WHERE { ${where} }`, 'name');
 
@@ -17,20 +15,7 @@ const HOLDS = '(brick:isLocationOf|rec:isLocationOf)';
 const EQUIPMENT = 'a/rdfs:subClassOf* brick:Equipment';
 const POINT = 'a/rdfs:subClassOf* brick:Point';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { soda: TURTLE } });
-});
-afterAll(async () => {
-  await h?.close();
-});
 
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
