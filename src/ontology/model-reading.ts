@@ -35,7 +35,7 @@ export interface ModelReading {
   readonly deprecatedClasses: ReadonlyArray<ClassLine & { readonly readAs: string }>;
   /** Classes the site declares, with their superclasses. */
   readonly siteClasses: ReadonlyArray<ClassLine & { readonly superclasses: readonly string[] }>;
-  /** Classes neither Brick nor the site declares: not matched by any class filter; their entities are placed by their links. */
+  /** Classes neither Brick nor the site declares (W3C vocabularies' and Brick's reference classes aside): not matched by any class filter; their entities are placed by their links. */
   readonly unknownClasses: ReadonlyArray<ClassLine & { readonly suggestions: readonly string[] }>;
   /** Relationships between entities that no field of the API reads, with how many triples state them. */
   readonly ignoredRelations: ReadonlyArray<{ readonly predicate: string; readonly triples: number; readonly note?: string }>;
@@ -71,7 +71,7 @@ export function readModel(facts: ModelFacts, site: Ontology): ModelReading {
     else if (site.siteClasses.declared.has(cls)) declared.push({ class: cls, entities, superclasses: site.superclassesOf(cls) });
     else if (site.isKnownClass(cls)) {
       if (site.meaningOf(cls) !== cls) deprecated.push({ class: cls, entities, readAs: site.meaningOf(cls) });
-    } else if (!cls.startsWith('http://www.w3.org/')) unknown.push({ class: cls, entities, suggestions: site.suggest(localName(cls)) });
+    } else if (!cls.startsWith('http://www.w3.org/') && !cls.startsWith(REF)) unknown.push({ class: cls, entities, suggestions: site.suggest(localName(cls)) });
   }
   const ignored: Array<{ predicate: string; triples: number; note?: string }> = [];
   const renames = site.relationRenames();

@@ -11,6 +11,8 @@ import { LabelIndex } from './label-index.ts';
 import { modelChecks } from './model-checks.ts';
 import { ShaclChecker } from './shacl-findings.ts';
 import { buildReport, type ValidationReport } from './validation-report.ts';
+import { factsOfTriples } from './model-facts-of-triples.ts';
+import { readModel } from '../ontology/model-reading.ts';
 
 /** The SHACL shapes the validator checks, derived from Brick by `npm run build:ontology`. */
 export const BRICK_SHAPES_PATH = resolve(projectRoot, 'ontology/brick-shapes.ttl');
@@ -56,6 +58,9 @@ export class ModelValidator {
     }
     const labels = new LabelIndex(model);
     const findings = [...(await this.shacl.check(model, labels)), ...modelChecks(model, this.ontology, this.hierarchy, labels)];
-    return buildReport(findings, model.size, (performance.now() - started) / 1000);
+    // What the service would make of the model, as a load answers it (the load report).
+    const { facts, statements } = factsOfTriples(model);
+    const reading = readModel(facts, this.ontology.forSite(statements));
+    return { ...buildReport(findings, model.size, (performance.now() - started) / 1000), reading };
   }
 }

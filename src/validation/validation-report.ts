@@ -4,6 +4,7 @@
  * the checks of model-checks.ts (unknown and deprecated classes, links stated in the inverse
  * direction, points without equipment, equipment without location).
  */
+import type { ModelReading } from '../ontology/model-reading.ts';
 import type { RdfTerm } from '../store/graph-store.ts';
 import type { Holder } from './label-index.ts';
 
@@ -53,6 +54,8 @@ export interface ValidationReport {
   /** Findings, most serious first; at most `perKind` of each kind (`omitted` says how many more). */
   readonly results: readonly Finding[];
   readonly omitted: number;
+  /** What the service makes of the model, as a load answers it (src/ontology/model-reading.ts). */
+  readonly reading?: ModelReading;
 }
 
 /** Findings listed per kind; the counts always cover them all. */

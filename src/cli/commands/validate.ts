@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { stringOption, usage, type Command } from '../command.ts';
 import { CommandError } from '../errors.ts';
+import { formatModelReading } from '../model-reading-text.ts';
 import { rdfFileFormat } from '../rdf-file-format.ts';
 import type { Finding, ValidationReport } from '../../validation/validation-report.ts';
 
@@ -23,8 +24,8 @@ export const validate: Command = {
     ontology: { type: 'string', value: 'file', description: 'the ontology (default: the shipped ontology/brick-hierarchy.ttl; a full Brick.ttl works too)' },
   },
   details: `Prints the report the service answers on POST /api/v1/sites/{id}/graph/validate: one line
-per finding (severity, kind, entity and name, path, message), then a summary line. --json prints
-the report as JSON. Exit status 1 when the model has violations (warnings and infos do not count).
+per finding (severity, kind, entity and name, path, message), then a summary line, then what the
+service would make of the model (the load report a load answers). --json prints the report as JSON. Exit status 1 when the model has violations (warnings and infos do not count).
 
 Example:
   bkg validate hq.ttl
@@ -58,6 +59,7 @@ Example:
       for (const finding of report.results) stdout.write(`${findingLine(finding)}\n`);
       if (report.omitted > 0) stdout.write(`(${report.omitted} more findings not listed; --json has the counts per kind)\n`);
       stdout.write(`${summaryLine(report)}\n`);
+      if (report.reading) stdout.write(formatModelReading(report.reading));
     }
     if (report.summary.violations > 0) throw new ModelHasViolations(`The model has ${report.summary.violations} violation${report.summary.violations === 1 ? '' : 's'}.`);
   },

@@ -150,12 +150,16 @@ describe('bkg validate FILE', () => {
   it('prints one line per finding and a summary line, and exits 1 on violations', async () => {
     const { code, stdout, stderr } = await run(['validate', fixture('faulty')]);
     expect(code).toBe(1);
-    const lines = stdout.trimEnd().split('\n');
+    // The findings, the summary line, then what the service would make of the model (the load report).
+    const [report, reading] = stdout.trimEnd().split(/\n(?=Looks like Brick )/) as [string, string];
+    const lines = report.split('\n');
     expect(lines).toHaveLength(11);
     expect(lines).toContain(
       `VIOLATION unknown-class: ${EX}t-1 "T 1" [http://www.w3.org/1999/02/22-rdf-syntax-ns#type]: Temprature_Sensor is not a class of the ontology (1 entity). Closest known: Temperature_Sensor, Air_Temperature_Sensor.`,
     );
     expect(lines.at(-1)).toMatch(/^6 violations, 3 warnings, 1 info in 20 triples \([\d.]+ s\)$/);
+    expect(reading).toMatch(/^Looks like Brick /);
+    expect(reading).toContain('Classes nobody declares (no class filter matches them):\n    brick:Temprature_Sensor (1): did you mean Temperature_Sensor, Air_Temperature_Sensor?');
     expect(stderr).toMatch(/The model has 6 violations/);
   });
 
