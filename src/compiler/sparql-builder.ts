@@ -238,10 +238,10 @@ interface Reference {
 }
 
 /** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
-function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string): Sparql | undefined {
+function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindOrFallbackTest(v, kind, scope, unmarked)} ${test}`;
+  return test && sparql`${kindOrFallbackTest(v, kind, scope, unmarked, profile)} ${test}`;
 }
 
 /**
@@ -260,7 +260,7 @@ function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): str
 function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, scope: string, context: IdContext): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
   const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
-  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindOrFallbackTest(v, kind, scope, unmarked)}` : undefined;
+  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindOrFallbackTest(v, kind, scope, unmarked, context.profile)}` : undefined;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
   return test && sparql`${kindGenerator(v, kind, classes, scope, context.profile)} ${test}`;
 }
@@ -301,9 +301,11 @@ function kindGenerator(v: Sparql, kind: EntityKind, classes: readonly string[], 
 }
 
 /** `v` (bound) is of the kind: by a class, or by the fallback of MAPPING.md. */
-function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, unmarked: readonly string[] | undefined): Sparql {
+function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, unmarked: readonly string[] | undefined, profile: SiteProfile | undefined): Sparql {
   const typed = kindTest(v, kind, variable(`${scope}_k`), unmarked);
-  const fallback = fallbackGenerator(kind, v, `${scope}_f`);
+  // The profile says when the site has no entity of the kind by its links alone: no fallback to test.
+  const none = profile?.untyped.get(kind)?.length === 0;
+  const fallback = none ? undefined : fallbackGenerator(kind, v, `${scope}_f`);
   return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
 }
 
@@ -331,7 +333,7 @@ interface CompiledConstraint {
 function viaAnchor(ref: Reference, path: Sparql, scope: string, context: IdContext): CompiledConstraint | undefined {
   const anchor = variable(`${scope}_a`);
   const generator = refGenerator(anchor, ref, scope, context);
-  const test = refTest(anchor, ref, scope);
+  const test = refTest(anchor, ref, scope, context.profile);
   if (!generator || !test) return undefined;
   return { generate: sparql`${generator} ${anchor} ${path} ?e .`, join: sparql`?e ^(${path}) ${anchor} . ${test}` };
 }
@@ -402,7 +404,7 @@ function compileConstraint(
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
       const generator = refGenerator(anchor, system, scope, context);
-      const test = refTest(anchor, system, scope);
+      const test = refTest(anchor, system, scope, context.profile);
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
       if (isTraversal(branches)) return undefined;
