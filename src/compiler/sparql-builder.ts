@@ -290,23 +290,25 @@ export function fallbackGenerator(kind: EntityKind, v: Sparql = e, scope = 'f'):
 
 /**
  * Binds `v` to every entity of a kind: instances of its classes, and the entities its fallback
- * places in it (kinds add up, MAPPING.md), which the site profile lists when it knows them.
+ * places in it (kinds add up, MAPPING.md). For the root's own kind (`?e`) without a profile, the
+ * scan that finds them; for an entity a reference names, only the site profile's list of them:
+ * Virtuoso 7.2 cannot compile that scan in a UNION joined to a location path (SQ156, SQ200), so on
+ * an external store a reference finds the entities typed with a class of its kind.
  */
 function kindGenerator(v: Sparql, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined): Sparql {
   const typed = classGenerator(v, classes, variable(`${scope}_k`));
   const untyped = profile?.untyped.get(kind);
-  const fallback = untyped ? (untyped.length > 0 ? sparql`VALUES ${v} { ${untyped.map(iri)} }` : undefined) : fallbackGenerator(kind, v, `${scope}_f`);
+  const scan = v === e && !untyped ? fallbackGenerator(kind) : undefined;
+  const fallback = untyped?.length ? sparql`VALUES ${v} { ${untyped.map(iri)} }` : scan;
   // Two independent generators, each anchored on its own.
   return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
 }
 
-/** `v` (bound) is of the kind: by a class, or by the fallback of MAPPING.md. */
+/** `v` (bound) is of the kind: by a class, or in the site profile's list of the kind's untyped entities (see `kindGenerator`). */
 function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, unmarked: readonly string[] | undefined, profile: SiteProfile | undefined): Sparql {
   const typed = kindTest(v, kind, variable(`${scope}_k`), unmarked);
-  // The profile says when the site has no entity of the kind by its links alone: no fallback to test.
-  const none = profile?.untyped.get(kind)?.length === 0;
-  const fallback = none ? undefined : fallbackGenerator(kind, v, `${scope}_f`);
-  return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
+  const untyped = profile?.untyped.get(kind);
+  return untyped?.length ? sparql`{ ${typed} } UNION { VALUES ${v} { ${untyped.map(iri)} } }` : typed;
 }
 
 /**

@@ -173,7 +173,10 @@ describe('kinds add up (point 5)', () => {
     expect(data.pump).toEqual([{ partOf: { id: 'AHU-1' }, points: [{ id: 'Pump-1-Speed' }] }]);
   });
 
-  it('finds entities by a location or equipment that is of its kind only by its links', async () => {
+  // With a site profile (the embedded stores and Comunica) only: on an external store a reference
+  // finds the entities typed with a class of its kind (sparql-builder.ts `kindGenerator`: Virtuoso
+  // 7.2 cannot compile the scan for the others beside a location path).
+  it.skipIf(process.env.BKG_GRAPH_STORE === 'sparql')('finds entities by a location or equipment that is of its kind only by its links', async () => {
     const inWing = referenceColumn(reference, 'SELECT ?e WHERE { ?e brick:hasLocation <https://example.org/messy#Wing-A> }', 'e');
     expect(await uris('kinds', 'equipment', 'locationId: "Wing-A"')).toEqual(inWing);
     const ofPanel = referenceColumn(reference, 'SELECT ?p WHERE { { <https://example.org/messy#LCP-1> brick:hasPoint ?p } UNION { ?p brick:isPointOf <https://example.org/messy#LCP-1> } }', 'p');

@@ -376,12 +376,11 @@ describe('rootQuery', () => {
       sameMeaning(siteGraphPatterns(query).slice(0, 2), `VALUES ?c1_a { <${direct('VAV1')}> } ?c1_a ${POINT} ?e .`);
     });
 
-    it('finds a reference given as a local name among the instances of its kind, and the entities its links place in it', () => {
+    it('finds a reference given as a local name among the instances of its kind (without a site profile)', () => {
       const query = expectConfined(root('Point', [kind('Point'), { type: 'ofEquipment', equipment: { id: 'VAV1' }, equipmentClasses: KIND_CLASSES.Equipment }]));
       sameMeaning(
-        siteGraphPatterns(query).slice(0, 3),
-        `{ VALUES ?c1_k { ${KIND_CLASSES.Equipment.map((c) => `<${c}>`).join(' ')} } ?c1_a a ?c1_k . }
-         UNION { ?c1_a ${POINT} ?c1_fb . OPTIONAL { ?c1_a a ?c1_fk . GRAPH <${ONTOLOGY_GRAPH}> { ?c1_fk <${KIND}> ?c1_fkk } } FILTER(!BOUND(?c1_fkk)) }
+        siteGraphPatterns(query).slice(0, 4),
+        `VALUES ?c1_k { ${KIND_CLASSES.Equipment.map((c) => `<${c}>`).join(' ')} } ?c1_a a ?c1_k .
          FILTER(STRENDS(STR(?c1_a), "#VAV1") || STRENDS(STR(?c1_a), "/VAV1")) ?c1_a ${POINT} ?e .`,
       );
     });
