@@ -4,7 +4,7 @@
  */
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode } from 'graphql';
 import { AppError, badUserInput } from '../errors/app-error.ts';
-import { ENTITY_KINDS, KIND_ROOTS } from '../ontology/entity-kind.ts';
+import { ENTITY_KINDS } from '../ontology/entity-kind.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { collectFields, type RequestDocument } from './collect-fields.ts';
@@ -66,7 +66,7 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
   }
   // A kind's root class means the whole kind, so that kinds add up (MAPPING.md): `is: "System"`
   // also takes the loops, which Brick puts under brick:Collection beside brick:System.
-  const kind = ENTITY_KINDS.find((k) => KIND_ROOTS[k][0] === iri);
+  const kind = ENTITY_KINDS.find((k) => ontology.isKindRoot(iri, k));
   return { iri, closure: kind ? ontology.sortedKindClasses(kind) : ontology.sortedClosure(iri) };
 }
 
@@ -242,11 +242,12 @@ export function buildPlan(query: RootQueryName, siteId: string, args: Args, fiel
   };
 }
 
-const REFERENCED_KINDS: readonly EntityKind[] = ['Location', 'Equipment', 'Zone', 'System'];
+/** The kinds a kind test is written for: those an argument names an entity of, and those a relation pattern tests. */
+const TESTED_KINDS: readonly EntityKind[] = ['Location', 'Equipment', 'Zone', 'System'];
 
-/** The classes a site reads that the ontology graph's kind marks miss, per kind an argument can name an entity of. */
+/** The classes a site reads that the ontology graph's kind marks miss, per kind a query tests (`TESTED_KINDS`). */
 function unmarkedOf(ontology: Ontology): Pick<RootPlan, 'unmarked'> {
-  const entries = REFERENCED_KINDS.map((kind) => [kind, ontology.unmarkedKindClasses(kind)] as const).filter(([, list]) => list.length > 0);
+  const entries = TESTED_KINDS.map((kind) => [kind, ontology.unmarkedKindClasses(kind)] as const).filter(([, list]) => list.length > 0);
   return entries.length > 0 ? { unmarked: Object.fromEntries(entries) } : {};
 }
 

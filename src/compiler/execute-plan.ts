@@ -13,7 +13,7 @@ import { AnswerCost } from './answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import { readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
 import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
-import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection } from './plan.ts';
+import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection, UnmarkedClasses } from './plan.ts';
 import { isTraversal, relations, type TraversalRelation } from './relations.ts';
 import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
 import { readExternalReferences } from './external-references.ts';
@@ -32,7 +32,7 @@ export interface ExecutionContext {
  * The context of one execution: the site's profile, read once, shapes every query of it; the
  * site's ids name its entities and the entities its id arguments name; what the answer costs so far.
  */
-type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly ids: SiteIds; readonly cost: AnswerCost };
+type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly ids: SiteIds; readonly unmarked: UnmarkedClasses; readonly cost: AnswerCost };
 
 /** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
 type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
@@ -44,7 +44,7 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
   const profile = await siteProfile(context.store, plan.graph);
   const ids = await siteIds(context.store, plan.graph, profile);
-  const ctx: PlanContext = { ...context, profile, ids, cost: new AnswerCost(currentWork()) };
+  const ctx: PlanContext = { ...context, profile, ids, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(currentWork()) };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
@@ -210,11 +210,11 @@ async function fetchRelation(
   const spec = relations[field.relation];
   const { page } = field.args;
   if (isTraversal(spec)) {
-    const walked = await walk(spec, field, await select(graph, relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile), ctx), ctx);
+    const walked = await walk(spec, field, await select(graph, relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile, ctx.unmarked), ctx), ctx);
     if (page) for (const [parent, children] of walked) walked.set(parent, inPage(children, page));
     return walked;
   }
-  const query = relationQuery(graph, field.relation, field.args, parents, page ? 'kinds' : field.selection.attributes, ctx.profile);
+  const query = relationQuery(graph, field.relation, field.args, parents, page ? 'kinds' : field.selection.attributes, ctx.profile, ctx.unmarked);
   const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx));
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();

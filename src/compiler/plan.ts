@@ -124,9 +124,12 @@ export interface RootPlan {
   readonly page?: Page;
   readonly constraints: readonly Constraint[];
   readonly selection: Selection | UnionSelection;
-  /**
-   * Per kind, the site's classes the ontology graph does not mark with it (older Brick names, the
-   * site's own classes: `Ontology.unmarkedKindClasses`), which a kind test must list. Absent: none.
-   */
-  readonly unmarked?: Readonly<Partial<Record<EntityKind, readonly string[]>>>;
+  /** The site's classes without a kind mark (`UnmarkedClasses`). Absent: none. */
+  readonly unmarked?: UnmarkedClasses;
 }
+
+/**
+ * Per kind, the site's classes the ontology graph does not mark with it (older Brick names, the
+ * site's own classes: `Ontology.unmarkedKindClasses`), which a kind test must list beside the marks.
+ */
+export type UnmarkedClasses = Readonly<Partial<Record<EntityKind, readonly string[]>>>;

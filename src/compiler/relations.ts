@@ -3,10 +3,9 @@
  * A pattern binds `?e` for a bound `?parent`; fields that return one entity rank their
  * alternatives with `?rank` (lowest wins).
  */
-import { iri, sparql, variable, type Sparql } from '../rdf/sparql.ts';
-import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
+import { sparql, variable, type Sparql } from '../rdf/sparql.ts';
 import { kindTest, type RelationPaths } from './sparql-patterns.ts';
-import type { EntityKind, RelationArgs, RelationName } from './plan.ts';
+import type { EntityKind, RelationArgs, RelationName, UnmarkedClasses } from './plan.ts';
 
 /**
  * What a pattern is written with: the field's arguments, the relationship paths of the site
@@ -19,6 +18,8 @@ export interface PatternContext {
   readonly paths: RelationPaths;
   readonly anchor: Sparql;
   readonly scope?: string;
+  /** The site's classes without a kind mark, which the patterns' kind tests list. */
+  readonly unmarked?: UnmarkedClasses;
 }
 
 export interface PatternRelation {
@@ -75,23 +76,22 @@ const path =
  * that also names its floor hangs there, not under every location its zone is part of, so that
  * `parent` and `locations` agree. One zone deep, the real-model pattern.
  */
-const throughZone = (whole: Sparql, child: Sparql, { part }: RelationPaths, anchor: Sparql, scope = 'rel'): Sparql => {
+const throughZone = (whole: Sparql, child: Sparql, { paths: { part }, anchor, scope = 'rel', unmarked = {} }: PatternContext): Sparql => {
   const [z, zk, q, qk] = ['z', 'zk', 'q', 'qk'].map((name) => variable(`${scope}_${name}`)) as [Sparql, Sparql, Sparql, Sparql];
-  const viaZone = sparql`${whole} ${part} ${z} . ${kindTest(z, 'Zone', zk)} ${z} ${part} ${child} .`;
+  const viaZone = sparql`${whole} ${part} ${z} . ${kindTest(z, 'Zone', zk, unmarked.Zone)} ${z} ${part} ${child} .`;
   // The MINUS repeats the anchor and the way in: evaluated on its own, it otherwise read every
   // location whole of the site (60 floors' children: 249 ms at 2,000 floors, against 57 ms
   // before zones). Nested EXISTS were faster on Oxigraph, but Comunica lost their bindings.
-  return sparql`${viaZone} MINUS { ${anchor} ${viaZone} ${q} ${part} ${child} . ${kindTest(q, 'Location', qk)} }`;
+  return sparql`${viaZone} MINUS { ${anchor} ${viaZone} ${q} ${part} ${child} . ${kindTest(q, 'Location', qk, unmarked.Location)} }`;
 };
 
 /** Child locations: its parts, and the locations of its zones (`throughZone`); with `recursive`, everything under it. */
-const locationsOf = (parent: Sparql, e: Sparql, { args, paths, anchor, scope }: PatternContext) =>
-  args.recursive ? sparql`${parent} ${paths.part}+ ${e} .` : [sparql`${parent} ${paths.part} ${e} .`, throughZone(parent, e, paths, anchor, scope)];
+const locationsOf = (parent: Sparql, e: Sparql, context: PatternContext) =>
+  context.args.recursive ? sparql`${parent} ${context.paths.part}+ ${e} .` : [sparql`${parent} ${context.paths.part} ${e} .`, throughZone(parent, e, context)];
 
-/** `v` is typed with no class of the kind (the ontology graph marks each class's kind). */
+/** `v` is typed with no class of the kind (the ontology graph's marks, and the site's classes without one). */
 // MINUS, not FILTER NOT EXISTS: the same answer on a bound `v`, measured 2× faster (bench/shapes-1M.md).
-const notOfKind = (v: Sparql, kind: EntityKind) =>
-  sparql`MINUS { ${v} a ?kind_c . GRAPH ${iri(ONTOLOGY_GRAPH)} { ?kind_c bkg:kind ${iri(BKG + kind)} } }`;
+const notOfKind = (v: Sparql, kind: EntityKind, unmarked?: readonly string[]) => sparql`MINUS { ${kindTest(v, kind, variable('kind_c'), unmarked)} }`;
 
 const selfStart = (parent: Sparql, start: Sparql) => sparql`BIND(${parent} AS ${start})`;
 
@@ -105,10 +105,7 @@ export const relations: Record<RelationName, Relation> = {
   'Location.parent': {
     kinds: ['Location'],
     single: true,
-    pattern: (p, e, { paths, anchor, scope }) => [
-      sparql`${e} ${paths.part} ${p} . BIND(1 AS ?rank)`,
-      sparql`${throughZone(e, p, paths, anchor, scope)} BIND(2 AS ?rank)`,
-    ],
+    pattern: (p, e, context) => [sparql`${e} ${context.paths.part} ${p} . BIND(1 AS ?rank)`, sparql`${throughZone(e, p, context)} BIND(2 AS ?rank)`],
   },
   'Location.locations': { kinds: ['Location'], single: false, pattern: locationsOf },
   'Location.equipment': { kinds: ['Equipment'], single: false, pattern: path(locationPaths.equipment) },
@@ -120,7 +117,10 @@ export const relations: Record<RelationName, Relation> = {
   'Equipment.parts': {
     kinds: ['Equipment'],
     single: false,
-    pattern: (p, e, { paths: { part, point }, scope }) => [sparql`${p} ${part} ${e} .`, sparql`${p} ${point} ${e} . ${kindTest(e, 'Equipment', variable(`${scope ?? 'rel'}_pk`))}`],
+    pattern: (p, e, { paths: { part, point }, scope = 'rel', unmarked = {} }) => [
+      sparql`${p} ${part} ${e} .`,
+      sparql`${p} ${point} ${e} . ${kindTest(e, 'Equipment', variable(`${scope}_pk`), unmarked.Equipment)}`,
+    ],
   },
   'Equipment.partOf': {
     kinds: ['Equipment'],
@@ -163,13 +163,13 @@ export const relations: Record<RelationName, Relation> = {
   'System.points': {
     kinds: ['Point'],
     single: false,
-    pattern: (p, e, { args, paths: { part, point }, scope }) => {
+    pattern: (p, e, { args, paths: { part, point }, scope, unmarked = {} }) => {
       // A point can be a member itself (a loop's sensor): `part` reaches it as it reaches equipment.
       if (args.recursive) return sparql`${p} (${point}|${part}+|(${part}+/${point})) ${e} .`;
       // Without recursive, a sub-system's own points are not the system's. A member point is its
       // own member's `point?` (not a third branch: Virtuoso then lost the fallback kind of untyped points).
       const { w } = vars(scope);
-      return [sparql`${p} ${point} ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point}? ${e} . ${notOfKind(w, 'System')}`];
+      return [sparql`${p} ${point} ${e} .`, sparql`${p} ${part} ${w} . ${w} ${point}? ${e} . ${notOfKind(w, 'System', unmarked.System)}`];
     },
   },
   'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { point } }) => sparql`${e} ${point} ${p} .` },

@@ -6,7 +6,7 @@
  */
 import { Sparql, integer, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
 import { BRICK, ONTOLOGY_GRAPH, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
-import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan } from './plan.ts';
+import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan, UnmarkedClasses } from './plan.ts';
 import { isTraversal, locationPaths, relations, zonePoints, type TraversalRelation } from './relations.ts';
 import { SiteIds } from './site-ids.ts';
 import type { SiteProfile } from './site-profile.ts';
@@ -145,6 +145,7 @@ export function relationQuery(
   parents: readonly string[],
   facts: Facts,
   profile?: SiteProfile,
+  unmarked: UnmarkedClasses = {},
 ): Sparql {
   const spec = relations[relation];
   // A traversal needs the facts of every node on its walk, and is paged after it: the fewest it can ask are types and labels.
@@ -153,7 +154,7 @@ export function relationQuery(
   if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));
   if (args.classes) checks.push(sparql`FILTER EXISTS { ${classTest(e, args.classes.closure, trusted('?k'))} }`);
   const anchor = parentValues(parents);
-  const candidates = sparql`${anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor }))}
+  const candidates = sparql`${anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor, unmarked }))}
       ${checks}`;
   return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), facts, profile);
 }
@@ -223,25 +224,25 @@ SELECT ?parent ?r ?p ?v WHERE {
   );
 }
 
-/** What the site tells the compiler of root constraints: its profile (embedded stores) and its ids. */
-interface IdContext {
+/** What the site tells the compiler of root constraints: its profile (embedded stores), its ids, its classes without a kind mark. */
+interface SiteContext {
   readonly profile: SiteProfile | undefined;
   readonly ids: SiteIds;
+  readonly unmarked: UnmarkedClasses;
 }
 
-/** A reference to another entity: how it names it, and the kind (with its classes, and those without a kind mark) it must be of. */
+/** A reference to another entity: how it names it, and the kind (with its classes) it must be of. */
 interface Reference {
   readonly ref: EntityRef;
   readonly kind: EntityKind;
   readonly classes: readonly string[];
-  readonly unmarked?: readonly string[];
 }
 
 /** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
-function refTest(v: Sparql, { ref, kind, unmarked }: Reference, scope: string, profile: SiteProfile | undefined): Sparql | undefined {
+function refTest(v: Sparql, { ref, kind }: Reference, scope: string, context: SiteContext): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindOrFallbackTest(v, kind, scope, unmarked, profile)} ${test}`;
+  return test && sparql`${kindOrFallbackTest(v, kind, scope, context)} ${test}`;
 }
 
 /**
@@ -257,12 +258,13 @@ function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): str
  * Binds `v` to the entities a reference names: the IRI directly, or the IRIs an id can be
  * (`idIris`, then tested for the kind), else the kind's instances first.
  */
-function refGenerator(v: Sparql, { ref, kind, classes, unmarked }: Reference, scope: string, context: IdContext): Sparql | undefined {
+function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, context: SiteContext): Sparql | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
   const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
-  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindOrFallbackTest(v, kind, scope, unmarked, context.profile)}` : undefined;
+  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindOrFallbackTest(v, kind, scope, context)}` : undefined;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindGenerator(v, kind, classes, scope, context.profile)} ${test}`;
+  // Without the profile's list, no scan for the entities a reference names by their links alone (`listedUntyped`).
+  return test && sparql`${kindGenerator(v, kind, classes, scope, context.profile, false)} ${test}`;
 }
 
 /**
@@ -288,27 +290,32 @@ export function fallbackGenerator(kind: EntityKind, v: Sparql = e, scope = 'f'):
   }
 }
 
+/** The site profile's list of the kind's untyped entities as a VALUES block for `v`; undefined when it lists none or does not know them. */
+function listedUntyped(v: Sparql, kind: EntityKind, profile: SiteProfile | undefined): Sparql | undefined {
+  const untyped = profile?.untyped.get(kind);
+  return untyped?.length ? sparql`VALUES ${v} { ${untyped.map(iri)} }` : undefined;
+}
+
 /**
  * Binds `v` to every entity of a kind: instances of its classes, and the entities its fallback
- * places in it (kinds add up, MAPPING.md). For the root's own kind (`?e`) without a profile, the
- * scan that finds them; for an entity a reference names, only the site profile's list of them:
- * Virtuoso 7.2 cannot compile that scan in a UNION joined to a location path (SQ156, SQ200), so on
- * an external store a reference finds the entities typed with a class of its kind.
+ * places in it (kinds add up, MAPPING.md), from the profile's list, else with `scan` the scan that
+ * finds them (the root's own kind). A reference does not scan: Virtuoso 7.2 cannot compile that
+ * scan in a UNION joined to a location path (SQ156, SQ200), so on an external store a reference
+ * finds the entities typed with a class of its kind.
  */
-function kindGenerator(v: Sparql, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined): Sparql {
+function kindGenerator(v: Sparql, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined, scan: boolean): Sparql {
   const typed = classGenerator(v, classes, variable(`${scope}_k`));
-  const untyped = profile?.untyped.get(kind);
-  const scan = v === e && !untyped ? fallbackGenerator(kind) : undefined;
-  const fallback = untyped?.length ? sparql`VALUES ${v} { ${untyped.map(iri)} }` : scan;
+  const known = profile?.untyped.get(kind) !== undefined;
+  const fallback = listedUntyped(v, kind, profile) ?? (scan && !known ? fallbackGenerator(kind, v) : undefined);
   // Two independent generators, each anchored on its own.
   return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
 }
 
-/** `v` (bound) is of the kind: by a class, or in the site profile's list of the kind's untyped entities (see `kindGenerator`). */
-function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, unmarked: readonly string[] | undefined, profile: SiteProfile | undefined): Sparql {
-  const typed = kindTest(v, kind, variable(`${scope}_k`), unmarked);
-  const untyped = profile?.untyped.get(kind);
-  return untyped?.length ? sparql`{ ${typed} } UNION { VALUES ${v} { ${untyped.map(iri)} } }` : typed;
+/** `v` (bound) is of the kind: by a class (marked, or the site's unmarked ones), or in the profile's list of its untyped entities. */
+function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, { profile, unmarked }: SiteContext): Sparql {
+  const typed = kindTest(v, kind, variable(`${scope}_k`), unmarked[kind]);
+  const listed = listedUntyped(v, kind, profile);
+  return listed ? sparql`{ ${typed} } UNION { ${listed} }` : typed;
 }
 
 /**
@@ -332,10 +339,10 @@ interface CompiledConstraint {
  * location by name started from every node of the site for each candidate (3 s for the setpoints
  * of one floor of a 60-floor building; as a join, 9 ms).
  */
-function viaAnchor(ref: Reference, path: Sparql, scope: string, context: IdContext): CompiledConstraint | undefined {
+function viaAnchor(ref: Reference, path: Sparql, scope: string, context: SiteContext): CompiledConstraint | undefined {
   const anchor = variable(`${scope}_a`);
   const generator = refGenerator(anchor, ref, scope, context);
-  const test = refTest(anchor, ref, scope, context.profile);
+  const test = refTest(anchor, ref, scope, context);
   if (!generator || !test) return undefined;
   return { generate: sparql`${generator} ${anchor} ${path} ?e .`, join: sparql`?e ^(${path}) ${anchor} . ${test}` };
 }
@@ -348,8 +355,7 @@ function compileConstraint(
   c: Constraint,
   kind: EntityKind | undefined,
   scope: string,
-  context: IdContext,
-  unmarked: RootPlan['unmarked'] = {},
+  context: SiteContext,
 ): CompiledConstraint | undefined {
   const { profile } = context;
   const k = variable(`${scope}_k`);
@@ -375,7 +381,7 @@ function compileConstraint(
     case 'kind':
       // The profile lists the untyped entities (or says there are none) instead of the scan that
       // finds them. As a check the kind adds nothing: every result's kind is checked in JavaScript.
-      return { generate: kindGenerator(e, c.kind, c.classes, scope, profile) };
+      return { generate: kindGenerator(e, c.kind, c.classes, scope, profile, true) };
     case 'name':
       return { check: nameFilter(e, c.name, variable(`${scope}_name`)) };
     case 'property': {
@@ -386,10 +392,10 @@ function compileConstraint(
     }
     case 'inLocation': {
       const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses, unmarked: unmarked.Location }, contents(true, paths), scope, context);
+      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, contents(true, paths), scope, context);
     }
     case 'ofEquipment':
-      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses, unmarked: unmarked.Equipment }, paths.point, scope, context);
+      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, context);
     case 'equipmentClass': {
       const owner = variable(`${scope}_a`);
       return {
@@ -399,18 +405,18 @@ function compileConstraint(
       };
     }
     case 'ofZone':
-      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses, unmarked: unmarked.Zone }, zonePoints(paths), scope, context);
+      return viaAnchor({ ref: c.zone, kind: 'Zone', classes: c.zoneClasses }, zonePoints(paths), scope, context);
     case 'inSystem': {
-      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses, unmarked: unmarked.System };
+      const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses };
       if (kind !== 'Point') return viaAnchor(system, paths.part, scope, context);
       // A system's own points and its members' (not a sub-system's), as System.points says.
       const anchor = variable(`${scope}_a`);
       const generator = refGenerator(anchor, system, scope, context);
-      const test = refTest(anchor, system, scope, context.profile);
+      const test = refTest(anchor, system, scope, context);
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
       if (isTraversal(branches)) return undefined;
-      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, anchor: generator, scope });
+      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, anchor: generator, scope, unmarked: context.unmarked });
       // The check walks out from the bound ?e as a join (see `viaAnchor`; the two branches in an
       // EXISTS took a minute at 1M triples): the point's owner (or the point, as a member
       // itself), then that owner or its whole, which must be the system; an owner that is not
@@ -419,7 +425,7 @@ function compileConstraint(
       return {
         generate: anchored(generator, pattern),
         join: sparql`?e ^${paths.point}? ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
-          OPTIONAL { ${owner} a ${ownerKind} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${ownerKind} bkg:kind bkg:System } }
+          OPTIONAL { ${kindTest(owner, 'System', ownerKind, context.unmarked.System)} }
           FILTER(${owner} = ${anchor} || !BOUND(${ownerKind}))`,
       };
     }
@@ -454,8 +460,8 @@ const generatorRank = (c: Constraint): number => {
  * `ids`, the site's (`site-ids.ts`), the ids of entities that share a local name.
  */
 export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): Sparql | undefined {
-  const context: IdContext = { profile, ids };
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context, plan.unmarked) }));
+  const context: SiteContext = { profile, ids, unmarked: plan.unmarked ?? {} };
+  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)

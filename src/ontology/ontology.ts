@@ -67,6 +67,7 @@ export class Ontology {
   // share a few hundred class sets, and a 2,000-entity answer asked each anew (bench/results-*.md).
   private readonly byClassSet = new Map<string, Map<string, unknown>>();
   private readonly sites = new Map<string, Ontology>();
+  private readonly byStatements = new WeakMap<SiteClassStatements, Ontology>();
   private readonly unmarked = new Map<EntityKind, readonly string[]>();
 
   private constructor(
@@ -109,6 +110,14 @@ export class Ontology {
    */
   forSite(statements: SiteClassStatements): Ontology {
     if (this.base) return this.base.forSite(statements);
+    // A site's statements are read once per change of its graph (site-ontology.ts) and asked
+    // for by every root field: the ontology is made once per reading, not per request.
+    let site = this.byStatements.get(statements);
+    if (!site) this.byStatements.set(statements, (site = this.readSite(statements)));
+    return site;
+  }
+
+  private readSite(statements: SiteClassStatements): Ontology {
     const renamed = new Map<string, string>();
     const readAs = (iri: string): string | undefined => {
       if (this.graph.has(iri)) return iri;

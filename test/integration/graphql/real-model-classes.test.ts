@@ -132,6 +132,14 @@ describe('classes a site declares (point 4)', () => {
     expect(data.equipment).toEqual([{ type: 'Steam_Header' }]);
   });
 
+  it('reads them in relation fields too: a zone of its own class between a room and its floor', async () => {
+    const data = await ok(`{ location(siteId: "declared", locationId: "Floor-1") { locations { id } }
+      room: location(siteId: "declared", locationId: "Room-1") { parent { id } } zone(siteId: "declared") { id type } }`);
+    expect(data.location.locations).toEqual([{ id: 'Room-1' }]);
+    expect(data.room.parent).toEqual({ id: 'Floor-1' });
+    expect(data.zone).toEqual([{ id: 'RZ-1', type: 'Radiant_Zone' }]);
+  });
+
   it('does not let a site redefine a Brick class', async () => {
     expect(await uris('declared', 'equipment')).toEqual(['https://example.org/boilerhouse#Header-1']);
     expect(await uris('declared', 'point', 'is: "Temperature_Sensor"')).toEqual(['https://example.org/boilerhouse#ST-1']);
