@@ -73,14 +73,25 @@ function fallbackTags(untyped: ReadonlyMap<EntityKind, readonly string[]>): Map<
   return tags;
 }
 
+/** Per kind that has a fallback, the entities it places there; a kind with too many to list is missing. */
+export async function readUntyped(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<Map<EntityKind, readonly string[]>> {
+  const untyped = new Map<EntityKind, readonly string[]>();
+  for (const kind of FALLBACK_KINDS) {
+    const list = await column(select, sparql`${prologue}\nSELECT DISTINCT ?e WHERE { GRAPH ${iri(graph)} { ${fallbackGenerator(kind)!} } }`, 'e', LIMITS.untyped);
+    if (list) untyped.set(kind, list);
+  }
+  return untyped;
+}
+
+/** The predicates of a graph; undefined when there are too many to list. */
+export function readPredicates(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<string[] | undefined> {
+  return column(select, sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`, 'p', LIMITS.predicates);
+}
+
 /** Reads a site graph's profile (a few queries, each one scan at most). */
 export async function readSiteProfile(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<SiteProfile> {
   const g = iri(graph);
-  const untyped = new Map<EntityKind, readonly string[]>();
-  for (const kind of FALLBACK_KINDS) {
-    const list = await column(select, sparql`${prologue}\nSELECT DISTINCT ?e WHERE { GRAPH ${g} { ${fallbackGenerator(kind)!} } }`, 'e', LIMITS.untyped);
-    if (list) untyped.set(kind, list);
-  }
+  const untyped = await readUntyped(select, graph);
   const typedNamespaces = await column(
     select,
     // `+`, not `*` (the same namespaces): Virtuoso refuses a REPLACE whose pattern can match the empty string.
@@ -91,7 +102,7 @@ export async function readSiteProfile(select: (query: string) => Promise<SparqlR
   // Untyped entities are candidates of their kind too; a kind with too many to list may use any namespace.
   const complete = FALLBACK_KINDS.every((kind) => untyped.has(kind));
   const namespaces = typedNamespaces && complete ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort() : undefined;
-  const predicateList = await column(select, sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${g} { ?s ?p ?o } }`, 'p', LIMITS.predicates);
+  const predicateList = await readPredicates(select, graph);
   const otherIfcIds = await select(
     sparql`${prologue}\nSELECT ?id WHERE { GRAPH ${g} { ?r ref:ifcGlobalID ?id FILTER(!isLiteral(?id) || DATATYPE(?id) != ${iri(XSD_STRING)}) } } LIMIT 1`.text,
   );

@@ -4,7 +4,8 @@
  * `iri()`; nothing here concatenates strings into SPARQL.
  */
 import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { BKG, BRICK, ONTOLOGY_GRAPH, REC, REF, localName } from '../rdf/vocabulary.ts';
+import { RELATIONSHIPS, type Relationship } from '../rdf/relationships.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, REF, localName } from '../rdf/vocabulary.ts';
 import type { EntityKind, NameFilter } from './plan.ts';
 
 /** One step of a property path: a predicate read forwards (`p`) or backwards (`^p`). */
@@ -30,27 +31,11 @@ export function heldAlternatives(steps: readonly Step[], holds: (predicate: stri
   )})`;
 }
 
-/**
- * A relationship between entities, as the predicates that state it: `a p b` for a forward one,
- * `b p a` for a backward one (Brick and REC each have both, and real models use all of them).
- */
-interface Link {
-  readonly forward: readonly string[];
-  readonly backward: readonly string[];
-}
-
-const LINKS = {
-  part: { forward: [`${BRICK}hasPart`, `${REC}hasPart`], backward: [`${BRICK}isPartOf`, `${REC}isPartOf`] },
-  point: { forward: [`${BRICK}hasPoint`, `${REC}hasPoint`], backward: [`${BRICK}isPointOf`, `${REC}isPointOf`] },
-  feeds: { forward: [`${BRICK}feeds`, `${REC}feeds`], backward: [`${BRICK}isFedBy`, `${REC}isFedBy`] },
-  located: { forward: [`${BRICK}hasLocation`, `${REC}locatedIn`], backward: [`${BRICK}isLocationOf`, `${REC}isLocationOf`] },
-} as const satisfies Record<string, Link>;
-
 const inverseSteps = (predicates: readonly string[]): Step[] => predicates.map((predicate) => ({ predicate, inverse: true }));
 /** From a to b: `a forward b` or `b backward a`. */
-const aToB = (link: Link) => [...forwardSteps(link.forward), ...inverseSteps(link.backward)];
+const aToB = (link: Relationship) => [...forwardSteps(link.forward), ...inverseSteps(link.backward)];
 /** From b to a. */
-const bToA = (link: Link) => [...inverseSteps(link.forward), ...forwardSteps(link.backward)];
+const bToA = (link: Relationship) => [...inverseSteps(link.forward), ...forwardSteps(link.backward)];
 
 /**
  * The relationship paths every relation pattern is written with, each one property path of
@@ -80,12 +65,12 @@ export interface RelationPaths {
 export function relationPaths(holds: (predicate: string) => boolean = () => true): RelationPaths {
   const path = (steps: readonly Step[]) => heldAlternatives(steps, holds) ?? heldAlternatives(steps.slice(0, 1), () => true)!;
   return {
-    part: path(aToB(LINKS.part)),
-    partEither: path([...aToB(LINKS.part), ...bToA(LINKS.part)]),
-    point: path(aToB(LINKS.point)),
-    feeds: path(aToB(LINKS.feeds)),
-    fedBy: path(bToA(LINKS.feeds)),
-    located: path(aToB(LINKS.located)),
+    part: path(aToB(RELATIONSHIPS.part)),
+    partEither: path([...aToB(RELATIONSHIPS.part), ...bToA(RELATIONSHIPS.part)]),
+    point: path(aToB(RELATIONSHIPS.point)),
+    feeds: path(aToB(RELATIONSHIPS.feeds)),
+    fedBy: path(bToA(RELATIONSHIPS.feeds)),
+    located: path(aToB(RELATIONSHIPS.located)),
   };
 }
 

@@ -5,6 +5,7 @@
  * it takes counts the store computed (src/sites/model-facts.ts) and the ontology as the site reads it.
  */
 import type { Ontology } from './ontology.ts';
+import { RELATIONSHIP_PREDICATES } from '../rdf/relationships.ts';
 import { BRICK, RDF, RDFS, REC, REF, localName } from './prefixes.ts';
 
 /** Counts of a site graph, computed by the store. */
@@ -45,8 +46,8 @@ export interface ModelReading {
 export const READ_LINKS = new Set<string>([
   `${RDF}type`,
   `${RDFS}subClassOf`,
-  ...['hasPart', 'isPartOf', 'hasPoint', 'isPointOf', 'feeds', 'isFedBy', 'hasLocation', 'isLocationOf', 'hasUnit', 'hasUnits', 'hasOutputSubstance', 'timeseries', 'value'].map((p) => BRICK + p),
-  ...['hasPart', 'isPartOf', 'hasPoint', 'isPointOf', 'feeds', 'isFedBy', 'locatedIn', 'isLocationOf'].map((p) => REC + p),
+  ...RELATIONSHIP_PREDICATES,
+  ...['hasUnit', 'hasUnits', 'hasOutputSubstance', 'timeseries', 'value'].map((p) => BRICK + p),
   ...['hasExternalReference', 'hasTimeseriesReference'].map((p) => REF + p),
 ]);
 

@@ -3,44 +3,33 @@
  * aggregate queries over the site's graph: nothing of the graph is copied out.
  */
 import { siteOntology } from '../compiler/site-ontology.ts';
-import { readModel, type ModelFacts, type ModelReading } from '../ontology/model-reading.ts';
-import type { Ontology } from '../ontology/ontology.ts';
-import { integer, iri, join, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
+import { READ_LINKS, readModel, type ModelFacts, type ModelReading } from '../ontology/model-reading.ts';
+import type { EntityKind, Ontology } from '../ontology/ontology.ts';
+import { iri, join, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
 import { BRICK, RDFS, SKOS } from '../rdf/vocabulary.ts';
-import { READ_LINKS } from '../ontology/model-reading.ts';
-import { siteProfile } from '../compiler/site-profile.ts';
-import { fallbackGenerator } from '../compiler/sparql-builder.ts';
-import type { EntityKind } from '../ontology/ontology.ts';
+import { readPredicates, readUntyped, siteProfile } from '../compiler/site-profile.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 
 /** Untyped entities named in a reading. */
 const EXAMPLES = 10;
-/** Untyped entities listed per kind at most (as the site profile lists them). */
-const UNTYPED_LISTED = 1000;
-/** Predicates listed at most. */
-const PREDICATES_LISTED = 4096;
 /** How long a load report waits for the site profile being read after a change (it reads the same lists). */
 const PROFILE_WAIT_MS = 120_000;
 
-const FALLBACK_KINDS: readonly EntityKind[] = ['Location', 'Equipment', 'Point'];
-
-// Read anyway, never a relationship between entities: labels and the values of entity properties.
+// Read anyway, never a relationship between entities: labels.
 const NOT_LINKS = new Set([`${RDFS}label`, `${SKOS}prefLabel`, `${BRICK}label`]);
 
 const number = (row: SparqlRow | undefined, name: string) => Number(row?.[name]?.value ?? 0);
 
-/** What the site profile holds of a graph, or the same read here where there is none (an external store). */
-async function listed(store: GraphStore, graph: string, ask: (query: Sparql) => Promise<SparqlRow[]>): Promise<{ untyped: string[][]; predicates: string[] }> {
+/**
+ * The site profile's untyped entities and predicates (its lists: a kind with too many untyped
+ * entities, or a graph with too many predicates, is left out), read as the profile reads them
+ * where there is none (an external store).
+ */
+async function listed(store: GraphStore, graph: string): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
   const profile = await siteProfile(store, graph, PROFILE_WAIT_MS);
-  if (profile?.predicates) return { untyped: [...profile.untyped.values()].map((list) => [...list]), predicates: [...profile.predicates] };
-  const g = iri(graph);
-  const untyped: string[][] = [];
-  for (const kind of FALLBACK_KINDS) {
-    const rows = await ask(sparql`${prologue}\nSELECT DISTINCT ?e WHERE { GRAPH ${g} { ${fallbackGenerator(kind)!} } } LIMIT ${integer(UNTYPED_LISTED)}`);
-    untyped.push(rows.flatMap((row) => (row.e?.type === 'uri' ? [row.e.value] : [])));
-  }
-  const predicates = await ask(sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${g} { ?s ?p ?o } } LIMIT ${integer(PREDICATES_LISTED)}`);
-  return { untyped, predicates: predicates.map((row) => row.p!.value) };
+  if (profile) return { untyped: profile.untyped, predicates: [...(profile.predicates ?? [])] };
+  const select = (query: string) => store.select(query, { site: graph });
+  return { untyped: await readUntyped(select, graph), predicates: (await readPredicates(select, graph)) ?? [] };
 }
 
 /**
@@ -51,7 +40,7 @@ async function listed(store: GraphStore, graph: string, ask: (query: Sparql) => 
 export async function modelFacts(store: GraphStore, graph: string): Promise<ModelFacts> {
   const g = iri(graph);
   const ask = (query: Sparql) => store.select(query.text, { site: graph });
-  const { untyped, predicates } = await listed(store, graph, ask);
+  const { untyped, predicates } = await listed(store, graph);
   const candidates = predicates.filter((p) => !READ_LINKS.has(p) && !NOT_LINKS.has(p));
   // One after the other: at once they would grow two threads' heaps together.
   const classes = await ask(sparql`${prologue}\nSELECT ?t (COUNT(?s) AS ?n) WHERE { GRAPH ${g} { ?s a ?t FILTER(isIRI(?t)) } } GROUP BY ?t`);
@@ -61,7 +50,7 @@ export async function modelFacts(store: GraphStore, graph: string): Promise<Mode
       ? []
       : await ask(sparql`${prologue}\nSELECT ?p (COUNT(*) AS ?n) WHERE { GRAPH ${g} { VALUES ?p { ${join(candidates.map(iri), ' ')} } ?s ?p ?o FILTER(!isLiteral(?o)) } } GROUP BY ?p`);
   // The fallback's lists hold entities with no class of any kind, a class outside Brick included: only those with no class at all stay.
-  const listedIris = [...new Set(untyped.flat())];
+  const listedIris = [...new Set([...untyped.values()].flat())];
   const typedOnes = listedIris.length === 0 ? [] : await ask(sparql`${prologue}\nSELECT DISTINCT ?x WHERE { GRAPH ${g} { VALUES ?x { ${join(listedIris.map(iri), ' ')} } ?x a ?t } }`);
   const withClass = new Set(typedOnes.map((row) => row.x!.value));
   const untypedIris = listedIris.filter((x) => !withClass.has(x)).sort();

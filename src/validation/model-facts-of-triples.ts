@@ -7,17 +7,18 @@ import type N3 from 'n3';
 import type { IriPair } from '../ontology/hierarchy-extractor.ts';
 import type { ModelFacts } from '../ontology/model-reading.ts';
 import type { SiteClassStatements } from '../ontology/ontology.ts';
-import { BRICK, RDF, RDFS, REC } from '../ontology/prefixes.ts';
+import { RELATIONSHIPS } from '../rdf/relationships.ts';
+import { RDF, RDFS } from '../ontology/prefixes.ts';
 
 const TYPE = `${RDF}type`;
 const SUB_CLASS_OF = `${RDFS}subClassOf`;
 const EXAMPLES = 10;
 
 // The ends MAPPING.md's fallback places in a kind: what has points, what is a point, what something is located in.
-const HAS_POINT = new Set([`${BRICK}hasPoint`, `${REC}hasPoint`]);
-const IS_POINT_OF = new Set([`${BRICK}isPointOf`, `${REC}isPointOf`]);
-const LOCATED_IN = new Set([`${BRICK}hasLocation`, `${REC}locatedIn`]);
-const IS_LOCATION_OF = new Set([`${BRICK}isLocationOf`, `${REC}isLocationOf`]);
+const { point, located } = RELATIONSHIPS;
+const POINT_LINKS: ReadonlySet<string> = new Set([...point.forward, ...point.backward]);
+const LOCATED_IN: ReadonlySet<string> = new Set(located.forward);
+const IS_LOCATION_OF: ReadonlySet<string> = new Set(located.backward);
 
 /** The model's counts, and what its graph says of classes (for `Ontology.forSite`). */
 export function factsOfTriples(model: N3.Store): { facts: ModelFacts; statements: SiteClassStatements } {
@@ -34,7 +35,7 @@ export function factsOfTriples(model: N3.Store): { facts: ModelFacts; statements
     }
     if (p === SUB_CLASS_OF && subject.termType === 'NamedNode' && object.termType === 'NamedNode') subClassOf.push([subject.value, object.value]);
     if (object.termType !== 'Literal') links.set(p, (links.get(p) ?? 0) + 1);
-    const ends = HAS_POINT.has(p) || IS_POINT_OF.has(p) ? [subject, object] : LOCATED_IN.has(p) ? [object] : IS_LOCATION_OF.has(p) ? [subject] : [];
+    const ends = POINT_LINKS.has(p) ? [subject, object] : LOCATED_IN.has(p) ? [object] : IS_LOCATION_OF.has(p) ? [subject] : [];
     for (const end of ends) if (end.termType === 'NamedNode') linkedEnds.add(end.value);
   }
   const untyped = [...linkedEnds].filter((iri) => !typed.has(iri)).sort();
