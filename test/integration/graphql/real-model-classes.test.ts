@@ -1,37 +1,22 @@
 // Real Brick models of every vintage (issue #19, points 1, 3, 4 and 5): deprecated classes read forward
 // only, Brick 1.0 class names, classes a site declares, and kinds that add up. Each answer is checked
 // against a plain SPARQL question over the fixture and Brick's hierarchy (test/support/sparql-reference.ts).
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { modelSites, realModel, sortedUris } from '../../support/real-model-suite.ts';
 import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/real-models/${name}.ttl`, import.meta.url), 'utf8');
 const FIXTURES = {
-  setpoints: fixture('deprecated-hot-water-setpoints'),
-  old: fixture('brick-1.0-class-names'),
-  declared: fixture('site-declared-classes'),
-  kinds: fixture('kinds-add-up'),
+  setpoints: realModel('deprecated-hot-water-setpoints'),
+  old: realModel('brick-1.0-class-names'),
+  declared: realModel('site-declared-classes'),
+  kinds: realModel('kinds-add-up'),
 };
-
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: FIXTURES });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const { ok, harness } = modelSites(FIXTURES);
 
 /** The sorted `uri`s of a root list. */
 async function uris(site: string, root: string, args = ''): Promise<string[]> {
   const data = await ok(`{ ${root}(siteId: "${site}"${args ? `, ${args}` : ''}) { uri } }`);
-  return data[root].map((e: { uri: string }) => e.uri).sort();
+  return sortedUris(data[root]);
 }
 
 // Instances of a class's subclasses, read forward only: a class that is replaced counts where its final
@@ -146,7 +131,7 @@ describe('classes a site declares (point 4)', () => {
   });
 
   it('keeps them on this site only', async () => {
-    const res = await h.graphql('{ point(siteId: "old", is: "Firing_Rate_Sensor") { id } }');
+    const res = await harness().graphql('{ point(siteId: "old", is: "Firing_Rate_Sensor") { id } }');
     expect(res.errors?.[0]?.extensions?.code).toBe('UNKNOWN_CLASS');
   });
 });

@@ -2,30 +2,14 @@
 // fields (issue #19 point 6; MAPPING.md "Values and references"), on
 // fixtures/real-models/timeseries-id-styles.ttl and metasys-bacnet-references.ttl. Each answer is
 // also compared with a plain SPARQL reference over the fixture (test/support/sparql-reference.ts).
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { modelSites, realModel } from '../../support/real-model-suite.ts';
 import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
 import { post, postReadings } from '../readings/readings-support.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/real-models/${name}.ttl`, import.meta.url), 'utf8');
-const STYLES = fixture('timeseries-id-styles');
-const METASYS = fixture('metasys-bacnet-references');
-
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { ts: STYLES, metasys: METASYS } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const STYLES = realModel('timeseries-id-styles');
+const METASYS = realModel('metasys-bacnet-references');
+const { ok, harness } = modelSites({ ts: STYLES, metasys: METASYS });
 
 type Reference = { uri: string | null; type: string | null; fields: Array<{ name: string; value: string }> };
 
@@ -79,7 +63,7 @@ describe('Point.timeseriesId in every style', () => {
 
   it('gives currentValue from the readings of a literal timeseries id as of any other', async () => {
     const now = new Date().toISOString();
-    await postReadings(h, 'ts', [
+    await postReadings(harness(), 'ts', [
       { timeseriesId: 'ts-vav1-dmp', timestamp: now, value: 35 },
       { timeseriesId: 'ts-vav1-flow', timestamp: now, value: 120 },
       { timeseriesId: 'ts-vav1-zat', timestamp: now, value: 21.5 },
@@ -96,7 +80,7 @@ describe('Point.timeseriesId in every style', () => {
 
   it('describes the point of each style in the REST timeseries history', async () => {
     const start = new Date(Date.now() - 3_600_000).toISOString();
-    const res = await h.fetch('/api/v1/sites/ts/timeseries', post({ timeseriesIds: ['ts-vav1-zat', 'ts-vav1-sp', 'ts-vav1-flow', 'ts-vav1-dmp'], start, end: new Date(Date.now() + 60_000).toISOString() }));
+    const res = await harness().fetch('/api/v1/sites/ts/timeseries', post({ timeseriesIds: ['ts-vav1-zat', 'ts-vav1-sp', 'ts-vav1-flow', 'ts-vav1-dmp'], start, end: new Date(Date.now() + 60_000).toISOString() }));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.errors).toEqual({});
@@ -204,8 +188,8 @@ describe('externalReferences', () => {
   });
 
   it('costs one query per level that selects it, for all the entities of the level', async () => {
-    h.resetRoundTrips();
+    harness().resetRoundTrips();
     await ok(`{ equipment(siteId: "metasys") { externalReferences { type } points { externalReferences { type fields { name value } } } } }`);
-    expect(h.roundTrips()).toBe(4);
+    expect(harness().roundTrips()).toBe(4);
   });
 });

@@ -3,8 +3,8 @@
 // field answers one id per entity, each id selects its entity back through the argument that takes
 // it, and the full IRI does too. A site whose local names are all unique keeps them as its ids.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { modelSites } from '../../support/real-model-suite.ts';
 import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url), 'utf8');
@@ -14,19 +14,7 @@ const UNIQUE = fixture('small/locations.ttl');
 const P = 'https://example.org/portfolio/';
 const AX = 'https://example.org/annex/b1/';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { pb: PORTFOLIO, uniq: UNIQUE } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function ok(query: string): Promise<any> {
-  const res = await h.graphql(query);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const { ok } = modelSites({ pb: PORTFOLIO, uniq: UNIQUE });
 
 type Entity = { uri: string; id: string };
 const uris = (list: Entity[]) => list.map((e) => e.uri).sort();
