@@ -11,10 +11,14 @@ import type { Logger } from './log/logger.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { Ontology } from './ontology/ontology.ts';
 import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
+import { QueryLayer } from './query/query-layer.ts';
+import { storeRunner } from './query/query-runner.ts';
+import { SiteCaches } from './query/site-caches.ts';
 import type { CurrentValues } from './readings/current-values.ts';
 import { Readings } from './readings/readings.ts';
 import type { RedisConnection } from './redis/redis-connection.ts';
-import { DemoSite } from './sites/demo-site.ts';
+import { DemoSimulator } from './simulator/demo-simulator.ts';
+import { DemoSite, demoSiteRecord } from './sites/demo-site.ts';
 import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
 import { SiteStore } from './sites/site-store.ts';
 import { ModelValidation } from './validation/model-validation.ts';
@@ -27,6 +31,8 @@ import { openEngines } from './startup/open-engines.ts';
 export interface Services {
   readonly store: InstrumentedStore;
   readonly ontology: Ontology;
+  /** Plans run against what is kept of each site's graph (the only way to the graph's entities). */
+  readonly query: QueryLayer;
   readonly database: Database;
   readonly sites: SiteStore;
   readonly keys: KeyStore;
@@ -43,6 +49,8 @@ export interface Services {
   readonly readings: CurrentValues;
   /** Readings: store, ingestion (REST, MQTT, demo simulator), live events. */
   readonly live: Readings;
+  /** Writes the demo site's readings, when there is a demo site and the simulator is enabled. */
+  readonly simulator: DemoSimulator | undefined;
   /** Prometheus metrics of this service. */
   readonly metrics: Metrics;
   /** Checks models against Brick's shapes, in a worker thread. */
@@ -68,6 +76,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const metrics = new Metrics();
   metrics.watchStore(store);
   store.onQuery(({ query, durationMs, ok }) => logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query }, 'sparql query'));
+  // Only an external SPARQL store may be changed by another replica: elsewhere this process sees every change, and keeps site profiles.
+  const query = new QueryLayer(storeRunner(store), new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql' }));
   const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
   logger.info({ ontology: config.ontologyPath, store: store.name, classes: ontology.classes.size, triples: ontologyTriples, written }, 'ontology loaded');
 
@@ -89,7 +99,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     await sites.ensure({ id: file.siteId, name: file.siteId, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
   }
   await ifc.start();
-  const live = new Readings(config.readings, { database, sites, redis, store, ontology, demo }, logger);
+  const live = new Readings(config.readings, { database, sites, redis }, logger);
+  const simulator = demo && config.readings.simulator.enabled ? startSimulator(config, query, live, demo, logger) : undefined;
   // Started at its first validation, so a service that never validates pays nothing.
   const validation = new ModelValidation({ ontologyPath: config.ontologyPath, ...config.validation, logger });
   metrics.watchReadings(live.ingest);
@@ -98,6 +109,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   return {
     store,
     ontology,
+    query,
     database,
     sites,
     keys,
@@ -109,12 +121,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     ifc,
     readings: live.currentValues,
     live,
+    simulator,
     metrics,
     validation,
     async close() {
       demo?.stop();
       files.stop();
       await ifc.stop();
+      await simulator?.stop();
       await live.close();
       await redis?.close();
       await database.close();
@@ -122,6 +136,19 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await store.close();
     },
   };
+}
+
+/** The demo simulator, writing through the readings and refreshing its points on each demo reset. */
+function startSimulator(config: Config, query: QueryLayer, live: Readings, demo: DemoSite, logger: Logger): DemoSimulator {
+  const simulator = new DemoSimulator(query, live.store, live.ingest, logger, {
+    intervalSeconds: config.readings.simulator.intervalSeconds,
+    backfillDays: config.readings.simulator.backfillDays,
+    timeZone: demoSiteRecord.timezone,
+  });
+  demo.onReset(async () => simulator.refreshPoints());
+  // In the background: a first start's backfill takes a few seconds and the service can serve meanwhile.
+  void simulator.start();
+  return simulator;
 }
 
 /** The configured graph store, once it has answered a query (an endpoint that is down fails start-up). */

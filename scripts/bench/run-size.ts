@@ -11,7 +11,6 @@ import '../../src/startup/production-default.ts';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { siteProfile } from '../../src/compiler/site-profile.ts';
 import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import { findAnchors, seedReadings } from './anchors.ts';
 import { BENCH_SITE, COMUNICA, EMBEDDED, Gateway, endpointStore, type LoadMeasure, type StoreChoice } from './gateway.ts';
@@ -82,7 +81,7 @@ async function runStore(
     const results: QueryResult[] = [];
     const ontology = gateway.services.ontology;
     // What the planner knows of the site (read once after the load): shapes compared with its queries use it too.
-    const profile = await siteProfile(gateway.services.store, siteGraph(BENCH_SITE));
+    const profile = await gateway.services.query.sites.profile(siteGraph(BENCH_SITE));
     for (const query of queries) {
       const result = await measureQuery(gateway, query, variables, {
         iterations: full ? options.iterations : options.otherIterations,

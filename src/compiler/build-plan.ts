@@ -29,10 +29,12 @@ import type {
 import { relations } from './relations.ts';
 
 const SCALARS = new Set<ScalarField>(['uri', 'id', 'name', 'type', 'typeHierarchy', 'ifcId', 'unit', 'timeseriesId', 'writable', 'valueType', 'equipmentId']);
-const ATTRIBUTE_OF: Partial<Record<ScalarField, Attribute>> = {
+/** The fact each scalar field needs fetched with its entity. */
+export const ATTRIBUTE_OF: Readonly<Partial<Record<ScalarField, Attribute>>> = {
   ifcId: 'ifc',
   unit: 'unit',
   timeseriesId: 'timeseries',
+  timeseriesIds: 'timeseries',
   writable: 'literals',
   valueType: 'literals',
   equipmentId: 'owner',

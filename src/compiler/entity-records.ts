@@ -3,7 +3,7 @@
  * and the links from each parent to its candidate children.
  */
 import { MainThreadSlices } from '../limits/main-thread.ts';
-import type { SparqlRow } from '../store/graph-store.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
 
 /** What the store told about one entity. Facts it did not tell share one empty set or map (fewer objects per entity). */
 export interface EntityRecord {

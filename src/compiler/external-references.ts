@@ -7,7 +7,7 @@
  */
 import { MainThreadSlices } from '../limits/main-thread.ts';
 import { RDF, REF, localName } from '../rdf/vocabulary.ts';
-import type { SparqlRow } from '../store/graph-store.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
 
 /** A field of a reference, shaped as an EntityProperty (references state no units). */
 export interface ReferenceField {

@@ -17,6 +17,8 @@ export type ScalarField =
   | 'ifcId'
   | 'unit'
   | 'timeseriesId'
+  /** Every timeseries id of the entity, sorted (domain code's; GraphQL shows `timeseriesId`). */
+  | 'timeseriesIds'
   | 'writable'
   | 'valueType'
   | 'equipmentId';
@@ -106,7 +108,8 @@ export type Constraint =
   | { readonly type: 'ofZone'; readonly zone: EntityRef; readonly zoneClasses: readonly string[] }
   | { readonly type: 'inSystem'; readonly system: EntityRef; readonly systemClasses: readonly string[] }
   | { readonly type: 'property'; readonly name?: string; readonly value?: string }
-  | { readonly type: 'ifcId'; readonly ifcId: string };
+  | { readonly type: 'ifcId'; readonly ifcId: string }
+  | { readonly type: 'timeseries'; readonly ids: readonly string[] };
 
 /** How a root argument names another entity: by id (local name or IRI) or by name. */
 export type EntityRef = { readonly id: string } | { readonly name: NameFilter };

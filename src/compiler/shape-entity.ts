@@ -107,6 +107,8 @@ function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, onto
     }
     case 'timeseriesId':
       return first(record.timeseriesIds) ?? null;
+    case 'timeseriesIds':
+      return [...record.timeseriesIds].sort();
     case 'writable':
       return writableOf(record, ontology);
     case 'valueType':

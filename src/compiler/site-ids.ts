@@ -11,7 +11,7 @@
  */
 import { isAbsoluteIri, iri, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
 import { localName } from '../rdf/vocabulary.ts';
-import type { SparqlRow } from '../store/graph-store.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
 import { ALL_PATHS, ID_CUTS, endsAtCut } from './sparql-patterns.ts';
 
 /**

@@ -1,21 +1,13 @@
 /**
- * The ontology as a site reads it (`Ontology.forSite`, MAPPING.md "The ontology"): the classes its
- * entities are typed with, so that names of older Brick vintages are read as Brick 1.4's, and the
- * subclasses its graph declares. One query reads both; it is not one of a request's round trips.
- *
- * Kept until the graph changes where this process sees every change of the store (the embedded
- * stores, through `InstrumentedStore.onChange`). An external store may be changed by another
- * replica, so there the reading is also renewed after `EXTERNAL_TTL_MS`: a class another replica's
- * load brings in is read as its Brick 1.4 class within that time (this replica's own loads at once).
+ * What makes the ontology as a site reads it (`Ontology.forSite`, MAPPING.md "The ontology"): the
+ * classes its entities are typed with, so that names of older Brick vintages are read as Brick
+ * 1.4's, and the subclasses its graph declares. One query reads both; it is not one of a request's
+ * round trips, and its reading is kept outside the compiler (src/query/site-caches.ts).
  */
-import type { Ontology, SiteClassStatements } from '../ontology/ontology.ts';
+import type { SiteClassStatements } from '../ontology/ontology.ts';
 import type { IriPair } from '../ontology/hierarchy-extractor.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
 import { iri, prologue, sparql } from '../rdf/sparql.ts';
-import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
-import { InstrumentedStore } from '../store/instrumented-store.ts';
-import { GraphReadings } from './graph-readings.ts';
-
-const EXTERNAL_TTL_MS = 5000;
 
 /** The query that reads a site graph's classes and subclass declarations. */
 function classStatementsQuery(graph: string): string {
@@ -35,16 +27,7 @@ function statementsOf(rows: readonly SparqlRow[]): SiteClassStatements {
   return { types: [...types], subClassOf };
 }
 
-const byStore = new WeakMap<InstrumentedStore, GraphReadings<SiteClassStatements>>();
-
-/** A site graph's class statements, from an unreported select. */
-const readStatements = async (select: (query: string) => Promise<SparqlRow[]>, graph: string) => statementsOf(await select(classStatementsQuery(graph)));
-
-/** The ontology as the site of `graph` reads it. */
-export async function siteOntology(store: GraphStore, ontology: Ontology, graph: string): Promise<Ontology> {
-  if (!(store instanceof InstrumentedStore)) return ontology.forSite(await readStatements((query) => store.select(query, { site: graph }), graph));
-  let readings = byStore.get(store);
-  const keptFor = () => (store.name === 'sparql' ? EXTERNAL_TTL_MS : undefined);
-  if (!readings) byStore.set(store, (readings = new GraphReadings(store, readStatements, keptFor)));
-  return ontology.forSite(await readings.of(graph));
+/** Reads a site graph's class statements through `select` (one query). */
+export async function readClassStatements(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<SiteClassStatements> {
+  return statementsOf(await select(classStatementsQuery(graph)));
 }

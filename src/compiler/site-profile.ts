@@ -7,17 +7,14 @@
  * list or nothing (the scan of every hasPoint edge cost 0.8 s at 1M triples), an id's local name
  * the few IRIs it can be, a property name its predicates, an IFC GlobalId the literal itself.
  *
- * Kept only where this process sees every change of the store (the embedded stores, through
- * `InstrumentedStore.onChange`): with an external store another replica may change a graph, so
- * there the planner goes without and emits the shapes that need no profile (and keeps the ids
- * for a few seconds, `site-ids-cache.ts`).
+ * Read and kept outside the compiler (src/query/site-caches.ts), only where this process sees
+ * every change of the store: with an external store another replica may change a graph, so there
+ * the planner goes without and emits the shapes that need no profile.
  */
 import type { EntityKind } from '../ontology/ontology.ts';
 import type { EntityRecord } from './entity-records.ts';
 import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
-import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
-import { InstrumentedStore } from '../store/instrumented-store.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
 import { readSiteIds, type SiteIds } from './site-ids.ts';
 import { fallbackGenerator } from './sparql-builder.ts';
 
@@ -114,59 +111,4 @@ export async function readSiteProfile(select: (query: string) => Promise<SparqlR
     tags: complete ? fallbackTags(untyped) : undefined,
     ids: await readSiteIds(select, graph),
   };
-}
-
-/** How long a query waits for a profile being read before it is planned without one. */
-const PROFILE_WAIT_MS = 3000;
-
-/** The profiles of one store's site graphs, dropped when a graph changes and read again after. */
-class SiteProfiles {
-  private readonly profiles = new Map<string, Promise<SiteProfile | undefined>>();
-
-  constructor(private readonly store: InstrumentedStore) {
-    store.onChange(({ graph, done }) => {
-      if (graph === ONTOLOGY_GRAPH) this.profiles.clear();
-      else this.profiles.delete(graph);
-      // Read on load, in the background: the first query after it finds the profile ready or waits for it.
-      if (done && graph !== ONTOLOGY_GRAPH) void this.reading(graph);
-    });
-  }
-
-  /**
-   * The graph's profile; one still being read past PROFILE_WAIT_MS is gone without (at 5M triples
-   * it takes ~15 s, read in the background from a load or a restore on).
-   */
-  async of(graph: string, waitMs = PROFILE_WAIT_MS): Promise<SiteProfile | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
-    try {
-      return await Promise.race([this.reading(graph), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private reading(graph: string): Promise<SiteProfile | undefined> {
-    let profile = this.profiles.get(graph);
-    if (!profile) {
-      // Not one of a request's round trips: read without being counted, and never fatal (the planner goes without).
-      // A profile that could not be read (the site is still being restored) is read again next time.
-      const reading: Promise<SiteProfile | undefined> = readSiteProfile((query) => this.store.selectUnreported(query, { site: graph }), graph).catch(() => {
-        if (this.profiles.get(graph) === reading) this.profiles.delete(graph);
-        return undefined;
-      });
-      this.profiles.set(graph, (profile = reading));
-    }
-    return profile;
-  }
-}
-
-const byStore = new WeakMap<InstrumentedStore, SiteProfiles>();
-
-/** The profile of a site graph, or undefined where this process does not see every change of the store. */
-export function siteProfile(store: GraphStore, graph: string, waitMs?: number): Promise<SiteProfile | undefined> {
-  if (!(store instanceof InstrumentedStore) || store.name === 'sparql') return Promise.resolve(undefined);
-  let profiles = byStore.get(store);
-  if (!profiles) byStore.set(store, (profiles = new SiteProfiles(store)));
-  return profiles.of(graph, waitMs);
 }

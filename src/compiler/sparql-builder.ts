@@ -376,6 +376,13 @@ function compileConstraint(
       const lookup = profile?.plainIfcIds ? sparql`${ref} ref:ifcGlobalID ${literal(c.ifcId)} .` : pattern;
       return { generate: sparql`${lookup} ?e ref:hasExternalReference ${ref} .`, check: sparql`FILTER EXISTS { ?e ref:hasExternalReference ${ref} . ${pattern} }` };
     }
+    case 'timeseries': {
+      // Every style of MAPPING.md over the predicates the site holds; none held: no entity carries one.
+      const path = timeseriesPath(predicatesOf(profile));
+      if (!path || c.ids.length === 0) return undefined;
+      const [id, ids] = [variable(`${scope}_ts`), c.ids.map((value) => literal(value))];
+      return { generate: sparql`VALUES ${id} { ${ids} } ?e ${path} ${id} .`, check: sparql`FILTER EXISTS { VALUES ${id} { ${ids} } ?e ${path} ${id} }` };
+    }
     case 'class':
       return { generate: classGenerator(e, c.classes.closure, k), check: sparql`FILTER EXISTS { ${classTest(e, c.classes.closure, k)} }` };
     case 'kind':
@@ -437,6 +444,7 @@ function compileConstraint(
 const priority: Record<Constraint['type'], number> = {
   id: 0,
   ifcId: 1,
+  timeseries: 1,
   ofEquipment: 2,
   ofZone: 2,
   inSystem: 2,

@@ -1,14 +1,13 @@
 import type { Client } from '../auth/client.ts';
-import type { Ontology } from '../ontology/ontology.ts';
+import type { QueryLayer } from '../query/query-layer.ts';
 import type { CurrentValuesBatch } from '../readings/current-values-batch.ts';
-import type { LivePointValues } from '../readings/point-values-subscription.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
-import type { GraphStore } from '../store/graph-store.ts';
+import type { LivePointValues } from './point-values-subscription.ts';
 
 /** What every resolver may use. */
 export interface GraphQLContext {
-  readonly store: GraphStore;
-  readonly ontology: Ontology;
+  /** Where plans are run, against what the service knows of each site. */
+  readonly query: QueryLayer;
   readonly sites: SiteDirectory;
   /** This request's one currentValue lookup, shared by its root fields. */
   readonly readings: CurrentValuesBatch;

@@ -25,7 +25,7 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
   const resolvers = createResolvers(buildSchema(typeDefs));
   return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
-    context: ({ req }) => ({ store: services.store, ontology: services.ontology, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client }),
+    context: ({ req }) => ({ query: services.query, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client }),
     graphqlEndpoint: '/graphql',
     graphiql: graphiqlOptions,
     renderGraphiQL,

@@ -1,13 +1,11 @@
 import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { buildPlan, type PlannedField } from '../compiler/build-plan.ts';
-import { executePlan } from '../compiler/execute-plan.ts';
 import type { RootPlan, RootQueryName } from '../compiler/plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
-import { siteOntology } from '../compiler/site-ontology.ts';
-import { siteGraph } from '../rdf/vocabulary.ts';
-import { pointValuesResolver } from '../readings/point-values-subscription.ts';
+import type { PlanAnswer } from '../query/execute-plan.ts';
 import { requireSite } from '../sites/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
+import { pointValuesResolver } from './point-values-subscription.ts';
 
 const ROOT_QUERIES: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system', 'location', 'entityByIfcId'];
 /** The root lists with a count field beside them (`pointCount`). */
@@ -26,7 +24,7 @@ export async function runRootField(
   args: Record<string, unknown>,
   context: GraphQLContext,
   field: PlannedField,
-): Promise<{ plan: RootPlan; answer: EntityObject[] | EntityObject | null | number }> {
+): Promise<{ plan: RootPlan; answer: PlanAnswer }> {
   const { query, count } = ROOT_FIELDS.get(name)!;
   // Taken before the first await, so the request's one currentValue lookup waits for this field.
   const readings = context.readings.ticket();
@@ -34,9 +32,9 @@ export async function runRootField(
     const siteId = args.siteId as string;
     await requireSite(context.sites, context.client, siteId);
     // Class arguments, kinds and types as this site reads them (its older Brick names, its own classes).
-    const ontology = await siteOntology(context.store, context.ontology, siteGraph(siteId));
+    const ontology = await context.query.siteOntology(siteId);
     const plan = buildPlan(query, siteId, args, field, ontology, count);
-    return { plan, answer: await executePlan(plan, { store: context.store, ontology, readings }) };
+    return { plan, answer: await context.query.execute(plan, ontology, readings) };
   } finally {
     readings.done();
   }

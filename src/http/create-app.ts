@@ -77,15 +77,15 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const yoga = createGraphQL(config, services);
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
 
-  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), ontology: services.ontology });
+  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), knowledge: services.query.sites });
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
-  const modelElements = { ifc: services.ifc, store: services.store, ontology: services.ontology };
+  const modelElements = { ifc: services.ifc, query: services.query };
   const models = modelsRoutes(services.sites, services.files, modelElements, { download });
   // The viewer page reads the demo site's models without a key (the demo site is public).
   app.use('/viewer/api/sites', modelsRoutes(services.sites, services.files, modelElements, { download, anonymousDemo: true }));
   const readings = readingsRoutes(services.sites, services.live.ingest);
-  const timeseries = timeseriesRoutes({ sites: services.sites, store: services.store, ontology: services.ontology, readings: services.live.store });
+  const timeseries = timeseriesRoutes({ sites: services.sites, query: services.query, readings: services.live.store });
   // Existing clients call the site routes without the version segment too.
   const sparql = sparqlRoutes(services.sites, services.store, config.sparqlEndpoint);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries, sparql);

@@ -7,18 +7,17 @@ import type { SiteFiles } from '../files/site-files.ts';
 import { pageLinks } from '../http/page-links.ts';
 import { validateBody } from '../http/validate-body.ts';
 import type { IfcElementRow, IfcModels } from '../ifc/ifc-models.ts';
-import type { Ontology } from '../ontology/ontology.ts';
+import type { QueryLayer } from '../query/query-layer.ts';
 import { readableSite, requireCredentials } from '../sites/site-access.ts';
 import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
-import type { GraphStore } from '../store/graph-store.ts';
 import { entityForIfcId } from './element-entity.ts';
 import { modelFile } from './model-file.ts';
 
 /** What the elements endpoint needs beyond the files: the IFC elements and the graph. */
 export interface ModelElementsDeps {
   readonly ifc: IfcModels;
-  readonly store: GraphStore;
-  readonly ontology: Ontology;
+  /** Where the graph entity of an element is found. */
+  readonly query: QueryLayer;
 }
 
 export interface ModelsRoutesOptions {
@@ -91,7 +90,7 @@ export function modelsRoutes(sites: SiteStore, files: SiteFiles, elements: Model
     if (query.ifcId !== undefined) {
       const row = await elements.ifc.element(ifc.id, query.ifcId);
       if (!row) throw notFound(`No element with GlobalId "${query.ifcId}" in this model.`);
-      const entity = await entityForIfcId(elements.store, elements.ontology, siteId, row.global_id);
+      const entity = await entityForIfcId(elements.query, siteId, row.global_id);
       res.json({ ...elementJson(row), model: ifc.id, mapped: entity !== null, entity });
       return;
     }

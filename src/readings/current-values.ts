@@ -11,13 +11,8 @@ export interface PointValue {
 /** Current values by site id, then by timeseries id; absent ids have none. */
 export type PointValuesBySite = ReadonlyMap<string, ReadonlyMap<string, PointValue>>;
 
-/** Where `currentValue` comes from: one batched lookup for all the points of a request. */
+/** Where `currentValue` comes from: one batched lookup for all the points of a request (the query layer's `CurrentValueSource`). */
 export interface CurrentValues {
   /** The current value of each series that has one (MAPPING.md "Current value"). */
   currentValues(series: SeriesBySite): Promise<PointValuesBySite>;
 }
-
-/** No readings store: every point's currentValue is null. */
-export const noCurrentValues: CurrentValues = {
-  currentValues: async () => new Map(),
-};

@@ -1,15 +1,9 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../log/logger.ts';
 import { MqttReadings } from '../mqtt/mqtt-readings.ts';
-import type { Ontology } from '../ontology/ontology.ts';
 import type { RedisConnection } from '../redis/redis-connection.ts';
-import { DemoSimulator } from '../simulator/demo-simulator.ts';
-import type { DemoSite } from '../sites/demo-site.ts';
-import { demoSiteRecord } from '../sites/demo-site.ts';
 import type { SiteStore } from '../sites/site-store.ts';
-import type { GraphStore } from '../store/graph-store.ts';
 import type { CurrentValues } from './current-values.ts';
-import type { LivePointValues } from './point-values-subscription.ts';
 import { memoryReadingEvents, redisReadingEvents, type ReadingEvents } from './reading-events.ts';
 import { ReadingIngest } from './reading-ingest.ts';
 import { ReadingStore } from './reading-store.ts';
@@ -21,23 +15,19 @@ export interface ReadingsDependencies {
   readonly database: Database;
   readonly sites: SiteStore;
   readonly redis: RedisConnection | undefined;
-  readonly store: GraphStore;
-  readonly ontology: Ontology;
-  readonly demo: DemoSite | undefined;
 }
 
 /**
  * The readings feature: the store, the one ingestion path (REST, MQTT, simulator), events for live
- * subscriptions (Redis across replicas when configured), currentValue, the MQTT subscriber and
- * the demo simulator.
+ * subscriptions (Redis across replicas when configured), currentValue and the MQTT subscriber.
+ * The demo simulator writes through it; the composition root starts it (src/services.ts).
  */
-export class Readings implements LivePointValues {
+export class Readings {
   readonly store: ReadingStore;
   readonly events: ReadingEvents;
   readonly ingest: ReadingIngest;
   readonly currentValues: CurrentValues;
   readonly mqtt: MqttReadings | undefined;
-  readonly simulator: DemoSimulator | undefined;
 
   constructor(
     config: ReadingsConfig,
@@ -49,26 +39,14 @@ export class Readings implements LivePointValues {
     this.ingest = new ReadingIngest(this.store, this.events);
     this.currentValues = storedCurrentValues(this.store);
     this.mqtt = config.mqtt && new MqttReadings(config.mqtt, deps.sites, this.ingest, logger);
-    if (deps.demo && config.simulator.enabled) {
-      const simulator = new DemoSimulator(deps.store, deps.ontology, this.store, this.ingest, logger, {
-        intervalSeconds: config.simulator.intervalSeconds,
-        backfillDays: config.simulator.backfillDays,
-        timeZone: demoSiteRecord.timezone,
-      });
-      deps.demo.onReset(async () => simulator.refreshPoints());
-      // In the background: a first start's backfill takes a few seconds and the service can serve meanwhile.
-      void simulator.start();
-      this.simulator = simulator;
-    }
   }
 
   async timeZoneOf(siteId: string): Promise<string> {
     return (await this.deps.sites.get(siteId))?.timezone ?? 'UTC';
   }
 
-  /** Stops the simulator and the subscriber, then the events; the database is closed by its owner. */
+  /** Stops the subscriber, then the events; the database is closed by its owner. */
   async close(): Promise<void> {
-    await this.simulator?.stop();
     await this.mqtt?.close();
     await this.events.close();
   }

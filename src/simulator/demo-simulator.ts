@@ -6,16 +6,11 @@
  * not touch; after a reset the points are resolved again in case the fixture changed.
  */
 import { DEMO_SITE } from '../auth/client.ts';
-import { executePlan } from '../compiler/execute-plan.ts';
-import type { RootPlan } from '../compiler/plan.ts';
-import type { EntityObject } from '../compiler/shape-entity.ts';
 import type { Logger } from '../log/logger.ts';
-import type { Ontology } from '../ontology/ontology.ts';
-import { siteGraph } from '../rdf/vocabulary.ts';
-import { noCurrentValues } from '../readings/current-values.ts';
+import { queryEntities } from '../query/query-entities.ts';
+import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingIngest } from '../readings/reading-ingest.ts';
 import type { Reading, ReadingStore } from '../readings/reading-store.ts';
-import type { GraphStore } from '../store/graph-store.ts';
 import { signalValue, type SignalPoint } from './point-signals.ts';
 
 export interface DemoSimulatorOptions {
@@ -31,28 +26,6 @@ const MINUTE = 60_000;
 const BACKFILL_STEP = 15 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
 
-/** Every point of the site, with what a signal needs: a root `point` plan through the compiler. */
-function pointsPlan(ontology: Ontology): RootPlan {
-  return {
-    key: 'simulator',
-    query: 'point',
-    siteId: DEMO_SITE,
-    graph: siteGraph(DEMO_SITE),
-    kind: 'Point',
-    answer: 'list',
-    constraints: [{ type: 'kind', kind: 'Point', classes: ontology.sortedKindClasses('Point') }],
-    selection: {
-      kind: 'Point',
-      attributes: new Set(['timeseries', 'unit']),
-      fields: [
-        { key: 'type', type: 'scalar', field: 'type' },
-        { key: 'unit', type: 'scalar', field: 'unit' },
-        { key: 'timeseriesId', type: 'scalar', field: 'timeseriesId' },
-      ],
-    },
-  };
-}
-
 export class DemoSimulator {
   private timer: NodeJS.Timeout | undefined;
   private points: SignalPoint[] | undefined;
@@ -62,8 +35,7 @@ export class DemoSimulator {
   private started: Promise<void> | undefined;
 
   constructor(
-    private readonly store: GraphStore,
-    private readonly ontology: Ontology,
+    private readonly query: QueryLayer,
     private readonly readings: ReadingStore,
     private readonly ingest: ReadingIngest,
     private readonly logger: Logger,
@@ -122,11 +94,11 @@ export class DemoSimulator {
 
   private async demoPoints(): Promise<SignalPoint[]> {
     if (this.points) return this.points;
-    const found = (await executePlan(pointsPlan(this.ontology), { store: this.store, ontology: this.ontology, readings: noCurrentValues })) as EntityObject[];
+    // Every point of the site, with what a signal needs.
+    const found = await queryEntities(this.query, { siteId: DEMO_SITE, kind: 'Point', fields: ['type', 'unit', 'timeseriesId'] });
     const byTimeseries = new Map<string, SignalPoint>();
-    for (const point of found) {
-      const timeseriesId = point.timeseriesId as string | null;
-      if (timeseriesId && !byTimeseries.has(timeseriesId)) byTimeseries.set(timeseriesId, { type: point.type as string, unit: point.unit as string | null, timeseriesId });
+    for (const { type, unit, timeseriesId } of found) {
+      if (timeseriesId && !byTimeseries.has(timeseriesId)) byTimeseries.set(timeseriesId, { type, unit, timeseriesId });
     }
     this.points = [...byTimeseries.values()];
     return this.points;

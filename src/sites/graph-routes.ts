@@ -1,4 +1,3 @@
-import type { Ontology } from '../ontology/ontology.ts';
 import { readSiteModel } from './model-facts.ts';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,6 +8,7 @@ import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { receiveBody, type ReceivedBody } from '../http/receive-body.ts';
 import { countUpload } from '../http/use-request-metrics.ts';
+import type { SiteKnowledge } from '../query/site-knowledge.ts';
 import { NestingTooDeep } from '../rdf/nesting-scanner.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { RdfSyntaxError, type GraphStore, type RdfFormat } from '../store/graph-store.ts';
@@ -47,8 +47,8 @@ export interface GraphRoutesOptions {
   readonly validation: ModelValidation;
   /** The latest load of each site, for `GET …/graph/load`. */
   readonly loads: GraphLoads;
-  /** Brick's ontology, which a load's reading is made against as the site reads it. */
-  readonly ontology: Ontology;
+  /** What is known of each site (its ontology as it reads it, its profile): a load's reading is made against it. */
+  readonly knowledge: SiteKnowledge;
 }
 
 const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` }).optional();
@@ -125,7 +125,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
       // What the service made of the model (the load report): counted by the store, after the load.
-      const reading = await readSiteModel(store, options.ontology, graph);
+      const reading = await readSiteModel(store, options.knowledge, graph);
       countUpload(res, 'graph', body.bytes);
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
     } catch (error) {
@@ -172,7 +172,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   router.get('/:siteId/graph/reading', async (req, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sites, req.client, req.params.siteId);
-    res.json(await readSiteModel(store, options.ontology, siteGraph(site.id)));
+    res.json(await readSiteModel(store, options.knowledge, siteGraph(site.id)));
   });
   router.put('/:siteId/graph', load(true));
   router.post('/:siteId/graph', load(false));

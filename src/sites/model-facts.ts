@@ -2,12 +2,12 @@
  * The counts a model reading is made of (src/ontology/model-reading.ts), asked of the store in a few
  * aggregate queries over the site's graph: nothing of the graph is copied out.
  */
-import { siteOntology } from '../compiler/site-ontology.ts';
 import { READ_LINKS, readModel, type ModelFacts, type ModelReading } from '../ontology/model-reading.ts';
-import type { EntityKind, Ontology } from '../ontology/ontology.ts';
+import type { EntityKind } from '../ontology/ontology.ts';
 import { iri, join, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
 import { BRICK, RDFS, SKOS } from '../rdf/vocabulary.ts';
-import { readPredicates, readUntyped, siteProfile } from '../compiler/site-profile.ts';
+import { readPredicates, readUntyped } from '../compiler/site-profile.ts';
+import type { SiteKnowledge } from '../query/site-knowledge.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 
 /** Untyped entities named in a reading. */
@@ -25,8 +25,8 @@ const number = (row: SparqlRow | undefined, name: string) => Number(row?.[name]?
  * entities, or a graph with too many predicates, is left out), read as the profile reads them
  * where there is none (an external store).
  */
-async function listed(store: GraphStore, graph: string): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
-  const profile = await siteProfile(store, graph, PROFILE_WAIT_MS);
+async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
+  const profile = await knowledge.profile(graph, PROFILE_WAIT_MS);
   if (profile) return { untyped: profile.untyped, predicates: [...(profile.predicates ?? [])] };
   const select = (query: string) => store.select(query, { site: graph });
   return { untyped: await readUntyped(select, graph), predicates: (await readPredicates(select, graph)) ?? [] };
@@ -37,10 +37,10 @@ async function listed(store: GraphStore, graph: string): Promise<{ untyped: Read
  * profile's (read after every change anyway; a scan of every triple took 4–20 s at 1M); only the
  * predicates no field reads are then counted, over their own triples.
  */
-export async function modelFacts(store: GraphStore, graph: string): Promise<ModelFacts> {
+export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, graph: string): Promise<ModelFacts> {
   const g = iri(graph);
   const ask = (query: Sparql) => store.select(query.text, { site: graph });
-  const { untyped, predicates } = await listed(store, graph);
+  const { untyped, predicates } = await listed(store, knowledge, graph);
   const candidates = predicates.filter((p) => !READ_LINKS.has(p) && !NOT_LINKS.has(p));
   // One after the other: at once they would grow two threads' heaps together.
   const classes = await ask(sparql`${prologue}\nSELECT ?t (COUNT(?s) AS ?n) WHERE { GRAPH ${g} { ?s a ?t FILTER(isIRI(?t)) } } GROUP BY ?t`);
@@ -63,7 +63,7 @@ export async function modelFacts(store: GraphStore, graph: string): Promise<Mode
 }
 
 /** What the service made of a site's graph, as the site reads the ontology. */
-export async function readSiteModel(store: GraphStore, ontology: Ontology, graph: string): Promise<ModelReading> {
-  const [facts, site] = await Promise.all([modelFacts(store, graph), siteOntology(store, ontology, graph)]);
+export async function readSiteModel(store: GraphStore, knowledge: SiteKnowledge, graph: string): Promise<ModelReading> {
+  const [facts, site] = await Promise.all([modelFacts(store, knowledge, graph), knowledge.ontology(graph)]);
   return readModel(facts, site);
 }

@@ -1,16 +1,8 @@
 import { AppError } from '../errors/app-error.ts';
+import type { RdfTerm, SparqlRow } from '../rdf/result-row.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 
-/** An RDF term as SPARQL 1.1 JSON results write it. */
-export interface RdfTerm {
-  readonly type: 'uri' | 'literal' | 'bnode' | 'typed-literal';
-  readonly value: string;
-  readonly datatype?: string;
-  readonly 'xml:lang'?: string;
-}
-
-/** One solution of a SELECT query: variable name → bound term. */
-export type SparqlRow = Readonly<Record<string, RdfTerm | undefined>>;
+export type { RdfTerm, SparqlRow };
 
 /** The RDF serializations the stores read (and, for Turtle and N-Triples, write). */
 export type RdfFormat = 'text/turtle' | 'application/n-triples' | 'application/n-quads' | 'application/ld+json';

@@ -1,19 +1,10 @@
 /**
  * Which point of a site's graph carries each timeseries id, with what the timeseries API shows of
- * it (name, type, unit, equipment), in one SPARQL query anchored on the ids. The rows use the
- * compiler's variable names so that its record reader and shaping rules (MAPPING.md names, types,
- * units, equipmentId) apply unchanged.
+ * it (name, type, unit, equipment), asked of the query layer: the points carrying the ids, and
+ * their equipment, as GraphQL's `point { equipment }` finds them.
  */
-import { readEntityRowsInSlices } from '../compiler/entity-records.ts';
-import type { Selection } from '../compiler/plan.ts';
-import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
-import { siteIds } from '../compiler/site-ids-cache.ts';
-import { siteProfile } from '../compiler/site-profile.ts';
-import { ALL_PATHS, tagOf, timeseriesPath } from '../compiler/sparql-patterns.ts';
-import type { Ontology } from '../ontology/ontology.ts';
-import { iri, literal, prologue, sparql, trusted } from '../rdf/sparql.ts';
-import { siteGraph } from '../rdf/vocabulary.ts';
-import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
+import { queryEntities } from '../query/query-entities.ts';
+import type { QueryLayer } from '../query/query-layer.ts';
 
 /** What the graph says about the point of a timeseries. */
 export interface TimeseriesPoint {
@@ -26,81 +17,31 @@ export interface TimeseriesPoint {
   readonly equipmentId: string | null;
 }
 
-const POINT_FIELDS: Selection = {
-  kind: 'Point',
-  attributes: new Set(['unit', 'owner']),
-  fields: [
-    { key: 'id', type: 'scalar', field: 'id' },
-    { key: 'name', type: 'scalar', field: 'name' },
-    { key: 'type', type: 'scalar', field: 'type' },
-    { key: 'unit', type: 'scalar', field: 'unit' },
-    { key: 'equipmentId', type: 'scalar', field: 'equipmentId' },
-  ],
-};
-
-/** The query: points by timeseries id (every style of MAPPING.md), their facts, their owners' labels. */
-export function timeseriesPointsQuery(siteId: string, timeseriesIds: readonly string[]): string {
-  const e = trusted('?e');
-  return sparql`${prologue}
-SELECT ?tsid ?e ?tag ?t ?l0 ?l1 ?l2 ?u ?own ?ownt ?ol0 ?ol1 ?ol2 WHERE {
-  GRAPH ${iri(siteGraph(siteId))} {
-    VALUES ?tsid { ${timeseriesIds.map((id) => literal(id))} }
-    ?e ${timeseriesPath()!} ?tsid .
-    ${tagOf(e, ALL_PATHS)}
-    OPTIONAL { ?e a ?t }
-    OPTIONAL { ?e rdfs:label ?l0 }
-    OPTIONAL { ?e skos:prefLabel ?l1 }
-    OPTIONAL { ?e brick:label ?l2 }
-    OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }
-    OPTIONAL {
-      ?own ${ALL_PATHS.point} ?e
-      OPTIONAL { ?own a ?ownt }
-      OPTIONAL { ?own rdfs:label ?ol0 }
-      OPTIONAL { ?own skos:prefLabel ?ol1 }
-      OPTIONAL { ?own brick:label ?ol2 }
-    }
-  }
-}`.text;
-}
-
-/** The owners' own records (labels and types), read from the `?own…` columns. */
-function ownerRows(rows: readonly SparqlRow[]): SparqlRow[] {
-  return rows.filter((row) => row.own).map((row) => ({ e: row.own, t: row.ownt, l0: row.ol0, l1: row.ol1, l2: row.ol2 }));
-}
+/** Orders by name, then IRI: the point that describes a timeseries several points share. */
+const byName = (a: { name: string; iri: string }, b: { name: string; iri: string }): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0;
 
 /**
  * The point of each timeseries id found in the site's graph; ids no point carries are absent.
  * When several points share an id, the first by name (then IRI) describes it.
  */
-export async function timeseriesPoints(store: GraphStore, ontology: Ontology, siteId: string, timeseriesIds: readonly string[]): Promise<Map<string, TimeseriesPoint>> {
+export async function timeseriesPoints(query: QueryLayer, siteId: string, timeseriesIds: readonly string[]): Promise<Map<string, TimeseriesPoint>> {
   const result = new Map<string, TimeseriesPoint>();
   if (timeseriesIds.length === 0) return result;
-  const graph = siteGraph(siteId);
-  const [rows, ids] = await Promise.all([store.select(timeseriesPointsQuery(siteId, timeseriesIds), { site: graph }), siteIds(store, graph, await siteProfile(store, graph))]);
-  const { records } = await readEntityRowsInSlices(rows);
-  const owners = (await readEntityRowsInSlices(ownerRows(rows))).records;
-  const pointsOf = new Map<string, Map<string, EntityObject>>();
-  for (const row of rows) {
-    const id = row.tsid?.value;
-    const record = row.e && records.get(row.e.value);
-    if (id === undefined || !record || !kindsOf(record, ontology).has('Point')) continue;
-    let points = pointsOf.get(id);
-    if (!points) pointsOf.set(id, (points = new Map()));
-    if (!points.has(record.iri)) points.set(record.iri, shapeEntity(record, POINT_FIELDS, ontology, ids));
-  }
-  for (const [id, points] of pointsOf) {
-    const point = [...points.values()].sort(byName)[0]!;
-    const equipmentId = point.equipmentId as string;
-    const owner = equipmentId === '' ? undefined : [...records.get(point.__iri)!.owners.keys()].sort().find((o) => ids.idOf(o) === equipmentId);
-    const ownerRecord = owner === undefined ? undefined : owners.get(owner);
-    result.set(id, {
-      pointId: point.id as string,
-      name: point.name as string,
-      type: point.type as string,
-      unit: point.unit as string | null,
-      equipment: ownerRecord ? nameOf(ownerRecord) : null,
-      equipmentId: equipmentId === '' ? null : equipmentId,
-    });
+  const points = await queryEntities(query, {
+    siteId,
+    kind: 'Point',
+    where: { timeseriesIds },
+    fields: ['id', 'name', 'type', 'unit', 'timeseriesIds'],
+    related: { field: 'equipment', fields: ['id', 'name'] },
+  });
+  const asked = new Set(timeseriesIds);
+  for (const point of points.sort(byName)) {
+    const equipment = point.related[0];
+    for (const id of point.timeseriesIds) {
+      if (!asked.has(id) || result.has(id)) continue;
+      result.set(id, { pointId: point.id, name: point.name, type: point.type, unit: point.unit, equipment: equipment?.name ?? null, equipmentId: equipment?.id ?? null });
+    }
   }
   return result;
 }

@@ -1,9 +1,8 @@
 import { Router, json } from 'express';
-import type { Ontology } from '../ontology/ontology.ts';
+import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore, SeriesPoint } from '../readings/reading-store.ts';
 import { readableSite, requireCredentials } from '../sites/site-access.ts';
 import type { SiteStore } from '../sites/site-store.ts';
-import type { GraphStore } from '../store/graph-store.ts';
 import { parseTimeseriesQuery } from './timeseries-query.ts';
 import { timeseriesPoints } from './timeseries-points.ts';
 import { formatInZone } from './zoned-time.ts';
@@ -14,26 +13,26 @@ export const UNKNOWN_TIMESERIES = "No point of this site's graph carries this ti
 /** Engines the timeseries API reads. */
 export interface TimeseriesSources {
   readonly sites: SiteStore;
-  readonly store: GraphStore;
-  readonly ontology: Ontology;
+  /** Where the points carrying the ids are found. */
+  readonly query: QueryLayer;
   readonly readings: ReadingStore;
   readonly now?: () => number;
 }
 
 /**
  * `POST /sites/{id}/timeseries` (SPEC 4.4, 4.1.11): historical readings of up to 200 series, raw or
- * aggregated per window. Ids are checked against the site's graph (one SPARQL query); readings come
+ * aggregated per window. Ids are checked against the site's graph (two SPARQL queries: the points, their equipment); readings come
  * in one SQL query. Instants are ISO-8601 in the site's timezone with their offset.
  */
 export function timeseriesRoutes(sources: TimeseriesSources): Router {
-  const { sites, store, ontology, readings } = sources;
+  const { sites, query: entities, readings } = sources;
   const now = sources.now ?? Date.now;
   const router = Router();
   router.post('/:siteId/timeseries', json({ limit: '256kb' }), async (req, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sites, req.client, req.params.siteId);
     const query = parseTimeseriesQuery(req.body ?? {}, now(), site.timezone);
-    const points = await timeseriesPoints(store, ontology, site.id, query.timeseriesIds);
+    const points = await timeseriesPoints(entities, site.id, query.timeseriesIds);
     const known = query.timeseriesIds.filter((id) => points.has(id));
     const errors: Record<string, string> = {};
     for (const id of query.timeseriesIds) if (!points.has(id)) errors[id] = UNKNOWN_TIMESERIES;

@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer page in headless Chromium', (
       sites: { lab: SITE_TTL },
       env: { BKG_DEMO_FIXTURE: join(projectRoot, 'fixtures', 'demo.ttl'), BKG_IFC_WORKERS: '1', BKG_DEMO_BACKFILL_DAYS: '0' },
     });
-    await Promise.all([h.services.ifc.idle(), h.services.live.simulator?.whenStarted()]);
+    await Promise.all([h.services.ifc.idle(), h.services.simulator?.whenStarted()]);
     profile = mkdtempSync(join(tmpdir(), 'bkg-chromium-'));
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,

@@ -18,7 +18,7 @@ describe('the demo simulator', () => {
       sites: {},
       env: { BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_FILES: '', BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR_SECONDS: '3600' },
     });
-    await h.services.live.simulator!.whenStarted();
+    await h.services.simulator!.whenStarted();
   });
   afterAll(async () => {
     await h?.close();
@@ -73,7 +73,7 @@ describe('the demo simulator', () => {
     const count = async () => (await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'demo' AND timeseries_id = $1", [series]))[0]!.n;
     const before = await count();
     // A restart an hour later: 4 quarter hours of gap, then the reading of the current minute.
-    const later = new DemoSimulator(h.services.store, h.services.ontology, h.services.live.store, h.services.live.ingest, createLogger({ logLevel: 'silent' }), {
+    const later = new DemoSimulator(h.services.query, h.services.live.store, h.services.live.ingest, createLogger({ logLevel: 'silent' }), {
       intervalSeconds: 0,
       backfillDays: 7,
       timeZone: 'Europe/Berlin',
@@ -97,7 +97,7 @@ describe('BKG_DEMO_SIMULATOR=0', () => {
   it('leaves the demo without readings', async () => {
     const h = await createHarness({ sites: {}, env: { BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_FILES: '', BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR: '0' } });
     try {
-      expect(h.services.live.simulator).toBeUndefined();
+      expect(h.services.simulator).toBeUndefined();
       expect(await h.services.database.query("SELECT 1 FROM readings WHERE site = 'demo' LIMIT 1")).toEqual([]);
     } finally {
       await h.close();

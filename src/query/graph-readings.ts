@@ -1,12 +1,19 @@
 /**
  * What the planner reads of a site graph outside a request's round trips and keeps (the site's
- * classes, `site-ontology.ts`; its ids on an external store, `site-ids-cache.ts`): dropped at
- * once when this process changes the graph (`InstrumentedStore.onChange`), and, where another
- * replica may change it unseen, after the time `keptFor` gives. A reading in flight is shared; a
- * failed one (the site is still being restored, the store is down) is read again next time.
+ * classes; its ids on an external store: `site-caches.ts`): dropped at once when this process
+ * changes the graph (`WatchedGraphs.onChange`), and, where another replica may change it unseen,
+ * after the time `keptFor` gives. A reading in flight is shared; a failed one (the site is still
+ * being restored, the store is down) is read again next time.
  */
-import type { SparqlRow } from '../store/graph-store.ts';
-import type { InstrumentedStore } from '../store/instrumented-store.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
+
+/** A store as the caches see it: told of each change of a graph, and asked outside a request's round trips. */
+export interface WatchedGraphs {
+  /** Calls `listener` when a graph is about to change (`done` false) and when the change is over (`done` true). */
+  onChange(listener: (event: { graph: string; done: boolean }) => void): unknown;
+  /** A query that is not one of a request's round trips (a cache being filled). */
+  selectUnreported(query: string, options: { site: string }): Promise<SparqlRow[]>;
+}
 
 export class GraphReadings<T> {
   private readonly readings = new Map<string, { until: number; readonly value: Promise<T> }>();
@@ -16,7 +23,7 @@ export class GraphReadings<T> {
    * that took `readMs` stays; undefined: until the graph changes.
    */
   constructor(
-    private readonly store: InstrumentedStore,
+    private readonly store: WatchedGraphs,
     private readonly read: (select: (query: string) => Promise<SparqlRow[]>, graph: string) => Promise<T>,
     private readonly keptFor: (readMs: number) => number | undefined,
   ) {

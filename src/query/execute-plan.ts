@@ -1,38 +1,50 @@
 /**
  * Runs a plan: the root query, then each relation field as one query for all its parents,
  * level by level (siblings in parallel). A request's round trips are therefore fixed by the
- * shape of its selection, never by the number of results.
+ * shape of its selection, never by the number of results. The compiler makes every query; this
+ * runs them through a `QueryRunner` and fills `currentValue` from a `CurrentValueSource`, both
+ * given by the caller, so it holds no store and no readings of its own.
  */
 import type { Ontology } from '../ontology/ontology.ts';
-import type { CurrentValues } from '../readings/current-values.ts';
-import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
 import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
 import { currentWork } from '../limits/request-work.ts';
-import type { Sparql } from '../rdf/sparql.ts';
-import { AnswerCost } from './answer-cost.ts';
+import { AnswerCost } from '../compiler/answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
-import { readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
-import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
-import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection, UnmarkedClasses } from './plan.ts';
-import { isTraversal, relations, type TraversalRelation } from './relations.ts';
-import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from './sparql-builder.ts';
-import { readExternalReferences } from './external-references.ts';
-import { applyTags, siteProfile, type SiteProfile } from './site-profile.ts';
-import type { SiteIds } from './site-ids.ts';
-import { siteIds } from './site-ids-cache.ts';
-import { traverse } from './traverse.ts';
-
-export interface ExecutionContext {
-  readonly store: GraphStore;
-  readonly ontology: Ontology;
-  readonly readings: CurrentValues;
-}
+import { readEntityRowsInSlices, type EntityRecord } from '../compiler/entity-records.ts';
+import { kindsOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
+import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection, UnmarkedClasses } from '../compiler/plan.ts';
+import { isTraversal, relations, type TraversalRelation } from '../compiler/relations.ts';
+import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from '../compiler/sparql-builder.ts';
+import { readExternalReferences } from '../compiler/external-references.ts';
+import { applyTags, type SiteProfile } from '../compiler/site-profile.ts';
+import type { SiteIds } from '../compiler/site-ids.ts';
+import { traverse } from '../compiler/traverse.ts';
+import type { CurrentValueSource } from './current-value-source.ts';
+import type { CompiledQuery, QueryRunner } from './query-runner.ts';
 
 /**
- * The context of one execution: the site's profile, read once, shapes every query of it; the
- * site's ids name its entities and the entities its id arguments name; what the answer costs so far.
+ * What the executor knows of the site's graph, read before the plan runs: its profile (where one
+ * is kept) shapes every query of it; its ids name its entities and the entities its id arguments name.
  */
-type PlanContext = ExecutionContext & { readonly profile: SiteProfile | undefined; readonly ids: SiteIds; readonly unmarked: UnmarkedClasses; readonly cost: AnswerCost };
+export interface SiteState {
+  readonly profile: SiteProfile | undefined;
+  readonly ids: SiteIds;
+}
+
+/** What a plan runs with: where its queries go, the ontology as the site reads it, the site, and where current values come from. */
+export interface ExecutionContext {
+  readonly runner: QueryRunner;
+  readonly ontology: Ontology;
+  readonly site: SiteState;
+  readonly currentValues: CurrentValueSource;
+}
+
+/** The context of one execution: the site's state, and what the answer costs so far. */
+type PlanContext = ExecutionContext & SiteState & { readonly unmarked: UnmarkedClasses; readonly cost: AnswerCost };
+
+/** What a plan answers: a list (or a page of it), one entity or null, or a count. */
+export type PlanAnswer = EntityObject[] | EntityObject | null | number;
 
 /** The entities of one execution that selected `currentValue`, filled at the end in one lookup. */
 type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
@@ -41,10 +53,8 @@ type ValueRequests = Array<{ object: EntityObject; keys: readonly string[] }>;
 const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 'System', 'Equipment', 'Point'];
 
 /** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
-export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
-  const profile = await siteProfile(context.store, plan.graph);
-  const ids = await siteIds(context.store, plan.graph, profile);
-  const ctx: PlanContext = { ...context, profile, ids, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(currentWork()) };
+export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<PlanAnswer> {
+  const ctx: PlanContext = { ...context, ...context.site, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(currentWork()) };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
@@ -134,7 +144,7 @@ async function entityRecords(graph: string, iris: readonly string[], attributes:
 async function fillCurrentValues(siteId: string, requests: ValueRequests, ctx: ExecutionContext): Promise<void> {
   const ids = [...new Set(requests.flatMap(({ object }) => (object.__timeseriesId ? [object.__timeseriesId] : [])))];
   if (ids.length === 0) return;
-  const values = (await ctx.readings.currentValues(new Map([[siteId, ids]]))).get(siteId);
+  const values = (await ctx.currentValues.currentValues(new Map([[siteId, ids]]))).get(siteId);
   for (const { object, keys } of requests) {
     const value = object.__timeseriesId ? (values?.get(object.__timeseriesId) ?? null) : null;
     for (const key of keys) (object as Record<string, unknown>)[key] = value;
@@ -346,8 +356,8 @@ async function fillExternalReferences(graph: string, key: string, parents: reado
 }
 
 /** One round trip for the site's graph, asking no more rows than the request's budget has left. */
-async function select(graph: string, query: Sparql, ctx: PlanContext): Promise<SparqlRow[]> {
-  const rows = await ctx.store.select(atMost(query, ctx.cost.rowLimit()).text, { site: graph });
+async function select(graph: string, query: CompiledQuery, ctx: PlanContext): Promise<SparqlRow[]> {
+  const rows = await ctx.runner.select(atMost(query, ctx.cost.rowLimit()), graph);
   ctx.cost.storeRows(rows.length);
   return rows;
 }

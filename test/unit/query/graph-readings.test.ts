@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { GraphReadings } from '../../../src/compiler/graph-readings.ts';
+import { GraphReadings } from '../../../src/query/graph-readings.ts';
 import type { GraphStore } from '../../../src/store/graph-store.ts';
 import { InstrumentedStore } from '../../../src/store/instrumented-store.ts';
 

@@ -1,0 +1,32 @@
+/**
+ * The query layer as the rest of the service sees it: the ontology a site reads, and plans run
+ * against the site's kept knowledge through one runner. GraphQL resolvers run the plans they
+ * build; domain code asks for entities with `queryEntities`. Built by the composition root.
+ */
+import type { RootPlan } from '../compiler/plan.ts';
+import type { Ontology } from '../ontology/ontology.ts';
+import { siteGraph } from '../rdf/vocabulary.ts';
+import type { CurrentValueSource } from './current-value-source.ts';
+import { executePlan, type PlanAnswer } from './execute-plan.ts';
+import type { QueryRunner } from './query-runner.ts';
+import type { SiteKnowledge } from './site-knowledge.ts';
+
+export class QueryLayer {
+  constructor(
+    private readonly runner: QueryRunner,
+    /** What the site caches know of each site's graph. */
+    readonly sites: SiteKnowledge,
+  ) {}
+
+  /** The ontology as the site reads it: what its plans are built against. */
+  siteOntology(siteId: string): Promise<Ontology> {
+    return this.sites.ontology(siteGraph(siteId));
+  }
+
+  /** Runs a plan built against `ontology` (the site's), filling `currentValue` from `currentValues`. */
+  async execute(plan: RootPlan, ontology: Ontology, currentValues: CurrentValueSource): Promise<PlanAnswer> {
+    const profile = await this.sites.profile(plan.graph);
+    const ids = await this.sites.ids(plan.graph, profile);
+    return executePlan(plan, { runner: this.runner, ontology, site: { profile, ids }, currentValues });
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Where the executor's queries go: the store, through `storeRunner`, in the service; canned rows
+ * in tests. The executor knows nothing else of the store.
+ */
+import type { SparqlRow } from '../rdf/result-row.ts';
+import type { Sparql } from '../rdf/sparql.ts';
+
+/** What the compiler returns and a runner runs. */
+export type CompiledQuery = Sparql;
+
+/** Runs the compiler's queries on a site's graph. */
+export interface QueryRunner {
+  /** One round trip: the rows `query` selects in `graph`. */
+  select(query: CompiledQuery, graph: string): Promise<SparqlRow[]>;
+}
+
+/** A store as a runner: the query is printed here, at the store's boundary, and run on the site's graph. */
+export function storeRunner(store: { select(query: string, options: { site: string }): Promise<SparqlRow[]> }): QueryRunner {
+  return { select: (query, graph) => store.select(query.text, { site: graph }) };
+}
