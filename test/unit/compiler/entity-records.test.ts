@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readEntityRows } from '../../../src/compiler/entity-records.ts';
-import type { RdfTerm, SparqlRow } from '../../../src/store/graph-store.ts';
+import type { RdfTerm, SparqlRow } from '../../../src/rdf/result-row.ts';
 
 const BRICK = 'https://brickschema.org/schema/Brick#';
 const EX = 'http://example.org/site#';

@@ -1,7 +1,7 @@
 // Rows of an external-references query → each entity's references (src/compiler/external-references.ts).
 import { describe, expect, it } from 'vitest';
 import { readExternalReferences } from '../../../src/compiler/external-references.ts';
-import type { RdfTerm, SparqlRow } from '../../../src/store/graph-store.ts';
+import type { RdfTerm, SparqlRow } from '../../../src/rdf/result-row.ts';
 
 const REF = 'https://brickschema.org/schema/Brick/ref#';
 const TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';

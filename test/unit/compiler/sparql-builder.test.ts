@@ -270,12 +270,13 @@ describe('rootQuery', () => {
     ['property (value)', { type: 'property', value: '42' }],
     ['property (name and value)', { type: 'property', name: 'area', value: '42' }],
     ['ifcId', { type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }],
+    ['timeseries', { type: 'timeseries', ids: ['ts-1', 'ts-2'] }],
   ];
   const filtersOnly = new Set(['id (local name)', 'name', 'property (name)', 'property (value)', 'property (name and value)']);
 
   it('covers every constraint type', () => {
     const types = new Set(constraints.map(([, c]) => c.type));
-    const all: Array<Constraint['type']> = ['id', 'name', 'class', 'kind', 'inLocation', 'ofEquipment', 'equipmentClass', 'ofZone', 'inSystem', 'property', 'ifcId'];
+    const all: Array<Constraint['type']> = ['id', 'name', 'class', 'kind', 'inLocation', 'ofEquipment', 'equipmentClass', 'ofZone', 'inSystem', 'property', 'ifcId', 'timeseries'];
     expect([...types].sort()).toEqual(all.sort());
   });
 
