@@ -1,5 +1,5 @@
 /**
- * The equipment a traversal query's rows reach, as `execute-plan.ts` computes it (breadth-first
+ * The equipment a traversal query's rows reach, as `src/query/execute-plan.ts` computes it (breadth-first
  * over the fetched edges, Equipment only, no limits), for the scripts that check competing SPARQL
  * shapes give the service's answer.
  */

@@ -1,7 +1,7 @@
 /**
  * The query plan: what a GraphQL request asks for, resolved against the ontology and free of
  * GraphQL syntax. Built by `build-plan.ts`, turned into SPARQL by `sparql-builder.ts`, run by
- * `execute-plan.ts`. Plain data, so a plan can be printed and compared in tests.
+ * `src/query/execute-plan.ts`. Plain data, so a plan can be printed and compared in tests.
  */
 import type { EntityKind } from '../ontology/ontology.ts';
 

@@ -125,7 +125,7 @@ export function shapeEntity(record: EntityRecord, selection: Selection, ontology
   const object: EntityObject = { __iri: record.iri, __kind: selection.kind, __name: nameOf(record), ...(timeseriesId ? { __timeseriesId: timeseriesId } : {}) };
   for (const field of selection.fields) {
     if (field.type === 'scalar') object[field.key] = scalar(field.field, record, selection.kind, ontology, ids);
-    // Filled by one batched lookup once the whole plan has run (execute-plan.ts).
+    // Filled by one batched lookup once the whole plan has run (src/query/execute-plan.ts).
     else if (field.type === 'currentValue') object[field.key] = null;
   }
   return object;

@@ -110,7 +110,7 @@ export class Ontology {
    */
   forSite(statements: SiteClassStatements): Ontology {
     if (this.base) return this.base.forSite(statements);
-    // A site's statements are read once per change of its graph (site-ontology.ts) and asked
+    // A site's statements are read once per change of its graph (src/query/site-caches.ts) and asked
     // for by every root field: the ontology is made once per reading, not per request.
     let site = this.byStatements.get(statements);
     if (!site) this.byStatements.set(statements, (site = this.readSite(statements)));

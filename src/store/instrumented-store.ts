@@ -8,7 +8,7 @@ export type ChangeListener = (event: { graph: string; done: boolean }) => void;
 
 /**
  * Wraps a store to report each query (round-trip counts in tests, durations in logs and metrics)
- * and each change of a graph (caches of what a graph holds, src/compiler/site-profile.ts).
+ * and each change of a graph (caches of what a graph holds, src/query/site-caches.ts).
  */
 export class InstrumentedStore implements GraphStore {
   private readonly listeners = new Set<QueryListener>();
