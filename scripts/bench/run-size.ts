@@ -81,7 +81,7 @@ async function runStore(
     const results: QueryResult[] = [];
     const ontology = gateway.services.ontology;
     // What the planner knows of the site (read once after the load): shapes compared with its queries use it too.
-    const profile = await gateway.services.query.sites.profile(siteGraph(BENCH_SITE));
+    const profile = await gateway.services.query.knowledge.profile(siteGraph(BENCH_SITE));
     for (const query of queries) {
       const result = await measureQuery(gateway, query, variables, {
         iterations: full ? options.iterations : options.otherIterations,

@@ -15,18 +15,18 @@ export class QueryLayer {
   constructor(
     private readonly runner: QueryRunner,
     /** What the site caches know of each site's graph. */
-    readonly sites: SiteKnowledge,
+    readonly knowledge: SiteKnowledge,
   ) {}
 
   /** The ontology as the site reads it: what its plans are built against. */
   siteOntology(siteId: string): Promise<Ontology> {
-    return this.sites.ontology(siteGraph(siteId));
+    return this.knowledge.ontology(siteGraph(siteId));
   }
 
   /** Runs a plan built against `ontology` (the site's), filling `currentValue` from `currentValues`. */
   async execute(plan: RootPlan, ontology: Ontology, currentValues: CurrentValueSource): Promise<PlanAnswer> {
-    const profile = await this.sites.profile(plan.graph);
-    const ids = await this.sites.ids(plan.graph, profile);
+    const profile = await this.knowledge.profile(plan.graph);
+    const ids = await this.knowledge.ids(plan.graph, profile);
     return executePlan(plan, { runner: this.runner, ontology, site: { profile, ids }, currentValues });
   }
 }
