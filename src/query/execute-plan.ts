@@ -5,21 +5,21 @@
  * runs them through a `QueryRunner` and fills `currentValue` from a `CurrentValueSource`, both
  * given by the caller, so it holds no store and no readings of its own.
  */
-import type { Ontology } from '../ontology/ontology.ts';
-import type { SparqlRow } from '../rdf/result-row.ts';
-import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
-import { currentWork } from '../limits/request-work.ts';
 import { AnswerCost } from '../compiler/answer-cost.ts';
-import { localName } from '../rdf/vocabulary.ts';
 import { readEntityRowsInSlices, type EntityRecord } from '../compiler/entity-records.ts';
-import { kindsOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
+import { readExternalReferences } from '../compiler/external-references.ts';
 import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection, UnmarkedClasses } from '../compiler/plan.ts';
 import { isTraversal, relations, type TraversalRelation } from '../compiler/relations.ts';
-import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from '../compiler/sparql-builder.ts';
-import { readExternalReferences } from '../compiler/external-references.ts';
-import { applyTags, type SiteProfile } from '../compiler/site-profile.ts';
+import { kindsOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
 import type { SiteIds } from '../compiler/site-ids.ts';
+import { applyTags, type SiteProfile } from '../compiler/site-profile.ts';
+import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from '../compiler/sparql-builder.ts';
 import { traverse } from '../compiler/traverse.ts';
+import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
+import { currentWork } from '../limits/request-work.ts';
+import type { Ontology } from '../ontology/ontology.ts';
+import type { SparqlRow } from '../rdf/result-row.ts';
+import { localName } from '../rdf/vocabulary.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
 import type { CompiledQuery, QueryRunner } from './query-runner.ts';
 
