@@ -1,4 +1,4 @@
-import type { EntityKind } from '../compiler/plan.ts';
+import type { EntityKind } from '../ontology/ontology.ts';
 import { queryEntities } from '../query/query-entities.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 
