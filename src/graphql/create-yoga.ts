@@ -3,7 +3,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { buildSchema } from 'graphql';
 import type { Request } from 'express';
 import type { Config } from '../config/config.ts';
-import '../http/request-context.ts';
+import '../http-kit/request-context.ts';
 import { CurrentValuesBatch } from '../readings/current-values-batch.ts';
 import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphQLContext } from './context.ts';

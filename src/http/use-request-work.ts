@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { RequestHandler } from 'express';
-import type { LimitsConfig } from '../limits/limits-config.ts';
+import type { LimitsConfig } from '../config/limits-config.ts';
 import { RequestWork, runAsWork } from '../limits/request-work.ts';
-import './request-context.ts';
+import '../http-kit/request-context.ts';
 
 /**
  * After authentication: serves the rest of the request as one piece of work with its deadline and

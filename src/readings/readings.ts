@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../log/logger.ts';
-import { MqttReadings } from '../mqtt/mqtt-readings.ts';
+import { MqttReadings } from './mqtt-readings.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import type { RedisConnection } from '../redis/redis-connection.ts';
 import { DemoSimulator } from '../simulator/demo-simulator.ts';
@@ -13,7 +13,7 @@ import type { LivePointValues } from './point-values-subscription.ts';
 import { memoryReadingEvents, redisReadingEvents, type ReadingEvents } from './reading-events.ts';
 import { ReadingIngest } from './reading-ingest.ts';
 import { ReadingStore } from './reading-store.ts';
-import type { ReadingsConfig } from './readings-config.ts';
+import type { ReadingsConfig } from '../config/readings-config.ts';
 import { storedCurrentValues } from './stored-current-values.ts';
 
 /** What the readings feature runs on, and what it needs from the rest of the service. */

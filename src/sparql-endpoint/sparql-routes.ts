@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, badUserInput } from '../errors/app-error.ts';
-import { validateBody } from '../http/validate-body.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
 import { readableSite } from '../sites/site-access.ts';
 import type { SiteStore } from '../sites/site-store.ts';
 import type { GraphStore } from '../store/graph-store.ts';

@@ -4,7 +4,7 @@ import { requestSignal } from '../limits/request-work.ts';
 import type { Logger } from '../log/logger.ts';
 import { RdfSyntaxError } from '../store/graph-store.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane } from '../store/oxigraph-lane.ts';
-import type { ValidationConfig } from './validation-config.ts';
+import type { ValidationConfig } from '../config/validation-config.ts';
 import type { ModelSource } from './model-validator.ts';
 import type { ValidationReport } from './validation-report.ts';
 import type { ValidationRequest, ValidationWorkerData } from './validation-worker.ts';

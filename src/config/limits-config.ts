@@ -1,4 +1,4 @@
-import type { Budgets } from './request-work.ts';
+import type { Budgets } from '../limits/request-work.ts';
 
 /** What one request may cost: its deadline and its budget by client tier. */
 export interface LimitsConfig {
