@@ -7,7 +7,7 @@ import type { Ontology } from '../ontology/ontology.ts';
 import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
-import { currentWork } from '../limits/request-work.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { Sparql } from '../rdf/sparql.ts';
 import { AnswerCost } from './answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
@@ -26,6 +26,8 @@ export interface ExecutionContext {
   readonly store: GraphStore;
   readonly ontology: Ontology;
   readonly readings: CurrentValues;
+  /** The request the execution serves (its deadline, budget and client's signal); unset for the service's own work. */
+  readonly work?: RequestWork;
 }
 
 /**
@@ -44,17 +46,17 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<EntityObject[] | EntityObject | null | number> {
   const profile = await siteProfile(context.store, plan.graph);
   const ids = await siteIds(context.store, plan.graph, profile);
-  const ctx: PlanContext = { ...context, profile, ids, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(currentWork()) };
+  const ctx: PlanContext = { ...context, profile, ids, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(context.work) };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
   const records = plan.page
-    ? await entityRecords(plan.graph, inPage(await sortInSlices(await rootCandidates(plan, ctx)), plan.page), attributes, ctx)
+    ? await entityRecords(plan.graph, inPage(await sortInSlices(await rootCandidates(plan, ctx), ctx.work?.signal), plan.page), attributes, ctx)
     : await rootRecords(plan, attributes, ctx);
 
   // The selection of each entity kept: the plan's, or its union member's. No map of the kept
   // entities: a Map of half a million entries held the main thread ~100 ms each time it grew.
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   const selectionOf = (record: EntityRecord): Selection | undefined => {
     const kinds = kindsOf(record, ctx.ontology);
     if (!union) return kinds.has(plan.kind!) ? (plan.selection as Selection) : undefined;
@@ -67,7 +69,7 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
     const pause = slices.step();
     if (pause) await pause;
   }
-  const order = await sortInSlices(iris);
+  const order = await sortInSlices(iris, ctx.work?.signal);
   const results: EntityObject[] = [];
   // Union results of different kinds carry different selections: each group is filled on its own.
   const groups = new Map<Selection, EntityObject[]>();
@@ -113,7 +115,7 @@ async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Prom
  */
 async function rootCandidates(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
   const iris: string[] = [];
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) {
     if (kindsOf(record, ctx.ontology).has(plan.kind!)) iris.push(record.iri);
     const pause = slices.step();
@@ -178,7 +180,7 @@ async function fillRelations(
         return object;
       };
       const single = relations[field.relation].single;
-      const slices = new MainThreadSlices();
+      const slices = new MainThreadSlices(ctx.work?.signal);
       for (const entity of entities) {
         const placed = (children.get(entity.__iri) ?? []).map(({ record }) => objectOf(record));
         ctx.cost.children(entity, placed);
@@ -218,7 +220,7 @@ async function fetchRelation(
   const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx));
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   const ofKind = (iri: string) => {
     const kinds = kindsOf(records.get(iri)!, ctx.ontology);
     return spec.kinds.some((k) => kinds.has(k));
@@ -233,7 +235,7 @@ async function fetchRelation(
       continue;
     }
     // A list, sorted in slices: one parent can have every point of a building.
-    const iris = await sortInSlices([...children.keys()].filter(ofKind));
+    const iris = await sortInSlices([...children.keys()].filter(ofKind), ctx.work?.signal);
     result.set(parent, (page ? inPage(iris, page) : iris).map((iri) => ({ record: records.get(iri)!, order: 0 })));
   }
   if (!page) return result;
@@ -310,7 +312,7 @@ async function fillProperties(
 ): Promise<void> {
   const rows = await select(graph, propertiesQuery(graph, parents), ctx);
   const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null }>>();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   for (const row of rows) {
     const pause = slices.step();
     if (pause) await pause;
@@ -334,7 +336,7 @@ async function fillProperties(
 async function fillExternalReferences(graph: string, key: string, parents: readonly string[], entities: readonly EntityObject[], ctx: PlanContext): Promise<void> {
   const query = externalReferencesQuery(graph, parents, ctx.profile);
   const byParent = query ? await readExternalReferences(await select(graph, query, ctx)) : new Map();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   for (const entity of entities) {
     const pause = slices.step();
     if (pause) await pause;
@@ -347,7 +349,7 @@ async function fillExternalReferences(graph: string, key: string, parents: reado
 
 /** One round trip for the site's graph, asking no more rows than the request's budget has left. */
 async function select(graph: string, query: Sparql, ctx: PlanContext): Promise<SparqlRow[]> {
-  const rows = await ctx.store.select(atMost(query, ctx.cost.rowLimit()).text, { site: graph });
+  const rows = await ctx.store.select(atMost(query, ctx.cost.rowLimit()).text, { site: graph, work: ctx.work });
   ctx.cost.storeRows(rows.length);
   return rows;
 }

@@ -1,4 +1,5 @@
 import type { Client } from '../auth/client.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import type { CurrentValuesBatch } from '../readings/current-values-batch.ts';
 import type { LivePointValues } from '../readings/point-values-subscription.ts';
@@ -16,4 +17,6 @@ export interface GraphQLContext {
   readonly live: LivePointValues;
   /** Who is asking: tenancy is checked against it before any query runs. */
   readonly client: Client;
+  /** The request's deadline, budget and client's signal, handed to every store query it runs. */
+  readonly work: RequestWork | undefined;
 }

@@ -21,11 +21,11 @@ import { useStreamedJson } from './use-streamed-json.ts';
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
 /** The GraphQL endpoint: schema, resolvers, limits and error mapping; the caller comes from express. */
-export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings'> & { readings: CurrentValues; metrics: Metrics }) {
+export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics }) {
   const resolvers = createResolvers(buildSchema(typeDefs));
   return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
-    context: ({ req }) => ({ store: services.store, ontology: services.ontology, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client }),
+    context: ({ req }) => ({ store: services.store, ontology: services.ontology, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client, work: req.work }),
     graphqlEndpoint: '/graphql',
     graphiql: graphiqlOptions,
     renderGraphiQL,

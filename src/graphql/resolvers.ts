@@ -36,7 +36,7 @@ export async function runRootField(
     // Class arguments, kinds and types as this site reads them (its older Brick names, its own classes).
     const ontology = await siteOntology(context.store, context.ontology, siteGraph(siteId));
     const plan = buildPlan(query, siteId, args, field, ontology, count);
-    return { plan, answer: await executePlan(plan, { store: context.store, ontology, readings }) };
+    return { plan, answer: await executePlan(plan, { store: context.store, ontology, readings, work: context.work }) };
   } finally {
     readings.done();
   }
