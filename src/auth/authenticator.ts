@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { AppError, serviceUnavailable, unauthenticated } from '../errors/app-error.ts';
-import type { AuthConfig } from './auth-config.ts';
+import type { AuthConfig } from '../config/auth-config.ts';
 import type { Client } from './client.ts';
 import type { KeyStore } from './key-store.ts';
 

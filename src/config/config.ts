@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { authConfig, type AuthConfig } from '../auth/auth-config.ts';
-import { subscriptionCapConfig, type SubscriptionCapConfig } from '../graphql/subscription-cap-config.ts';
-import { corsConfig, type CorsConfig } from '../http/cors-config.ts';
-import { ifcConfig, type IfcConfig } from '../ifc/ifc-config.ts';
-import { limitsConfig, type LimitsConfig } from '../limits/limits-config.ts';
-import { readingsConfig, type ReadingsConfig } from '../readings/readings-config.ts';
-import { validationConfig, type ValidationConfig } from '../validation/validation-config.ts';
+import { authConfig, type AuthConfig } from './auth-config.ts';
+import { subscriptionCapConfig, type SubscriptionCapConfig } from './subscription-cap-config.ts';
+import { corsConfig, type CorsConfig } from './cors-config.ts';
+import { ifcConfig, type IfcConfig } from './ifc-config.ts';
+import { limitsConfig, type LimitsConfig } from './limits-config.ts';
+import { readingsConfig, type ReadingsConfig } from './readings-config.ts';
+import { validationConfig, type ValidationConfig } from './validation-config.ts';
 import { graphStoreConfig, type GraphStoreConfig } from './graph-store-config.ts';
 
 /** Everything the service reads from its environment, parsed once. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainText } from '../http/plain-text.ts';
+import { plainText } from '../http-kit/plain-text.ts';
 import { isAbsoluteIri } from '../rdf/sparql.ts';
 import { SITE_ID } from '../sites/site-directory.ts';
 import { CATEGORIES, MODEL_FORMATS } from './site-file.ts';
@@ -12,7 +12,7 @@ const choice = (input: unknown) => `"${String(input).slice(0, 100)}" is not a va
 /** A UUID as PostgreSQL reads one. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// Every text field and query-string value of files and models is plain text (src/http/plain-text.ts).
+// Every text field and query-string value of files and models is plain text (src/http-kit/plain-text.ts).
 const string = () => plainText({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Not a valid string.') });
 
 /** Form values are strings; an empty one means "not given" for fields that have a default. */

@@ -1,4 +1,4 @@
-import { plainTextProblem } from '../http/plain-text.ts';
+import { plainTextProblem } from '../http-kit/plain-text.ts';
 import { MODEL_FORMATS, type ModelFormat } from './site-file.ts';
 
 /** Media types by extension, used when the upload did not say (or said only application/octet-stream). */

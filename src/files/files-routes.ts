@@ -1,10 +1,10 @@
 import { json, Router, type Request, type RequestHandler, type Response } from 'express';
 import { canRead, type Client } from '../auth/client.ts';
 import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
-import { pageLinks } from '../http/page-links.ts';
-import { plainTextProblem } from '../http/plain-text.ts';
-import { countUpload } from '../http/use-request-metrics.ts';
-import { validateBody } from '../http/validate-body.ts';
+import { pageLinks } from '../http-kit/page-links.ts';
+import { plainTextProblem } from '../http-kit/plain-text.ts';
+import { countUpload } from '../http-kit/count-upload.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
 import { readableSite, requireCredentials, writableSite } from '../sites/site-access.ts';
 import { SITE_ID } from '../sites/site-directory.ts';
 import type { SiteStore } from '../sites/site-store.ts';

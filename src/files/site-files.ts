@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../errors/app-error.ts';
-import { IfcModelStore } from '../ifc/ifc-model-store.ts';
+import { IfcModelStore } from './ifc-model-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { SiteFileStore, type FileChanges, type FileFilter, type ModelFilter, type NewStoredFile } from './site-file-store.ts';
 import { readsAsIfc, type StoredFile } from './site-file.ts';

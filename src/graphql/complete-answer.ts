@@ -39,8 +39,11 @@ function valueObject(value: Record<string, unknown>, fields: ValueFields, typeNa
 const valueList = (values: unknown, fields: ValueFields, typeName: string): Completed[] =>
   (values as Array<Record<string, unknown>>).map((value) => valueObject(value, fields, typeName));
 
-/** Completes a root field's answer: a list, one entity or null (by the union's member when `selection` is one), or a count. */
-export async function completeAnswer(answer: EntityObject[] | EntityObject | null | number, selection: Selection | UnionSelection): Promise<unknown> {
+/**
+ * Completes a root field's answer: a list, one entity or null (by the union's member when `selection`
+ * is one), or a count. Stops between two slices once `signal` (the request's) is aborted.
+ */
+export async function completeAnswer(answer: EntityObject[] | EntityObject | null | number, selection: Selection | UnionSelection, signal?: AbortSignal): Promise<unknown> {
   if (answer === null || typeof answer === 'number') return answer;
   const jobs: ListJob[] = [];
 
@@ -88,7 +91,7 @@ export async function completeAnswer(answer: EntityObject[] | EntityObject | nul
   } else {
     result = complete(answer, selectionOf(selection, answer));
   }
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(signal);
   for (let job = jobs.pop(); job; job = jobs.pop()) {
     for (let i = 0; i < job.items.length; i++) {
       const item = selectionOf(job.selection, job.items[i]!);

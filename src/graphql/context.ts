@@ -1,5 +1,6 @@
 import type { Client } from '../auth/client.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { CurrentValuesBatch } from '../readings/current-values-batch.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import type { LivePointValues } from './point-values-subscription.ts';
@@ -15,4 +16,6 @@ export interface GraphQLContext {
   readonly live: LivePointValues;
   /** Who is asking: tenancy is checked against it before any query runs. */
   readonly client: Client;
+  /** The request's deadline, budget and client's signal, handed to every store query it runs. */
+  readonly work: RequestWork | undefined;
 }

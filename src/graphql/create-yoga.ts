@@ -3,7 +3,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { buildSchema } from 'graphql';
 import type { Request } from 'express';
 import type { Config } from '../config/config.ts';
-import '../http/request-context.ts';
+import '../http-kit/request-context.ts';
 import { CurrentValuesBatch } from '../readings/current-values-batch.ts';
 import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphQLContext } from './context.ts';
@@ -21,11 +21,11 @@ import { useStreamedJson } from './use-streamed-json.ts';
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
 /** The GraphQL endpoint: schema, resolvers, limits and error mapping; the caller comes from express. */
-export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings'> & { readings: CurrentValues; metrics: Metrics }) {
+export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics }) {
   const resolvers = createResolvers(buildSchema(typeDefs));
   return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
-    context: ({ req }) => ({ query: services.query, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client }),
+    context: ({ req }) => ({ query: services.query, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client, work: req.work }),
     graphqlEndpoint: '/graphql',
     graphiql: graphiqlOptions,
     renderGraphiQL,

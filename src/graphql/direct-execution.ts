@@ -68,7 +68,7 @@ async function answer(request: RequestDocument, queryType: GraphQLObjectType, fi
       try {
         const args = getArgumentValues(definition, nodes[0]!, request.variableValues as Record<string, unknown>);
         const { plan, answer } = await runRootField(name, args, context, { request, responseKey: key, fieldNodes: nodes });
-        data[key] = await completeAnswer(answer, plan.selection);
+        data[key] = await completeAnswer(answer, plan.selection, context.work?.signal);
       } catch (error) {
         errors.push(locatedError(error, nodes, [key]));
         if (isNonNullType(definition.type)) dataNulled = true;

@@ -34,7 +34,7 @@ export async function runRootField(
     // Class arguments, kinds and types as this site reads them (its older Brick names, its own classes).
     const ontology = await context.query.siteOntology(siteId);
     const plan = buildPlan(query, siteId, args, field, ontology, count);
-    return { plan, answer: await context.query.execute(plan, ontology, readings) };
+    return { plan, answer: await context.query.execute(plan, ontology, readings, context.work) };
   } finally {
     readings.done();
   }

@@ -2,9 +2,9 @@ import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Client } from '../auth/client.ts';
 import { AppError } from '../errors/app-error.ts';
-import { clientKey } from '../http/use-rate-limit.ts';
+import { clientKey } from '../http-kit/client-key.ts';
 import type { GraphQLContext } from './context.ts';
-import type { SubscriptionCapConfig } from './subscription-cap-config.ts';
+import type { SubscriptionCapConfig } from '../config/subscription-cap-config.ts';
 
 
 const HOLDER_NAMES: Record<Client['kind'], string> = { key: 'API key', user: 'user', anonymous: 'address' };

@@ -5,7 +5,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { describeClient, type Client } from '../auth/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { currentRequestScope } from '../log/request-scope.ts';
-import { anonymousKey } from './use-rate-limit.ts';
+import { anonymousKey } from '../http-kit/client-key.ts';
 
 const isUnauthenticated = (error: unknown) => error instanceof AppError && error.code === 'UNAUTHENTICATED';
 

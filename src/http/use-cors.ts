@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { CorsConfig } from './cors-config.ts';
+import type { CorsConfig } from '../config/cors-config.ts';
 
 const METHODS = 'GET, HEAD, POST, PUT, DELETE';
 // What a page may read beyond the CORS-safelisted response headers: rate limits, where a new file

@@ -1,7 +1,8 @@
-import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
+import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
 import type { Client } from '../auth/client.ts';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { clientKey } from '../http-kit/client-key.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Services } from '../services.ts';
 import { isGraphQLPath, sendError } from './error-handler.ts';
@@ -9,12 +10,6 @@ import { FallbackRateLimitStore } from './fallback-rate-limit-store.ts';
 
 const limitOf = (client: Client, limits: Config['rateLimits']) =>
   client.kind === 'key' ? limits.key : client.kind === 'user' ? limits.user : limits.anonymous;
-
-/** The counter an anonymous address is limited by (an IPv6 address by its /56, as one household). */
-export const anonymousKey = (ip: string) => `ip:${ipKeyGenerator(ip)}`;
-
-/** Whom a client's requests count against: its API key, its user, or its address (an IPv6 /56 as one). */
-export const clientKey = (client: Client) => (client.kind === 'anonymous' ? anonymousKey(client.id) : `${client.kind}:${client.id}`);
 
 /**
  * Requests per window by client identity (SPEC 8): per API key, per user, per anonymous IP. With

@@ -1,16 +1,9 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import './request-context.ts';
-
-/** What an upload handler received, for `bkg_upload_bytes_total`. */
-export type UploadKind = 'graph' | 'file';
-
-/** Notes the bytes of an accepted upload; counted when the response ends. */
-export function countUpload(res: Response, kind: UploadKind, bytes: number): void {
-  res.locals.upload = { kind, bytes };
-}
+import { countedUpload } from '../http-kit/count-upload.ts';
+import '../http-kit/request-context.ts';
 
 // Probes and scrapes arrive every few seconds; their lines would drown the rest at info.
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -35,7 +28,7 @@ export function useRequestMetrics(metrics: Metrics, logger: Logger, routeOf: (me
       metrics.httpRequests.inc({ method: req.method, route, status, client_kind: clientKind });
       metrics.httpDuration.observe({ method: req.method, route, status }, seconds);
       if (res.statusCode === 429) metrics.rateLimited.inc({ client_kind: clientKind });
-      const upload = res.locals.upload as { kind: UploadKind; bytes: number } | undefined;
+      const upload = countedUpload(res);
       if (upload && res.statusCode < 400) metrics.uploadBytes.inc({ kind: upload.kind }, upload.bytes);
       const line = { method: req.method, route, path, status: res.statusCode, ms: Number((seconds * 1000).toFixed(1)), aborted: !res.writableFinished || undefined };
       if (QUIET_ROUTES.has(route)) logger.debug(line, 'request');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { runInRequestScope } from '../log/request-scope.ts';
-import './request-context.ts';
+import '../http-kit/request-context.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,13 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import type { RequestHandler } from 'express';
-import type { LimitsConfig } from '../limits/limits-config.ts';
-import { RequestWork, runAsWork } from '../limits/request-work.ts';
-import './request-context.ts';
+import type { LimitsConfig } from '../config/limits-config.ts';
+import { RequestWork } from '../limits/request-work.ts';
+import '../http-kit/request-context.ts';
 
 /**
- * After authentication: serves the rest of the request as one piece of work with its deadline and
- * the budget of its client's tier, and a signal aborted when the connection closes before the
- * response is sent (queued queries leave their queue, queries to an external store stop).
+ * After authentication: gives the request its work (`req.work`): its deadline, the budget of its
+ * client's tier, and a signal aborted when the connection closes before the response is sent
+ * (queued queries leave their queue, queries to an external store stop). Routes and GraphQL's
+ * context pass it to what runs store queries.
  */
 export function useRequestWork(limits: LimitsConfig): RequestHandler {
   return (req, res, next) => {
@@ -19,7 +20,7 @@ export function useRequestWork(limits: LimitsConfig): RequestHandler {
     });
     const anonymous = req.client.kind === 'anonymous';
     const budget = anonymous ? limits.budgets.anonymous : limits.budgets.client;
-    const work = new RequestWork(controller.signal, limits.queryTimeoutMs, budget, anonymous ? 'anonymous' : 'client', limits.budgets.client);
-    runAsWork(work, next);
+    req.work = new RequestWork(controller.signal, limits.queryTimeoutMs, budget, anonymous ? 'anonymous' : 'client', limits.budgets.client);
+    next();
   };
 }

@@ -5,8 +5,6 @@
  * work goes on. Measured on the 1M-triple site (README, "Large answers"): the largest answer held
  * the main thread for seconds at a time before; now each hold is a slice.
  */
-import { requestSignal } from './request-work.ts';
-
 /** How long one slice of a request's work may hold the main thread, in milliseconds. */
 export const SLICE_MS = 5;
 
@@ -17,6 +15,9 @@ const CHECK_EVERY = 256;
 export class MainThreadSlices {
   private started = performance.now();
   private unchecked = 0;
+
+  /** `signal`: the request's, when the work is one request's; a slice does not start once it is aborted. */
+  constructor(private readonly signal?: AbortSignal) {}
 
   /**
    * Counts `items` done; once the slice has run its time, lets the event loop run and starts the
@@ -32,7 +33,7 @@ export class MainThreadSlices {
   /** Lets the event loop run what waits, then starts a new slice; throws when the request's client has gone. */
   async next(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    requestSignal()?.throwIfAborted();
+    this.signal?.throwIfAborted();
     this.started = performance.now();
   }
 }
@@ -44,8 +45,8 @@ const RUN = 2048;
  * Strings sorted in code-unit order, in slices: runs sorted at once, then merged pairwise.
  * `Array.prototype.sort` of 112k IRIs held the main thread for ~160 ms; this takes as long in all.
  */
-export async function sortInSlices(items: readonly string[]): Promise<string[]> {
-  const slices = new MainThreadSlices();
+export async function sortInSlices(items: readonly string[], signal?: AbortSignal): Promise<string[]> {
+  const slices = new MainThreadSlices(signal);
   let runs: string[][] = [];
   for (let from = 0; from < items.length; from += RUN) {
     // Without a comparator, sort compares strings by code units.

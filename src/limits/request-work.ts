@@ -1,11 +1,11 @@
 /**
  * What one request may cost the process, and what it has cost so far: a deadline counted in
  * engine work (time spent waiting for a thread does not count against it), a budget of entities,
- * response bytes and store rows, and the signal that says its client went away. Carried by
- * AsyncLocalStorage, so the stores and the compiler below the HTTP layer find it without every
- * function between passing it along.
+ * response bytes and store rows, and the signal that says its client went away. Passed, never
+ * ambient: the HTTP layer makes one per request (`req.work`), and what runs a store query on the
+ * request's behalf hands it to the store (`SelectOptions.work`); work without one (start-up, background
+ * jobs, reads shared by requests) runs within the store's own timeout.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { queryTooComplex, queryTooLarge } from '../errors/app-error.ts';
 
 /** How much one request's answer may hold. */
@@ -92,21 +92,4 @@ export class RequestWork {
       { exceeded: resource, limit: max, tier: this.tier },
     );
   }
-}
-
-const storage = new AsyncLocalStorage<RequestWork>();
-
-/** The work of the request being served; undefined outside a request (start-up, background jobs). */
-export function currentWork(): RequestWork | undefined {
-  return storage.getStore();
-}
-
-/** The current request's signal, aborted when its client disconnects; undefined outside a request. */
-export function requestSignal(): AbortSignal | undefined {
-  return storage.getStore()?.signal;
-}
-
-/** Runs `fn` (and everything it starts) as the work of one request. */
-export function runAsWork<T>(work: RequestWork, fn: () => T): T {
-  return storage.run(work, fn);
 }

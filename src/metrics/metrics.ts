@@ -1,7 +1,20 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MqttReadings } from '../mqtt/mqtt-readings.ts';
-import type { ReadingIngest } from '../readings/reading-ingest.ts';
-import type { InstrumentedStore } from '../store/instrumented-store.ts';
+
+// What the metrics watch, by shape: the store, the ingest and the MQTT subscriber sit above the
+// metrics (which every layer may count into), so the metrics name none of them.
+/** Something that tells of each store query it ran (the instrumented store). */
+export interface QueryEvents {
+  onQuery(listener: (event: { readonly store: string; readonly durationMs: number; readonly ok: boolean }) => void): unknown;
+}
+/** Something that tells of each batch of readings it stored (the readings ingest). */
+export interface IngestEvents {
+  onIngest(listener: (event: { readonly source: string; readonly stored: number; readonly rejected: number }) => void): unknown;
+}
+/** A subscriber's connection state and message counters (the MQTT readings). */
+export interface SubscriberState {
+  readonly connected: boolean;
+  readonly stats: { readonly messages: number; readonly badMessages: number };
+}
 
 // Seconds: an embedded query takes a millisecond, a large graph upload minutes.
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
@@ -102,7 +115,7 @@ export class Metrics {
   }
 
   /** Counts and times every query the store runs. */
-  watchStore(store: InstrumentedStore): void {
+  watchStore(store: QueryEvents): void {
     store.onQuery(({ store: kind, durationMs, ok }) => {
       this.storeQueries.inc({ store: kind, outcome: ok ? 'ok' : 'error' });
       this.storeDuration.observe({ store: kind }, durationMs / 1000);
@@ -110,7 +123,7 @@ export class Metrics {
   }
 
   /** Counts readings stored and refused, whichever way they came in. */
-  watchReadings(ingest: ReadingIngest): void {
+  watchReadings(ingest: IngestEvents): void {
     ingest.onIngest(({ source, stored, rejected }) => {
       if (stored > 0) this.readingsStored.inc({ source }, stored);
       if (rejected > 0) this.readingsRejected.inc({ source }, rejected);
@@ -118,7 +131,7 @@ export class Metrics {
   }
 
   /** Exposes the MQTT subscriber's connection state and message counters, read at each scrape. */
-  watchMqtt(mqtt: MqttReadings): void {
+  watchMqtt(mqtt: SubscriberState): void {
     new Gauge({
       name: 'bkg_mqtt_connected',
       help: '1 while the MQTT broker connection is up, else 0.',

@@ -4,8 +4,8 @@ import { UUID, listElementsQuery, listModelsQuery } from '../files/file-fields.t
 import { sendFile, type DownloadOptions } from '../files/send-file.ts';
 import type { ModelFormat, StoredFile } from '../files/site-file.ts';
 import type { SiteFiles } from '../files/site-files.ts';
-import { pageLinks } from '../http/page-links.ts';
-import { validateBody } from '../http/validate-body.ts';
+import { pageLinks } from '../http-kit/page-links.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
 import type { IfcElementRow, IfcModels } from '../ifc/ifc-models.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import { readableSite, requireCredentials } from '../sites/site-access.ts';

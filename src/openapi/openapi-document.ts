@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { newKeySchema } from '../auth/keys-routes.ts';
+import { newKeySchema } from '../sites/keys-routes.ts';
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
 import { createFileFields, listElementsQuery, listFilesQuery, listModelsQuery, updateFileFields } from '../files/file-fields.ts';
 import { MAX_READINGS_PER_REQUEST, readingItemSchema } from '../readings/reading-input.ts';

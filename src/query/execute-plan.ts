@@ -16,7 +16,7 @@ import { applyTags, type SiteProfile } from '../compiler/site-profile.ts';
 import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from '../compiler/sparql-builder.ts';
 import { traverse } from '../compiler/traverse.ts';
 import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
-import { currentWork } from '../limits/request-work.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
 import { localName } from '../rdf/vocabulary.ts';
@@ -38,6 +38,8 @@ export interface ExecutionContext {
   readonly ontology: Ontology;
   readonly site: SiteState;
   readonly currentValues: CurrentValueSource;
+  /** The request the execution serves (its deadline, budget and client's signal); unset for the service's own work. */
+  readonly work?: RequestWork;
 }
 
 /** The context of one execution: the site's state, and what the answer costs so far. */
@@ -54,17 +56,17 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 
 /** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<PlanAnswer> {
-  const ctx: PlanContext = { ...context, ...context.site, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(currentWork()) };
+  const ctx: PlanContext = { ...context, ...context.site, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(context.work) };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
   const records = plan.page
-    ? await entityRecords(plan.graph, inPage(await sortInSlices(await rootCandidates(plan, ctx)), plan.page), attributes, ctx)
+    ? await entityRecords(plan.graph, inPage(await sortInSlices(await rootCandidates(plan, ctx), ctx.work?.signal), plan.page), attributes, ctx)
     : await rootRecords(plan, attributes, ctx);
 
   // The selection of each entity kept: the plan's, or its union member's. No map of the kept
   // entities: a Map of half a million entries held the main thread ~100 ms each time it grew.
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   const selectionOf = (record: EntityRecord): Selection | undefined => {
     const kinds = kindsOf(record, ctx.ontology);
     if (!union) return kinds.has(plan.kind!) ? (plan.selection as Selection) : undefined;
@@ -77,7 +79,7 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
     const pause = slices.step();
     if (pause) await pause;
   }
-  const order = await sortInSlices(iris);
+  const order = await sortInSlices(iris, ctx.work?.signal);
   const results: EntityObject[] = [];
   // Union results of different kinds carry different selections: each group is filled on its own.
   const groups = new Map<Selection, EntityObject[]>();
@@ -123,7 +125,7 @@ async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Prom
  */
 async function rootCandidates(plan: RootPlan, ctx: PlanContext): Promise<string[]> {
   const iris: string[] = [];
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   for (const record of (await rootRecords(plan, 'kinds', ctx)).values()) {
     if (kindsOf(record, ctx.ontology).has(plan.kind!)) iris.push(record.iri);
     const pause = slices.step();
@@ -188,7 +190,7 @@ async function fillRelations(
         return object;
       };
       const single = relations[field.relation].single;
-      const slices = new MainThreadSlices();
+      const slices = new MainThreadSlices(ctx.work?.signal);
       for (const entity of entities) {
         const placed = (children.get(entity.__iri) ?? []).map(({ record }) => objectOf(record));
         ctx.cost.children(entity, placed);
@@ -228,7 +230,7 @@ async function fetchRelation(
   const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx));
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   const ofKind = (iri: string) => {
     const kinds = kindsOf(records.get(iri)!, ctx.ontology);
     return spec.kinds.some((k) => kinds.has(k));
@@ -243,7 +245,7 @@ async function fetchRelation(
       continue;
     }
     // A list, sorted in slices: one parent can have every point of a building.
-    const iris = await sortInSlices([...children.keys()].filter(ofKind));
+    const iris = await sortInSlices([...children.keys()].filter(ofKind), ctx.work?.signal);
     result.set(parent, (page ? inPage(iris, page) : iris).map((iri) => ({ record: records.get(iri)!, order: 0 })));
   }
   if (!page) return result;
@@ -320,7 +322,7 @@ async function fillProperties(
 ): Promise<void> {
   const rows = await select(graph, propertiesQuery(graph, parents), ctx);
   const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null }>>();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   for (const row of rows) {
     const pause = slices.step();
     if (pause) await pause;
@@ -344,7 +346,7 @@ async function fillProperties(
 async function fillExternalReferences(graph: string, key: string, parents: readonly string[], entities: readonly EntityObject[], ctx: PlanContext): Promise<void> {
   const query = externalReferencesQuery(graph, parents, ctx.profile);
   const byParent = query ? await readExternalReferences(await select(graph, query, ctx)) : new Map();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(ctx.work?.signal);
   for (const entity of entities) {
     const pause = slices.step();
     if (pause) await pause;
@@ -357,7 +359,7 @@ async function fillExternalReferences(graph: string, key: string, parents: reado
 
 /** One round trip for the site's graph, asking no more rows than the request's budget has left. */
 async function select(graph: string, query: CompiledQuery, ctx: PlanContext): Promise<SparqlRow[]> {
-  const rows = await ctx.runner.select(atMost(query, ctx.cost.rowLimit()), graph);
+  const rows = await ctx.runner.select(atMost(query, ctx.cost.rowLimit()), graph, ctx.work);
   ctx.cost.storeRows(rows.length);
   return rows;
 }

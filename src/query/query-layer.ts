@@ -4,6 +4,7 @@
  * build; domain code asks for entities with `queryEntities`. Built by the composition root.
  */
 import type { RootPlan } from '../compiler/plan.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
@@ -23,10 +24,10 @@ export class QueryLayer {
     return this.knowledge.ontology(siteGraph(siteId));
   }
 
-  /** Runs a plan built against `ontology` (the site's), filling `currentValue` from `currentValues`. */
-  async execute(plan: RootPlan, ontology: Ontology, currentValues: CurrentValueSource): Promise<PlanAnswer> {
+  /** Runs a plan built against `ontology` (the site's), filling `currentValue` from `currentValues`, within the request's `work` if given. */
+  async execute(plan: RootPlan, ontology: Ontology, currentValues: CurrentValueSource, work?: RequestWork): Promise<PlanAnswer> {
     const profile = await this.knowledge.profile(plan.graph);
     const ids = await this.knowledge.ids(plan.graph, profile);
-    return executePlan(plan, { runner: this.runner, ontology, site: { profile, ids }, currentValues });
+    return executePlan(plan, { runner: this.runner, ontology, site: { profile, ids }, currentValues, work });
   }
 }

@@ -1,4 +1,4 @@
-import { formatInZone } from '../timeseries/zoned-time.ts';
+import { formatInZone } from './zoned-time.ts';
 import type { PointValue } from './current-values.ts';
 
 /** How long a reading stays current (SPEC 8: the freshness window of a point's current value). */

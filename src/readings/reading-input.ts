@@ -3,8 +3,8 @@
  * one so that a bad item is reported with its reason and never blocks the good ones.
  */
 import { z } from 'zod';
-import { plainText } from '../http/plain-text.ts';
-import { parseInstant } from '../timeseries/zoned-time.ts';
+import { plainText } from '../http-kit/plain-text.ts';
+import { parseInstant } from './zoned-time.ts';
 import type { Reading } from './reading-store.ts';
 
 /** Most readings one request (or one MQTT message) may carry. */

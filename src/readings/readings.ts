@@ -1,13 +1,13 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../log/logger.ts';
-import { MqttReadings } from '../mqtt/mqtt-readings.ts';
+import { MqttReadings } from './mqtt-readings.ts';
 import type { RedisConnection } from '../redis/redis-connection.ts';
 import type { SiteStore } from '../sites/site-store.ts';
 import type { CurrentValues } from './current-values.ts';
 import { memoryReadingEvents, redisReadingEvents, type ReadingEvents } from './reading-events.ts';
 import { ReadingIngest } from './reading-ingest.ts';
 import { ReadingStore } from './reading-store.ts';
-import type { ReadingsConfig } from './readings-config.ts';
+import type { ReadingsConfig } from '../config/readings-config.ts';
 import { storedCurrentValues } from './stored-current-values.ts';
 
 /** What the readings feature runs on, and what it needs from the rest of the service. */

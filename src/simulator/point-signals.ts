@@ -5,7 +5,7 @@
  * and statuses following the operating schedule. Noise is smooth (interpolated between quarter
  * hours) and deterministic per timeseries.
  */
-import { zoneOffsetMinutes } from '../timeseries/zoned-time.ts';
+import { zoneOffsetMinutes } from '../readings/zoned-time.ts';
 
 /** What a signal is computed from: the point's class (local name), its unit, its timeseries id. */
 export interface SignalPoint {

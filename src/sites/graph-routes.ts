@@ -5,9 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
-import { validateBody } from '../http/validate-body.ts';
-import { receiveBody, type ReceivedBody } from '../http/receive-body.ts';
-import { countUpload } from '../http/use-request-metrics.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
+import { receiveBody, type ReceivedBody } from '../http-kit/receive-body.ts';
+import { countUpload } from '../http-kit/count-upload.ts';
 import type { SiteKnowledge } from '../query/site-knowledge.ts';
 import { NestingTooDeep } from '../rdf/nesting-scanner.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
@@ -112,7 +112,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
         // first, so a refused model never touches the graph.
         const before = performance.now();
         const upload: ModelSource = { data: { path: body.path }, format };
-        report = await options.validation.validate(replace ? [upload] : [await stored(graph), upload], graph);
+        report = await options.validation.validate(replace ? [upload] : [await stored(graph), upload], graph, req.work?.signal);
         validating = performance.now() - before;
         if (query.strict === '1' && report.summary.violations > 0) {
           const n = report.summary.violations;
@@ -146,12 +146,12 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     let report: ValidationReport;
     if (!req.get('content-type') && !(Number(req.get('content-length')) > 0)) {
       // No body: the site's graph as it is.
-      report = await options.validation.validate([await stored(graph)], graph);
+      report = await options.validation.validate([await stored(graph)], graph, req.work?.signal);
     } else {
       const format = formatOf(req);
       const body = await receiveDocument(req, format);
       try {
-        report = await options.validation.validate([{ data: { path: body.path }, format }], graph);
+        report = await options.validation.validate([{ data: { path: body.path }, format }], graph, req.work?.signal);
       } catch (error) {
         throw inputError(error, format);
       } finally {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainText } from '../http/plain-text.ts';
+import { plainText } from '../http-kit/plain-text.ts';
 import { SITE_ID } from './site-directory.ts';
 
 const timeZones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);

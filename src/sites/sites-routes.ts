@@ -1,7 +1,7 @@
 import { Router, json } from 'express';
 import { DEMO_SITE } from '../auth/client.ts';
 import { forbidden } from '../errors/app-error.ts';
-import { validateBody } from '../http/validate-body.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { readableSite, requireAdmin, requireCredentials } from './site-access.ts';

@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, badUserInput } from '../errors/app-error.ts';
-import { validateBody } from '../http/validate-body.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
 import { readableSite } from '../sites/site-access.ts';
 import type { SiteStore } from '../sites/site-store.ts';
 import type { GraphStore } from '../store/graph-store.ts';
@@ -40,7 +40,7 @@ export function sparqlRoutes(sites: SiteStore, store: GraphStore, limits: Sparql
     const types = RESULT_TYPES[query.form];
     const type = req.accepts([...types]);
     if (!type) throw new AppError('NOT_ACCEPTABLE', `A ${query.form} query answers ${types.join(', ')}.`, { supported: types });
-    const result = await answerQuery(store, query, limits);
+    const result = await answerQuery(store, query, limits, req.work?.signal);
     res.type(type).send(writeResults(result, type));
   };
 

@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { RdfTerm, SparqlRow } from '../rdf/result-row.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 
@@ -25,6 +26,8 @@ export interface ClientQuery {
   readonly graphs: readonly string[];
   /** Past this the query is stopped and `deadlineExceeded` (src/limits/request-work.ts) thrown. */
   readonly timeoutMs: number;
+  /** The client's request: once it is aborted (the client went away) the query leaves its queue or stops. */
+  readonly signal?: AbortSignal;
 }
 
 /** A client query's answer, in a form every store produces alike (serialized by the endpoint). */
@@ -40,6 +43,12 @@ export interface SelectOptions {
    * site's slow queries wait behind each other, not in front of other sites'. Unset: the service's own.
    */
   readonly site?: string;
+  /**
+   * The request the query serves: it stops at the request's deadline, its engine time is charged
+   * to the request, and it does not start (or stops) once the request's client has gone away.
+   * Unset (start-up, background work, reads shared by requests): the store's own timeout only.
+   */
+  readonly work?: RequestWork;
 }
 
 /** How an engine is: serving, replacing a part that failed, or failed for good (the service must restart). */
@@ -113,8 +122,8 @@ export interface GraphStore {
   /** A short name for logs and metrics, e.g. `oxigraph`. */
   readonly name: string;
   /**
-   * Runs a SELECT query and returns its solutions. Within a request (src/limits/request-work.ts)
-   * the query stops at the request's deadline, and does not start when its client has gone away.
+   * Runs a SELECT query and returns its solutions. With a request's work (`options.work`) the query
+   * stops at the request's deadline, and does not start when its client has gone away.
    */
   select(query: string, options?: SelectOptions): Promise<SparqlRow[]>;
   /**

@@ -1,7 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { cancelled, FairQueue } from '../limits/fair-queue.ts';
-import { requestSignal } from '../limits/request-work.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ClientQuery, ClientQueryResult, SparqlRow } from './graph-store.ts';
 import { SandboxThread, type SandboxSource } from './oxigraph-sandbox-thread.ts';
@@ -49,7 +48,7 @@ export class OxigraphSandbox {
   /** Runs the query when a thread is free for its site; leaves the queue when the client goes away. */
   async run(query: ClientQuery): Promise<ClientQueryResult> {
     if (this.closed) throw serviceUnavailable('The embedded triplestore is closed.');
-    const signal = requestSignal();
+    const signal = query.signal;
     const site = query.graphs[0] ?? '';
     const slot = await this.queue.acquire(site, signal);
     const thread = this.claim(slot.index, site);

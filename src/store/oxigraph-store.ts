@@ -4,7 +4,7 @@ import { closeSync, createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
-import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
+import { deadlineExceeded, type RequestWork } from '../limits/request-work.ts';
 import type { Logger } from '../log/logger.ts';
 import { parseSelectResults, parseTsvSelectResults } from './sparql-results.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane, type LaneRequest } from './oxigraph-lane.ts';
@@ -276,9 +276,9 @@ export class OxigraphStore implements GraphStore {
   }
 
   async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
-    const rows = await parseTsvSelectResults(await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site));
+    const rows = await parseTsvSelectResults(await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site, options?.work));
     // A term TSV cannot carry as JSON does (see parseTsvSelectResults): the rare query asks twice.
-    return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site));
+    return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site, options?.work));
   }
 
   async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
@@ -347,12 +347,11 @@ export class OxigraphStore implements GraphStore {
     await Promise.all(this.lanes.map((lane) => lane.stop()));
   }
 
-  /** Runs a read on the first thread free for the site, within the request's deadline. */
-  private async read<T>(request: LaneRequest, site: string | undefined): Promise<T> {
+  /** Runs a read on the first thread free for the site, within the deadline of the request's `work`, if any. */
+  private async read<T>(request: LaneRequest, site: string | undefined, work?: RequestWork): Promise<T> {
     if (this.closed) throw serviceUnavailable('The embedded triplestore is closed.');
     this.available(site);
     if (!this.state.includes('up') && !this.state.includes('rebuilding')) throw serviceUnavailable('The embedded triplestore is broken; the service must be restarted.');
-    const work = currentWork();
     // A request already over its budget or deadline does not queue more work.
     work?.remainingMs();
     // A graph still being read back runs only on the threads that have it.

@@ -8,7 +8,6 @@ import { createReadStream } from 'node:fs';
 import { Agent, request } from 'undici';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { HttpAuth, type Credentials } from './http-auth.ts';
-import { requestSignal } from '../limits/request-work.ts';
 
 /** A request body whose length is known (some endpoints ignore chunked bodies). */
 export type SizedBody = string | Buffer | { readonly path: string; readonly size: number };
@@ -38,6 +37,8 @@ export interface SendOptions {
   readonly ownDeadline?: { readonly ms: number; readonly error: () => Error };
   /** Statuses that are answers rather than failures (404 for an absent graph). */
   readonly accept?: readonly number[];
+  /** The client's request: aborted when it went away, which stops the query. */
+  readonly signal?: AbortSignal;
 }
 
 /** The endpoint answered with a status that says our request was wrong. */
@@ -74,7 +75,7 @@ export class SparqlHttpClient {
   async send(url: URL, options: SendOptions): Promise<HttpAnswer> {
     const deadlineMs = options.ownDeadline?.ms ?? this.options.timeoutMs;
     const deadline = options.deadline ? AbortSignal.timeout(deadlineMs) : undefined;
-    const signals = [deadline, requestSignal()].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [deadline, options.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     for (let attempt = 0; ; attempt++) {
       const authorization = this.auth?.header(options.method, url);

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
-import { currentWork, deadlineExceeded } from '../limits/request-work.ts';
+import { deadlineExceeded } from '../limits/request-work.ts';
 import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
-import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SparqlRow } from './graph-store.ts';
+import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SelectOptions, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
 import { SparqlHttpClient, type HttpAnswer, type SendOptions, type SizedBody } from './sparql-http-client.ts';
@@ -70,7 +70,7 @@ export class SparqlHttpStore implements GraphStore {
     return this.resolvedDialect;
   }
 
-  private async query(text: string, accept: string, ownDeadline?: SendOptions['ownDeadline']): Promise<HttpAnswer> {
+  private async query(text: string, accept: string, ownDeadline?: SendOptions['ownDeadline'], signal?: AbortSignal): Promise<HttpAnswer> {
     const dialect = await this.dialect();
     const answer = await this.client.send(this.queryUrl, {
       method: 'POST',
@@ -85,6 +85,7 @@ export class SparqlHttpStore implements GraphStore {
       },
       deadline: true,
       ownDeadline,
+      signal,
     });
     // Virtuoso cuts results at ResultSetMaxRows, or at a timeout, and says so only in a header:
     // never pass on a partial answer.
@@ -100,15 +101,15 @@ export class SparqlHttpStore implements GraphStore {
    * Within a request, a query may take what is left of the request's deadline when that is shorter
    * than the store's own timeout (the endpoint is told too, where its dialect has a parameter).
    */
-  async select(query: string): Promise<SparqlRow[]> {
+  async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
     const dialect = await this.dialect();
-    const work = currentWork();
+    const work = options?.work;
     const left = work?.remainingMs();
     const ownDeadline = work && left! < this.options.timeoutMs ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) } : undefined;
     const started = performance.now();
     let answer: HttpAnswer;
     try {
-      answer = await this.query(dialect.prepareQuery(query), results.accept, ownDeadline);
+      answer = await this.query(dialect.prepareQuery(query), results.accept, ownDeadline, work?.signal);
     } finally {
       work?.chargeTime(performance.now() - started);
     }
@@ -119,7 +120,7 @@ export class SparqlHttpStore implements GraphStore {
   async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
     const graphResult = query.form === 'CONSTRUCT' || query.form === 'DESCRIBE';
     // The endpoint's own limits stay as they are; ours is a deadline on the request.
-    const answer = await this.query(query.text, graphResult ? GRAPH_ACCEPT : results.accept, { ms: query.timeoutMs, error: () => deadlineExceeded(query.timeoutMs) });
+    const answer = await this.query(query.text, graphResult ? GRAPH_ACCEPT : results.accept, { ms: query.timeoutMs, error: () => deadlineExceeded(query.timeoutMs) }, query.signal);
     if (query.form === 'CONSTRUCT' || query.form === 'DESCRIBE') {
       return { form: query.form, ntriples: graphOf(answer).dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() }) };
     }

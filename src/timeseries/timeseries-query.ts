@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 import { badUserInput } from '../errors/app-error.ts';
-import { plainText } from '../http/plain-text.ts';
-import { validateBody } from '../http/validate-body.ts';
+import { plainText } from '../http-kit/plain-text.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
 import { AGGREGATES, type Aggregate } from '../readings/reading-store.ts';
 import { MAX_TIMESERIES_ID_LENGTH } from '../readings/reading-input.ts';
-import { parseInZone } from './zoned-time.ts';
+import { parseInZone } from '../readings/zoned-time.ts';
 
 export const MAX_SERIES_PER_QUERY = 200;
 export const MAX_LIMIT = 10_000;

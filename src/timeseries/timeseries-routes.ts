@@ -5,7 +5,7 @@ import { readableSite, requireCredentials } from '../sites/site-access.ts';
 import type { SiteStore } from '../sites/site-store.ts';
 import { parseTimeseriesQuery } from './timeseries-query.ts';
 import { timeseriesPoints } from './timeseries-points.ts';
-import { formatInZone } from './zoned-time.ts';
+import { formatInZone } from '../readings/zoned-time.ts';
 
 /** Why an id has no series in the answer. */
 export const UNKNOWN_TIMESERIES = "No point of this site's graph carries this timeseries id.";

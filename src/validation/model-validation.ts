@@ -1,10 +1,9 @@
 import { queryTooComplex, queryTooLarge, serviceUnavailable } from '../errors/app-error.ts';
 import { cancelled, FairQueue } from '../limits/fair-queue.ts';
-import { requestSignal } from '../limits/request-work.ts';
 import type { Logger } from '../log/logger.ts';
 import { RdfSyntaxError } from '../store/graph-store.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane } from '../store/oxigraph-lane.ts';
-import type { ValidationConfig } from './validation-config.ts';
+import type { ValidationConfig } from '../config/validation-config.ts';
 import type { ModelSource } from './model-validator.ts';
 import type { ValidationReport } from './validation-report.ts';
 import type { ValidationRequest, ValidationWorkerData } from './validation-worker.ts';
@@ -46,11 +45,11 @@ export class ModelValidation {
 
   /**
    * The report on the model the documents make together; RdfSyntaxError for a document that does
-   * not parse. `baseIri` is the site's graph: sites take turns by it.
+   * not parse. `baseIri` is the site's graph: sites take turns by it. `signal` is the request's:
+   * once its client has gone away, the validation leaves its queue or stops.
    */
-  async validate(sources: readonly ModelSource[], baseIri: string): Promise<ValidationReport> {
+  async validate(sources: readonly ModelSource[], baseIri: string, signal?: AbortSignal): Promise<ValidationReport> {
     if (this.closed) throw serviceUnavailable('The model validator is closed.');
-    const signal = requestSignal();
     const slot = await this.queue.acquire(baseIri, signal);
     for (let i = 0; i < this.threads.length; i++) this.threads[i] ??= this.start();
     const thread = this.threads[slot.index]!;

@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestWork, runAsWork } from '../../../src/limits/request-work.ts';
+import { RequestWork } from '../../../src/limits/request-work.ts';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.ts';
 
 const graph = (name: string) => `urn:bkg:site:${name}`;
@@ -20,11 +20,11 @@ const countOf = (g: string) => `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?
 /** 700 nested groups: Oxigraph's evaluator overflows inside WebAssembly and traps. */
 const trappingQuery = (g: string) => `SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`;
 
-/** Runs `fn` as the work of a request with `timeoutMs` of engine time and the client's `signal`. */
-const asRequest = <T>(timeoutMs: number, fn: () => Promise<T>, signal?: AbortSignal) =>
-  runAsWork(new RequestWork(signal, timeoutMs, BUDGET, 'client'), fn);
-
 let store: OxigraphStore;
+
+/** The slow query, as the work of a request with `timeoutMs` of engine time and the client's `signal`. */
+const slowSelect = (timeoutMs: number, signal?: AbortSignal) =>
+  store.select(slowQuery(graph('slow')), { site: graph('slow'), work: new RequestWork(signal, timeoutMs, BUDGET, 'client') });
 
 beforeEach(async () => {
   store = await OxigraphStore.open({ persistDir: await mkdtemp(join(tmpdir(), 'bkg-threads-')), volatileGraphs: [VOLATILE], threads: 2 });
@@ -48,7 +48,7 @@ async function recovered(): Promise<void> {
 describe('a query past its request deadline', () => {
   it('is stopped at the deadline, and the thread is rebuilt with every graph while the other serves', async () => {
     const started = performance.now();
-    await expect(asRequest(300, () => store.select(slowQuery(graph('slow')), { site: graph('slow') }))).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+    await expect(slowSelect(300)).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
     expect(performance.now() - started).toBeLessThan(3_000);
     // The other site is answered at once, by the other thread, while the first is rebuilt.
     expect(await count(graph('other'))).toBe(10);
@@ -62,11 +62,11 @@ describe('a query past its request deadline', () => {
     // Two slow queries of one site: the second waits behind the first (a site holds one thread of
     // two), then runs for its own 400 ms. Were the wait counted, it would fail at once.
     const runs = [0, 1].map(() =>
-      asRequest(400, async () => {
+      (async () => {
         const started = performance.now();
-        await store.select(slowQuery(graph('slow')), { site: graph('slow') }).catch(() => undefined);
+        await slowSelect(400).catch(() => undefined);
         return performance.now() - started;
-      }),
+      })(),
     );
     const [first, second] = await Promise.all(runs);
     expect(first).toBeGreaterThanOrEqual(390);
@@ -76,7 +76,7 @@ describe('a query past its request deadline', () => {
 
 describe('sites served in turn', () => {
   it("answers another site's queries promptly while one site keeps the store busy with slow ones", async () => {
-    const slow = Array.from({ length: 4 }, () => asRequest(1_500, () => store.select(slowQuery(graph('slow')), { site: graph('slow') })).catch((e) => e));
+    const slow = Array.from({ length: 4 }, () => slowSelect(1_500).catch((e: unknown) => e));
     const times: number[] = [];
     for (let i = 0; i < 10; i++) {
       const started = performance.now();
@@ -88,10 +88,10 @@ describe('sites served in turn', () => {
   });
 
   it('drops a waiting query whose client went away', async () => {
-    const busy = asRequest(800, () => store.select(slowQuery(graph('slow')), { site: graph('slow') })).catch((e) => e);
+    const busy = slowSelect(800).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const controller = new AbortController();
-    const waiting = asRequest(60_000, () => store.select(slowQuery(graph('slow')), { site: graph('slow') }), controller.signal);
+    const waiting = slowSelect(60_000, controller.signal);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The request was cancelled.' });
     await busy;
@@ -111,7 +111,7 @@ describe('a query that traps the engine', () => {
 
 describe('writes on several threads', () => {
   it('reach every thread before they are answered, also while a thread is busy', async () => {
-    const busy = asRequest(600, () => store.select(slowQuery(graph('slow')), { site: graph('slow') })).catch((e) => e);
+    const busy = slowSelect(600).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await store.mergeGraph(graph('other'), '<urn:new> <urn:p> "new" .', 'application/n-triples');
     const counts = await Promise.all(Array.from({ length: 8 }, () => count(graph('other'))));

@@ -11,11 +11,11 @@ const compose = parse(readFileSync(new URL('docker-compose.yml', root), 'utf8'))
   services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string }; image?: string }>;
 };
 
-/** Every variable name the configuration reads (src/config and each folder's `*-config.ts`): `env.NAME` or a reader called with `'NAME'`. */
+/** Every variable name the configuration reads (src/config: every domain's settings are read there): `env.NAME` or a reader called with `'NAME'`. */
 function variablesTheConfigReads(): Set<string> {
   const names = new Set<string>();
   const src = new URL('src/', root);
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.startsWith('config/') ? f.endsWith('.ts') : f.endsWith('-config.ts'));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.startsWith('config/') && f.endsWith('.ts'));
   for (const file of files) {
     const text = readFileSync(new URL(file, src), 'utf8');
     for (const m of text.matchAll(/env\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);

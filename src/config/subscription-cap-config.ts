@@ -1,4 +1,4 @@
-import type { EnvReaders } from '../config/graph-store-config.ts';
+import type { EnvReaders } from './graph-store-config.ts';
 
 /** How many subscriptions one client may hold open at once on one replica, by client kind. */
 export interface SubscriptionCapConfig {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { unauthenticated } from '../errors/app-error.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,4 +1,5 @@
 import type { Client } from '../auth/client.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -8,6 +9,11 @@ declare module 'express-serve-static-core' {
     requestId: string;
     /** `performance.now()` when the request arrived. */
     startedAt: number;
+    /**
+     * Set past the rate limits: the request's deadline, budget and client's signal, which what runs
+     * store queries for the request is handed (`SelectOptions.work`).
+     */
+    work?: RequestWork;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import type { IfcStatus, IfcStorey, StoredFile } from '../files/site-file.ts';
+import type { IfcStatus, IfcStorey, StoredFile } from './site-file.ts';
 
 /** A product of an IFC file as the elements endpoint shows it. */
 export interface IfcElementRow {

@@ -1,3 +1,5 @@
+import type { EnvReaders } from './graph-store-config.ts';
+
 /** Readings: MQTT ingestion, live events across replicas, the demo simulator. */
 export interface ReadingsConfig {
   readonly mqtt:
@@ -22,18 +24,11 @@ export interface ReadingsConfig {
   };
 }
 
-/** The readers `loadConfig` shares, so every variable is checked and reported the same way. */
-interface Readers {
-  int(name: string, fallback: number, min: number, max: number): number;
-  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T;
-  url(name: string, protocols: readonly string[]): string | undefined;
-}
-
 const TOPIC_PREFIX = /^[^#+/\u0000]+(\/[^#+/\u0000]+)*$/;
 const SHARE_GROUP = /^[A-Za-z0-9_-]{0,64}$/;
 
 /** The readings settings: `BKG_MQTT_*`, `BKG_REDIS_CHANNEL_PREFIX`, `BKG_DEMO_SIMULATOR*`, `BKG_DEMO_BACKFILL_DAYS`. */
-export function readingsConfig(env: Record<string, string | undefined>, problems: string[], read: Readers): ReadingsConfig {
+export function readingsConfig(env: Record<string, string | undefined>, problems: string[], read: EnvReaders): ReadingsConfig {
   const url = read.url('BKG_MQTT_URL', ['mqtt:', 'mqtts:', 'ws:', 'wss:']);
   const topicPrefix = env.BKG_MQTT_TOPIC_PREFIX || 'bkg';
   if (!TOPIC_PREFIX.test(topicPrefix)) problems.push(`BKG_MQTT_TOPIC_PREFIX must be topic levels without wildcards or a leading or trailing "/", got "${topicPrefix}"`);

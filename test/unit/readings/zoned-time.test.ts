@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInZone, isKnownTimeZone, parseInZone, parseInstant, zoneOffsetMinutes } from '../../../src/timeseries/zoned-time.ts';
+import { formatInZone, isKnownTimeZone, parseInZone, parseInstant, zoneOffsetMinutes } from '../../../src/readings/zoned-time.ts';
 
 describe('formatInZone', () => {
   it('writes the instant with the zone’s offset, as MAPPING.md’s example', () => {

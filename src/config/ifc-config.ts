@@ -1,3 +1,5 @@
+import type { EnvReaders } from './graph-store-config.ts';
+
 /**
  * Reading and converting IFC files. Each file is read, then converted, in a child process of its
  * own, one file at a time per worker; these bound what that process may take.
@@ -13,12 +15,8 @@ export interface IfcConfig {
   readonly timeoutSeconds: number;
 }
 
-interface Readers {
-  int(name: string, fallback: number, min: number, max: number): number;
-}
-
 /** The IFC settings: `BKG_IFC_WORKERS`, `BKG_IFC_MAX_BYTES`, `BKG_IFC_MEMORY_MB`, `BKG_IFC_TIMEOUT_SECONDS`. */
-export function ifcConfig(read: Readers): IfcConfig {
+export function ifcConfig(read: Pick<EnvReaders, 'int'>): IfcConfig {
   return Object.freeze({
     workers: read.int('BKG_IFC_WORKERS', 1, 0, 16),
     maxBytes: read.int('BKG_IFC_MAX_BYTES', 512 * 1024 ** 2, 1, Number.MAX_SAFE_INTEGER),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainText, plainTextProblem } from '../../../src/http/plain-text.ts';
+import { plainText, plainTextProblem } from '../../../src/http-kit/plain-text.ts';
 
 describe('plainTextProblem', () => {
   it.each([

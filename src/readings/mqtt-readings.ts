@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { DEMO_SITE } from '../auth/client.ts';
 import type { Logger } from '../log/logger.ts';
-import { MAX_READINGS_PER_REQUEST } from '../readings/reading-input.ts';
-import type { ReadingIngest } from '../readings/reading-ingest.ts';
+import { MAX_READINGS_PER_REQUEST } from './reading-input.ts';
+import type { ReadingIngest } from './reading-ingest.ts';
 import { SITE_ID, type SiteDirectory } from '../sites/site-directory.ts';
 
 export interface MqttReadingsOptions {

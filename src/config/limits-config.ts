@@ -1,4 +1,5 @@
-import type { Budgets } from './request-work.ts';
+import type { Budgets } from '../limits/request-work.ts';
+import type { EnvReaders } from './graph-store-config.ts';
 
 /** What one request may cost: its deadline and its budget by client tier. */
 export interface LimitsConfig {
@@ -7,16 +8,12 @@ export interface LimitsConfig {
   readonly budgets: Budgets;
 }
 
-interface Readers {
-  int(name: string, fallback: number, min: number, max: number): number;
-}
-
 // Rows per entity the store may hand over: an entity's facts come as a few rows (one per type,
 // label and timeseries combination), so an honest query never meets this bound before the entity one.
 const ROWS_PER_ENTITY = 10;
 
 /** The request limits: `BKG_QUERY_TIMEOUT_MS` and the `BKG_BUDGET_*` variables. */
-export function limitsConfig(read: Readers): LimitsConfig {
+export function limitsConfig(read: Pick<EnvReaders, 'int'>): LimitsConfig {
   const entities = read.int('BKG_BUDGET_ENTITIES', 500_000, 1, 100_000_000);
   const anonymousEntities = read.int('BKG_BUDGET_ENTITIES_ANONYMOUS', 20_000, 1, 100_000_000);
   return Object.freeze({

@@ -1,3 +1,5 @@
+import type { EnvReaders } from './graph-store-config.ts';
+
 /** The model validator's threads and how long one validation may take. */
 export interface ValidationConfig {
   /** Validator threads, each loading the ontology and the shapes: validations of that many sites run at once. */
@@ -8,12 +10,8 @@ export interface ValidationConfig {
   readonly memoryMb: number;
 }
 
-interface Readers {
-  int(name: string, fallback: number, min: number, max: number): number;
-}
-
 /** The validator settings: `BKG_VALIDATION_THREADS`, `BKG_VALIDATION_TIMEOUT_MS` and `BKG_VALIDATION_MEMORY_MB`. */
-export function validationConfig(read: Readers): ValidationConfig {
+export function validationConfig(read: Pick<EnvReaders, 'int'>): ValidationConfig {
   return Object.freeze({
     threads: read.int('BKG_VALIDATION_THREADS', 2, 1, 16),
     // Ten minutes: a 150k-triple model takes 1.5 min, so models of most of a million triples pass,

@@ -1,11 +1,11 @@
 import { Router, json } from 'express';
 import { z } from 'zod';
 import { notFound } from '../errors/app-error.ts';
-import { plainText } from '../http/plain-text.ts';
-import { validateBody } from '../http/validate-body.ts';
-import { SITE_ID } from '../sites/site-directory.ts';
-import { requireAdmin, requireCredentials } from '../sites/site-access.ts';
-import type { KeyStore } from './key-store.ts';
+import { plainText } from '../http-kit/plain-text.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
+import { SITE_ID } from './site-directory.ts';
+import { requireAdmin, requireCredentials } from './site-access.ts';
+import type { KeyStore } from '../auth/key-store.ts';
 
 /** The body of `POST /api/v1/keys/`. */
 export const newKeySchema = z.object({
