@@ -54,21 +54,15 @@ function readImports(): Import[] {
   return imports;
 }
 
-/** The exceptions the doc lists, as `from -> to`. */
-function readExceptions(markdown: string): Set<string> {
-  return new Set(fencedBlock(markdown, 'layering-exceptions').map((l) => l.replace(/\s*->\s*/, ' -> ')));
-}
-
 const key = (i: Import) => `${i.from} -> ${i.to}`;
 const describeImport = (i: Import) => `${i.from}:${i.line} imports ${i.to}`;
 
 /** What breaks the layering: unknown units, arrows up or sideways, folders importing each other. */
-function layeringViolations(imports: readonly Import[], layers: readonly string[], exceptions: ReadonlySet<string>, units: readonly string[]): string[] {
+function layeringViolations(imports: readonly Import[], layers: readonly string[], units: readonly string[]): string[] {
   const rank = new Map(layers.map((unit, i) => [unit, i]));
   const problems = units.filter((u) => !rank.has(u)).map((u) => `src/${u} belongs to no part: add it to the layers block of docs/architecture.md`);
-  const checked = imports.filter((i) => !exceptions.has(key(i)));
   const arrows = new Map<string, Import>();
-  for (const i of checked) {
+  for (const i of imports) {
     const from = unitOf(resolve(root, i.from));
     const to = unitOf(resolve(root, i.to));
     if (from === to || !rank.has(from) || !rank.has(to)) continue;
@@ -85,7 +79,6 @@ function layeringViolations(imports: readonly Import[], layers: readonly string[
 
 describe('the layering of src/ (docs/architecture.md)', () => {
   const layers = readLayers(doc);
-  const exceptions = readExceptions(doc);
   const imports = readImports();
   const units = [...new Set(readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory() || /\.ts$/.test(e.name)).map((e) => e.name))];
 
@@ -100,12 +93,7 @@ describe('the layering of src/ (docs/architecture.md)', () => {
   });
 
   it('has every folder of src/ in a part, and every import pointing down the list', () => {
-    expect(layeringViolations(imports, layers, exceptions, units)).toEqual([]);
-  });
-
-  it('lists only exceptions that still occur', () => {
-    const occurring = new Set(imports.map(key));
-    expect([...exceptions].filter((e) => !occurring.has(e)).map((e) => `${e} no longer occurs: remove it from docs/architecture.md`)).toEqual([]);
+    expect(layeringViolations(imports, layers, units)).toEqual([]);
   });
 
   it('catches an import that points up, one sideways within a line, a folder in no part and two folders importing each other', () => {
@@ -114,7 +102,7 @@ describe('the layering of src/ (docs/architecture.md)', () => {
       { from: 'src/graphql/b.ts', to: 'src/store/a.ts', line: 1 },
       { from: 'src/redis/c.ts', to: 'src/db/d.ts', line: 2 },
     ];
-    expect(layeringViolations(fake, ['graphql', 'store', 'db', 'redis'], new Set(), ['graphql', 'store', 'db', 'redis', 'stray'])).toEqual([
+    expect(layeringViolations(fake, ['graphql', 'store', 'db', 'redis'], ['graphql', 'store', 'db', 'redis', 'stray'])).toEqual([
       'src/stray belongs to no part: add it to the layers block of docs/architecture.md',
       'src/store/a.ts:3 imports src/graphql/b.ts: store may not import graphql, which comes before it in docs/architecture.md',
       'src/redis/c.ts:2 imports src/db/d.ts: redis may not import db, which comes before it in docs/architecture.md',
