@@ -125,7 +125,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
       // What the service made of the model (the load report): counted by the store, after the load.
-      const reading = await readSiteModel(store, options.knowledge, graph);
+      const reading = await readSiteModel(store, options.knowledge, graph, req.work);
       countUpload(res, 'graph', body.bytes);
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
     } catch (error) {
@@ -172,7 +172,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   router.get('/:siteId/graph/reading', async (req, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sites, req.client, req.params.siteId);
-    res.json(await readSiteModel(store, options.knowledge, siteGraph(site.id)));
+    res.json(await readSiteModel(store, options.knowledge, siteGraph(site.id), req.work));
   });
   router.put('/:siteId/graph', load(true));
   router.post('/:siteId/graph', load(false));

@@ -3,6 +3,7 @@
  * aggregate queries over the site's graph: nothing of the graph is copied out.
  */
 import { READ_LINKS, readModel, type ModelFacts, type ModelReading } from '../ontology/model-reading.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { EntityKind } from '../ontology/ontology.ts';
 import { iri, join, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
 import { BRICK, RDFS, SKOS } from '../rdf/vocabulary.ts';
@@ -25,22 +26,22 @@ const number = (row: SparqlRow | undefined, name: string) => Number(row?.[name]?
  * entities, or a graph with too many predicates, is left out), read as the profile reads them
  * where there is none (an external store).
  */
-async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
+async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string, work: RequestWork | undefined): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
   const profile = await knowledge.profile(graph, PROFILE_WAIT_MS);
   if (profile) return { untyped: profile.untyped, predicates: [...(profile.predicates ?? [])] };
-  const select = (query: string) => store.select(query, { site: graph });
+  const select = (query: string) => store.select(query, { site: graph, work });
   return { untyped: await readUntyped(select, graph), predicates: (await readPredicates(select, graph)) ?? [] };
 }
 
 /**
  * Reads the counts of a site graph. The untyped entities and the predicates are the site
  * profile's (read after every change anyway; a scan of every triple took 4–20 s at 1M); only the
- * predicates no field reads are then counted, over their own triples.
+ * predicates no field reads are then counted, over their own triples, within the request's `work`.
  */
-export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, graph: string): Promise<ModelFacts> {
+export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, graph: string, work?: RequestWork): Promise<ModelFacts> {
   const g = iri(graph);
-  const ask = (query: Sparql) => store.select(query.text, { site: graph });
-  const { untyped, predicates } = await listed(store, knowledge, graph);
+  const ask = (query: Sparql) => store.select(query.text, { site: graph, work });
+  const { untyped, predicates } = await listed(store, knowledge, graph, work);
   const candidates = predicates.filter((p) => !READ_LINKS.has(p) && !NOT_LINKS.has(p));
   // One after the other: at once they would grow two threads' heaps together.
   const classes = await ask(sparql`${prologue}\nSELECT ?t (COUNT(?s) AS ?n) WHERE { GRAPH ${g} { ?s a ?t FILTER(isIRI(?t)) } } GROUP BY ?t`);
@@ -62,8 +63,8 @@ export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, gr
   };
 }
 
-/** What the service made of a site's graph, as the site reads the ontology. */
-export async function readSiteModel(store: GraphStore, knowledge: SiteKnowledge, graph: string): Promise<ModelReading> {
-  const [facts, site] = await Promise.all([modelFacts(store, knowledge, graph), knowledge.ontology(graph)]);
+/** What the service made of a site's graph, as the site reads the ontology; its counts within the request's `work`. */
+export async function readSiteModel(store: GraphStore, knowledge: SiteKnowledge, graph: string, work?: RequestWork): Promise<ModelReading> {
+  const [facts, site] = await Promise.all([modelFacts(store, knowledge, graph, work), knowledge.ontology(graph)]);
   return readModel(facts, site);
 }
