@@ -20,6 +20,8 @@
  */
 import sparqljs from 'sparqljs';
 import type { BindPattern, Expression, FilterPattern, GroupPattern, Pattern, SelectQuery, Triple, ValuesPattern, VariableTerm } from 'sparqljs';
+import { requiredFirst } from './virtuoso-required-first.ts';
+import { valuesAsSubqueries } from './virtuoso-values.ts';
 import { bgp, expandPath, groupOf, isPath, mapExists, mapPatterns, mapTriples, pathHas, variableTerm, type Expansion, type PathEnd, type Predicate } from './sparql-rewrite.ts';
 
 const PLACEHOLDER = 'urn:bkg:virtuoso-transitive:';
@@ -36,7 +38,7 @@ const existsOf = (e: unknown): { operator: string; args: GroupPattern[] } | unde
 
 /** A query of the service as Virtuoso answers it right; the text unchanged when nothing needs rewriting. */
 export function forVirtuoso(query: string): string {
-  if (!/EXISTS|[*+?]\s*[)/ ?]/i.test(query)) return query;
+  if (!/EXISTS|VALUES|[*+?]\s*[)/ ?]/i.test(query)) return query;
   const parsed = new sparqljs.Parser().parse(query);
   if (parsed.type !== 'query' || !parsed.where) return query;
   let repeats = false;
@@ -46,8 +48,7 @@ export function forVirtuoso(query: string): string {
   const bound = rewriter.variables(where, true);
   const rewritten = { count: 0 };
   where = existsAsJoins(where, bound, rewriter, rewritten);
-  if (!repeats && rewritten.count === 0) return query;
-  parsed.where = wrapValues(where, rewriter);
+  parsed.where = requiredFirst(valuesAsSubqueries(wrapValues(where, rewriter)), (node) => rewriter.variables(node));
   return rewriter.fill(new sparqljs.Generator().stringify(parsed));
 }
 
