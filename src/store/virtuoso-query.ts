@@ -16,7 +16,10 @@
  *   variables are apart); any other EXISTS in an expression becomes an OPTIONAL `SELECT DISTINCT`
  *   of the shared variables and a marker, tested with BOUND (a BIND's with its joins before the
  *   group's OPTIONALs).
- * A query with none of these goes unchanged.
+ * Then, for speed (bench/stores/results-100k.md): every VALUES block is joined from a subquery of
+ * its own (virtuoso-values.ts), and a group's required patterns go before its OPTIONAL joins
+ * (virtuoso-required-first.ts); an EXISTS probe's paths are plain triples.
+ * A query with none of these (no repeated path, EXISTS or VALUES) goes unchanged.
  */
 import sparqljs from 'sparqljs';
 import type { BindPattern, Expression, FilterPattern, GroupPattern, Pattern, SelectQuery, Triple, ValuesPattern, VariableTerm } from 'sparqljs';
@@ -48,6 +51,7 @@ export function forVirtuoso(query: string): string {
   const bound = rewriter.variables(where, true);
   const rewritten = { count: 0 };
   where = existsAsJoins(where, bound, rewriter, rewritten);
+  if (!repeats && rewritten.count === 0 && !/VALUES/i.test(query)) return query;
   parsed.where = requiredFirst(valuesAsSubqueries(wrapValues(where, rewriter)), (node) => rewriter.variables(node));
   return rewriter.fill(new sparqljs.Generator().stringify(parsed));
 }
