@@ -1,5 +1,5 @@
 /**
- * A group's required patterns evaluated before its OPTIONAL joins, as Virtuoso 7.2 does not
+ * A query's required patterns evaluated before its OPTIONAL joins, as Virtuoso 7.2 does not
  * order them itself. Given `{ A FILTER(f) OPTIONAL { B } … }` it may start from B (a whole-graph
  * `SELECT DISTINCT` that an EXISTS became, or a broad OPTIONAL), and an entity looked up by name
  * then took 3–4 s at 100k triples. With A and the FILTERs that test only what A surely binds in a
@@ -7,19 +7,20 @@
  * The meaning is the same: a FILTER over variables every row of A binds keeps the same rows
  * before the OPTIONAL joins as after them, since those joins cannot change such a variable.
  */
-import type { FilterPattern, Pattern, SelectQuery, ValuesPattern, VariableTerm } from 'sparqljs';
-import { groupOf, isPath, mapPatterns } from './sparql-rewrite.ts';
+import type { Pattern, SelectQuery, ValuesPattern, VariableTerm } from 'sparqljs';
+import { groupOf, isPath } from './sparql-rewrite.ts';
 
-/** Every group's patterns before its first OPTIONAL, with the FILTERs they decide, in a subquery of their own. */
+/**
+ * The query's own group (and a GRAPH or group it is made of) with its patterns before its first
+ * OPTIONAL, and the FILTERs they decide, in a subquery of their own. Only there: the same inside
+ * a UNION branch (`{ ?e path ?x } OPTIONAL { … } FILTER(!BOUND(…))`) made Virtuoso ignore the
+ * group's FILTER on the other side of the subquery and answer another entity.
+ */
 export function requiredFirst(list: Pattern[], variables: (node: unknown) => Set<string>): Pattern[] {
-  const group = (patterns: Pattern[]): Pattern[] => {
-    const nested = mapPatterns(patterns, (child) => {
-      if (child.type === 'query') return [{ ...child, where: child.where && group(child.where) }];
-      return ['group', 'graph', 'optional', 'minus', 'service'].includes(child.type) ? [{ ...child, patterns: group((child as { patterns: Pattern[] }).patterns) } as Pattern] : undefined;
-    });
-    return hoisted(nested, variables);
-  };
-  return group(list);
+  if (list.length === 1 && (list[0]!.type === 'graph' || list[0]!.type === 'group')) {
+    return [{ ...list[0]!, patterns: requiredFirst((list[0] as { patterns: Pattern[] }).patterns, variables) } as Pattern];
+  }
+  return hoisted(list, variables);
 }
 
 function hoisted(patterns: Pattern[], variables: (node: unknown) => Set<string>): Pattern[] {
@@ -28,10 +29,13 @@ function hoisted(patterns: Pattern[], variables: (node: unknown) => Set<string>)
   const prefix = patterns.slice(0, first).filter((p) => p.type !== 'filter');
   if (prefix.length === 0 || (prefix.length === 1 && isSubquery(prefix[0]!))) return patterns;
   const bound = new Set(prefix.flatMap((p) => [...surely(p)]));
-  const decided = (p: Pattern): p is FilterPattern => p.type === 'filter' && [...variables(p)].every((v) => bound.has(v));
+  const decided = (p: Pattern): boolean => p.type === 'filter' && [...variables(p)].every((v) => bound.has(v));
   const inner = [...prefix, ...patterns.filter(decided)];
   const rest = patterns.slice(first).filter((p) => !decided(p));
   const kept = patterns.slice(0, first).filter((p) => p.type === 'filter' && !decided(p));
+  // Virtuoso ignores a group's FILTER on a variable of a subquery joined before an OPTIONAL: leave such a group as it is.
+  const own = variables(prefix);
+  if ([...kept, ...rest].some((p) => p.type === 'filter' && [...variables(p)].some((v) => own.has(v)))) return patterns;
   const select = { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [{ termType: 'Wildcard', value: '*' }], where: inner } as unknown as SelectQuery;
   return [groupOf([select as unknown as Pattern]), ...kept, ...rest];
 }

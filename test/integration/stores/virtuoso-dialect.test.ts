@@ -121,6 +121,16 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
     expect(new Set((await store.select(query)).map((r) => r.e!.value))).toEqual(new Set(['urn:z', 'urn:r', 'urn:a', 'urn:b']));
   });
 
+  it('ignores a FILTER on a subquery’s variable beside an OPTIONAL, so the store moves FILTERs into the subquery it writes', async () => {
+    await store.replaceGraph(graph, '<urn:e1> <urn:point> <urn:p1> . <urn:e9> <urn:point> <urn:p9> .', 'text/turtle');
+    const filter = 'FILTER(STRENDS(STR(?e), "9"))';
+    const apart = `SELECT ?e WHERE { GRAPH <${graph}> { { SELECT ?e WHERE { ?e <urn:point> ?p } } OPTIONAL { ?e a ?t } ${filter} } }`;
+    const answer = await post(url!, { query: apart });
+    expect(JSON.parse(answer.text).results.bindings.map((b: { e: { value: string } }) => b.e.value).sort()).toEqual(['urn:e1', 'urn:e9']);
+    const query = `SELECT ?e WHERE { GRAPH <${graph}> { VALUES ?k { <urn:point> } ?e ?k ?p ${filter} OPTIONAL { ?e a ?t } } }`;
+    expect((await store.select(query)).map((r) => r.e!.value)).toEqual(['urn:e9']);
+  });
+
   // Each quirk below on fixtures/small/locations.ttl, as Virtuoso answers the shape by itself; the
   // store's answers to the compiler's shapes are in graph-store-contract.test.ts and the GraphQL suites.
   describe('property paths and EXISTS', () => {
