@@ -131,6 +131,12 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
     expect((await store.select(query)).map((r) => r.e!.value)).toEqual(['urn:e9']);
   });
 
+  it('answers nothing for a FILTER over a UNION with a VALUES branch, so the store joins every VALUES from a subquery', async () => {
+    const query = `SELECT ?e WHERE { GRAPH <${graph}> { { ?e a <urn:nothing> } UNION { VALUES ?e { <urn:e1> <urn:e9> } } FILTER(STRENDS(STR(?e), "9")) } }`;
+    expect(JSON.parse((await post(url!, { query })).text).results.bindings).toEqual([]);
+    expect((await store.select(query)).map((r) => r.e!.value)).toEqual(['urn:e9']);
+  });
+
   // Each quirk below on fixtures/small/locations.ttl, as Virtuoso answers the shape by itself; the
   // store's answers to the compiler's shapes are in graph-store-contract.test.ts and the GraphQL suites.
   describe('property paths and EXISTS', () => {
