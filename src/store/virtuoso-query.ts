@@ -17,7 +17,7 @@
  *   of the shared variables and a marker, tested with BOUND (a BIND's with its joins before the
  *   group's OPTIONALs).
  * Then, for speed (bench/stores/results-100k.md): every VALUES block is joined from a subquery of
- * its own (virtuoso-values.ts), and a group's required patterns go before its OPTIONAL joins
+ * its own (virtuoso-values.ts), and the query's required patterns go before its OPTIONAL joins
  * (virtuoso-required-first.ts); an EXISTS probe's paths are plain triples.
  * A query with none of these (no repeated path, EXISTS or VALUES) goes unchanged.
  */
