@@ -85,3 +85,49 @@ export async function parseTsvSelectResults(tsv: string): Promise<SparqlRow[] | 
   }
   return rows;
 }
+
+// A binding of the SPARQL XML results: its name, then the term's element, attributes and text.
+const XML_BINDING = /<binding name="([^"]+)">\s*<(uri|bnode|literal)((?:\s+[\w:]+="[^"]*")*)\s*(?:\/>|>([^<]*)<\/\2>)\s*<\/binding>|<\/result>|<result\s*\/>/g;
+const XML_ATTRIBUTE = /([\w:]+)="([^"]*)"/g;
+const XML_ENTITY = /&(?:#x([0-9A-Fa-f]+)|#(\d+)|(lt|gt|amp|quot|apos));/g;
+const XML_NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+const xmlText = (text: string): string =>
+  text.includes('&') ? text.replace(XML_ENTITY, (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => (name ? XML_NAMED[name]! : String.fromCodePoint(parseInt(hex ?? dec!, hex ? 16 : 10)))) : text;
+
+/**
+ * Parses SPARQL 1.1 Query Results XML of a SELECT query into the rows the JSON format gives.
+ * Virtuoso 7.2 writes XML in half the time it takes for JSON (its JSON writer cost it 100–300 ms on
+ * an answer of 1,700 rows); undefined for a document this reader does not know (ask for JSON then).
+ */
+export async function parseXmlSelectResults(xml: string): Promise<SparqlRow[] | undefined> {
+  if (!xml.includes('<results') || xml.includes('<![CDATA[') || xml.includes('<triple>')) return undefined;
+  const rows: SparqlRow[] = [];
+  const slices = new MainThreadSlices();
+  let row: Record<string, RdfTerm> = {};
+  for (const [, name, element, attributes, text] of xml.matchAll(XML_BINDING)) {
+    if (!name) {
+      rows.push(row);
+      row = {};
+      const pause = slices.step();
+      if (pause) await pause;
+      continue;
+    }
+    const value = xmlText(text ?? '');
+    if (element !== 'literal') {
+      row[name] = { type: element === 'uri' ? 'uri' : 'bnode', value };
+      continue;
+    }
+    let datatype: string | undefined;
+    let lang: string | undefined;
+    if (attributes) {
+      for (const [, key, v] of attributes.matchAll(XML_ATTRIBUTE)) {
+        if (key === 'datatype') datatype = xmlText(v!);
+        else if (key === 'xml:lang') lang = xmlText(v!);
+      }
+    }
+    if (datatype === `${XSD}string`) datatype = undefined;
+    row[name] = { type: 'literal', value, ...(datatype ? { datatype } : {}), ...(lang ? { 'xml:lang': lang } : {}) };
+  }
+  return rows;
+}

@@ -1,6 +1,6 @@
 import oxigraph from 'oxigraph';
 import { describe, expect, it } from 'vitest';
-import { parseSelectResults, parseTsvSelectResults } from '../../../src/store/sparql-results.ts';
+import { parseSelectResults, parseTsvSelectResults, parseXmlSelectResults } from '../../../src/store/sparql-results.ts';
 
 // Terms of every shape the embedded store can hold, with the characters TSV escapes.
 const DATA = String.raw`
@@ -49,5 +49,21 @@ describe('SPARQL TSV results', async () => {
   it('say so for a term JSON writes otherwise (a triple term), so the caller asks for JSON', async () => {
     expect(await parseTsvSelectResults('?t\n<< <http://a> <http://b> <http://c> >>\n')).toBeUndefined();
     expect(await parseTsvSelectResults('?d\n"x"@en--ltr\n')).toBeUndefined();
+  });
+});
+
+describe('SPARQL XML results', () => {
+  it('read every term as the JSON results give it', async () => {
+    const s = store();
+    const query = 'SELECT ?s ?p ?o ?unbound WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o';
+    const xml = s.query(query, { results_format: 'application/sparql-results+xml' }) as string;
+    const json = parseSelectResults(s.query(query, { results_format: 'application/sparql-results+json' }) as string);
+    expect(json.length).toBeGreaterThanOrEqual(28);
+    expect(await parseXmlSelectResults(xml)).toEqual(json);
+  });
+
+  it('read a solution without bindings as an empty row', async () => {
+    const xml = store().query('SELECT * WHERE { VALUES ?x { UNDEF } }', { results_format: 'application/sparql-results+xml' }) as string;
+    expect(await parseXmlSelectResults(xml)).toEqual([{}]);
   });
 });

@@ -33,8 +33,30 @@ describe('forVirtuoso', () => {
     expect(out).toMatch(/IF\(BOUND\(\?virtuoso_exists_1\), "hp", IF\(!\(BOUND\(\?virtuoso_exists_2\)\), "x", ""\)\)/);
   });
 
-  it('leaves a query without repeated paths or EXISTS as it was', () => {
-    const query = wrap('VALUES ?s { <urn:a> } ?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l }');
+  it('writes an EXISTS probe’s paths as plain triples, alternatives a UNION', () => {
+    const out = forVirtuoso(wrap('VALUES ?e { <urn:a> } BIND(IF(EXISTS { ?x (<urn:p>|^<urn:q>) ?e }, "le", "") AS ?tag)'));
+    expect(out).toMatch(/SELECT DISTINCT \?e \(1 +AS \?virtuoso_exists_1\) WHERE \{\s*\{ \?x <urn:p> \?e\. \}\s*UNION\s*\{ \?e <urn:q> \?x\. \}/);
+  });
+
+  it('joins every VALUES block from a subquery of its own', () => {
+    const out = forVirtuoso(wrap('{ VALUES ?k { <urn:A> <urn:B> } ?e a ?k } UNION { VALUES ?e { <urn:c> } }'));
+    expect(out.match(/\{\s*SELECT \?(k|e) WHERE \{\s*VALUES \?\1 \{/g)).toHaveLength(2);
+  });
+
+  it('puts the query’s patterns before its first OPTIONAL in a subquery, with the FILTERs that test only what they surely bind', () => {
+    const out = forVirtuoso(wrap('{ ?e a <urn:A> } UNION { ?e <urn:p> ?x } FILTER(STRENDS(STR(?e), "1")) OPTIONAL { ?e <urn:l> ?l } FILTER(?l != "b") BIND(IF(EXISTS { ?e <urn:q> ?y }, "q", "") AS ?tag)'));
+    // The subquery, then what stays in the group: the FILTER of ?l, which the OPTIONAL binds.
+    expect(out).toMatch(/\{\s*SELECT \* WHERE \{[^{}]*\{[^{}]*\}\s*UNION\s*\{[^{}]*\}\s*FILTER\(STRENDS\(STR\(\?e\), "1"\)\)\s*\}\s*\}\s*OPTIONAL \{ \?e <urn:l> \?l\. \}\s*FILTER\(\?l != "b"\)/);
+  });
+
+  it('leaves the query’s patterns in place when a FILTER that must stay after the OPTIONAL tests one of their variables', () => {
+    // ?x is bound in one branch only: its FILTER cannot go first, and Virtuoso ignores it beside such a subquery.
+    const out = forVirtuoso(wrap('VALUES ?k { <urn:A> } { ?e a ?k } UNION { ?e <urn:p> ?x } OPTIONAL { ?e <urn:l> ?l } FILTER(!BOUND(?x))'));
+    expect(out).not.toMatch(/\{\s*SELECT \* WHERE/);
+  });
+
+  it('leaves a query without VALUES, repeated paths or EXISTS as it was', () => {
+    const query = wrap('?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l }');
     expect(forVirtuoso(query)).toBe(query);
   });
 });
