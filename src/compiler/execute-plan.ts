@@ -8,7 +8,7 @@ import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
 import { currentWork } from '../limits/request-work.ts';
-import type { Sparql } from '../rdf/sparql.ts';
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import { AnswerCost } from './answer-cost.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import { readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
@@ -346,8 +346,8 @@ async function fillExternalReferences(graph: string, key: string, parents: reado
 }
 
 /** One round trip for the site's graph, asking no more rows than the request's budget has left. */
-async function select(graph: string, query: Sparql, ctx: PlanContext): Promise<SparqlRow[]> {
-  const rows = await ctx.store.select(atMost(query, ctx.cost.rowLimit()).text, { site: graph });
+async function select(graph: string, query: SelectQuery, ctx: PlanContext): Promise<SparqlRow[]> {
+  const rows = await ctx.store.select(atMost(query, ctx.cost.rowLimit()), { site: graph });
   ctx.cost.storeRows(rows.length);
   return rows;
 }

@@ -5,6 +5,7 @@
  * replica may change it unseen, after the time `keptFor` gives. A reading in flight is shared; a
  * failed one (the site is still being restored, the store is down) is read again next time.
  */
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import type { SparqlRow } from '../store/graph-store.ts';
 import type { InstrumentedStore } from '../store/instrumented-store.ts';
 
@@ -17,7 +18,7 @@ export class GraphReadings<T> {
    */
   constructor(
     private readonly store: InstrumentedStore,
-    private readonly read: (select: (query: string) => Promise<SparqlRow[]>, graph: string) => Promise<T>,
+    private readonly read: (select: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string) => Promise<T>,
     private readonly keptFor: (readMs: number) => number | undefined,
   ) {
     store.onChange(({ graph }) => this.readings.delete(graph));

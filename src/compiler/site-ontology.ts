@@ -10,7 +10,8 @@
  */
 import type { Ontology, SiteClassStatements } from '../ontology/ontology.ts';
 import type { IriPair } from '../ontology/hierarchy-extractor.ts';
-import { iri, prologue, sparql } from '../rdf/sparql.ts';
+import { graph, namedNode, select, triple, union, variable, type SelectQuery } from '../rdf/sparql-algebra.ts';
+import { RDF, RDFS } from '../rdf/vocabulary.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 import { InstrumentedStore } from '../store/instrumented-store.ts';
 import { GraphReadings } from './graph-readings.ts';
@@ -18,9 +19,13 @@ import { GraphReadings } from './graph-readings.ts';
 const EXTERNAL_TTL_MS = 5000;
 
 /** The query that reads a site graph's classes and subclass declarations. */
-function classStatementsQuery(graph: string): string {
-  return sparql`${prologue}
-SELECT DISTINCT ?t ?sup WHERE { GRAPH ${iri(graph)} { { ?s a ?t } UNION { ?t rdfs:subClassOf ?sup } } }`.text;
+function classStatementsQuery(site: string): SelectQuery {
+  const [s, t, sup] = [variable('s'), variable('t'), variable('sup')];
+  return select({
+    variables: [t, sup],
+    distinct: true,
+    where: [graph(namedNode(site), union([triple(s, namedNode(`${RDF}type`), t), triple(t, namedNode(`${RDFS}subClassOf`), sup)]))],
+  });
 }
 
 /** The statements of a site graph's classes, from the rows of `classStatementsQuery`. */
@@ -38,7 +43,7 @@ function statementsOf(rows: readonly SparqlRow[]): SiteClassStatements {
 const byStore = new WeakMap<InstrumentedStore, GraphReadings<SiteClassStatements>>();
 
 /** A site graph's class statements, from an unreported select. */
-const readStatements = async (select: (query: string) => Promise<SparqlRow[]>, graph: string) => statementsOf(await select(classStatementsQuery(graph)));
+const readStatements = async (run: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string) => statementsOf(await run(classStatementsQuery(graph)));
 
 /** The ontology as the site of `graph` reads it. */
 export async function siteOntology(store: GraphStore, ontology: Ontology, graph: string): Promise<Ontology> {

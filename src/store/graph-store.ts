@@ -1,3 +1,4 @@
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import { AppError } from '../errors/app-error.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 
@@ -121,10 +122,10 @@ export interface GraphStore {
   /** A short name for logs and metrics, e.g. `oxigraph`. */
   readonly name: string;
   /**
-   * Runs a SELECT query and returns its solutions. Within a request (src/limits/request-work.ts)
+   * Runs a SELECT query (algebra, printed by the store in its dialect) and returns its solutions. Within a request (src/limits/request-work.ts)
    * the query stops at the request's deadline, and does not start when its client has gone away.
    */
-  select(query: string, options?: SelectOptions): Promise<SparqlRow[]>;
+  select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]>;
   /**
    * Runs a client's confined query within its deadline, without holding up the service's own
    * queries past it; throws `deadlineExceeded` when the deadline passes.

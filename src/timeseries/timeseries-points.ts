@@ -11,8 +11,8 @@ import { siteIds } from '../compiler/site-ids-cache.ts';
 import { siteProfile } from '../compiler/site-profile.ts';
 import { ALL_PATHS, tagOf, timeseriesPath } from '../compiler/sparql-patterns.ts';
 import type { Ontology } from '../ontology/ontology.ts';
-import { iri, literal, prologue, sparql, trusted } from '../rdf/sparql.ts';
-import { siteGraph } from '../rdf/vocabulary.ts';
+import { alternative, graph, literal, namedNode, optional, select, triple, values, variable, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { BRICK, RDF, RDFS, SKOS, siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
 
 /** What the graph says about the point of a timeseries. */
@@ -38,29 +38,36 @@ const POINT_FIELDS: Selection = {
   ],
 };
 
+const [TYPE, LABEL, PREF_LABEL, BRICK_LABEL, HAS_UNIT, HAS_UNITS] = [`${RDF}type`, `${RDFS}label`, `${SKOS}prefLabel`, `${BRICK}label`, `${BRICK}hasUnit`, `${BRICK}hasUnits`].map(namedNode);
+const [tsid, e, tag, t, l0, l1, l2, u, own, ownt, ol0, ol1, ol2] = ['tsid', 'e', 'tag', 't', 'l0', 'l1', 'l2', 'u', 'own', 'ownt', 'ol0', 'ol1', 'ol2'].map((name) => variable(name)) as VariableTerm[] as [
+  VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm,
+];
+
 /** The query: points by timeseries id (every style of MAPPING.md), their facts, their owners' labels. */
-export function timeseriesPointsQuery(siteId: string, timeseriesIds: readonly string[]): string {
-  const e = trusted('?e');
-  return sparql`${prologue}
-SELECT ?tsid ?e ?tag ?t ?l0 ?l1 ?l2 ?u ?own ?ownt ?ol0 ?ol1 ?ol2 WHERE {
-  GRAPH ${iri(siteGraph(siteId))} {
-    VALUES ?tsid { ${timeseriesIds.map((id) => literal(id))} }
-    ?e ${timeseriesPath()!} ?tsid .
-    ${tagOf(e, ALL_PATHS)}
-    OPTIONAL { ?e a ?t }
-    OPTIONAL { ?e rdfs:label ?l0 }
-    OPTIONAL { ?e skos:prefLabel ?l1 }
-    OPTIONAL { ?e brick:label ?l2 }
-    OPTIONAL { ?e (brick:hasUnit|brick:hasUnits) ?u }
-    OPTIONAL {
-      ?own ${ALL_PATHS.point} ?e
-      OPTIONAL { ?own a ?ownt }
-      OPTIONAL { ?own rdfs:label ?ol0 }
-      OPTIONAL { ?own skos:prefLabel ?ol1 }
-      OPTIONAL { ?own brick:label ?ol2 }
-    }
-  }
-}`.text;
+export function timeseriesPointsQuery(siteId: string, timeseriesIds: readonly string[]): SelectQuery {
+  return select({
+    variables: [tsid, e, tag, t, l0, l1, l2, u, own, ownt, ol0, ol1, ol2],
+    where: [
+      graph(
+        namedNode(siteGraph(siteId)),
+        values(tsid, timeseriesIds.map((id) => literal(id))),
+        triple(e, timeseriesPath()!, tsid),
+        tagOf(e, ALL_PATHS),
+        optional(triple(e, TYPE!, t)),
+        optional(triple(e, LABEL!, l0)),
+        optional(triple(e, PREF_LABEL!, l1)),
+        optional(triple(e, BRICK_LABEL!, l2)),
+        optional(triple(e, alternative([HAS_UNIT!, HAS_UNITS!]), u)),
+        optional(
+          triple(own, ALL_PATHS.point, e),
+          optional(triple(own, TYPE!, ownt)),
+          optional(triple(own, LABEL!, ol0)),
+          optional(triple(own, PREF_LABEL!, ol1)),
+          optional(triple(own, BRICK_LABEL!, ol2)),
+        ),
+      ),
+    ],
+  });
 }
 
 /** The owners' own records (labels and types), read from the `?own…` columns. */

@@ -1,0 +1,53 @@
+/**
+ * The one SPARQL serializer: algebra (sparql-algebra.ts) → text, run once per query at the store
+ * boundary. sparqljs's generator prints it, with the service's prefixes (only those used are
+ * declared); every IRI it prints is validated first (once per IRI, see `checkIri`), literals are
+ * escaped and language tags and blank-node labels checked, so an AST from anywhere prints as
+ * SPARQL that means what it says. Virtuoso's transitive subquery is printed in its own syntax.
+ */
+import sparqljs from 'sparqljs';
+import type { Pattern, SelectQuery, SparqlQuery, Term } from 'sparqljs';
+import { asTransitive, checkIri } from './sparql-algebra.ts';
+import { BKG, BRICK, OWL, RDF, RDFS, REC, REF, SKOS } from './vocabulary.ts';
+
+/** The prefixes the service's queries are written with. */
+export const PREFIXES: Readonly<Record<string, string>> = { brick: BRICK, rec: REC, ref: REF, rdf: RDF, rdfs: RDFS, owl: OWL, skos: SKOS, bkg: BKG };
+
+const LANGUAGE = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
+const BLANK_LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/;
+
+/** The parts of sparqljs's generator this module extends (its instance API is untyped). */
+interface GeneratorInstance {
+  toQuery(query: SparqlQuery): string;
+  toEntity(term: Term): string;
+  encodeIRI(iri: string): string;
+  query(query: SelectQuery): string;
+  _usedPrefixes: Record<string, boolean>;
+  virtuosoTransitive?(pattern: Pattern): string;
+}
+
+const generator = new sparqljs.Generator({ prefixes: { ...PREFIXES } } as never).createGenerator() as unknown as GeneratorInstance;
+const encodeIRI = generator.encodeIRI.bind(generator);
+const toEntity = generator.toEntity.bind(generator);
+generator.encodeIRI = (iri) => {
+  checkIri(iri);
+  return encodeIRI(iri);
+};
+generator.toEntity = (term) => {
+  if (term.termType === 'Literal' && term.language && !LANGUAGE.test(term.language)) throw new TypeError(`Invalid language tag ${term.language}`);
+  if (term.termType === 'BlankNode' && !BLANK_LABEL.test(term.value)) throw new TypeError(`Invalid blank node label ${term.value}`);
+  return toEntity(term);
+};
+generator.virtuosoTransitive = (pattern) => {
+  const t = asTransitive(pattern)!;
+  const inner = generator.query({ type: 'query', queryType: 'SELECT', prefixes: {}, variables: [t.in, t.out], where: t.where });
+  const options = [`t_in(?${t.in.value})`, `t_out(?${t.out.value})`, 't_distinct', `t_min(${t.min})`, ...(t.max === undefined ? [] : [`t_max(${t.max})`])];
+  return `{ ${inner} } OPTION (TRANSITIVE, ${options.join(', ')}) .`;
+};
+
+/** A query or update as SPARQL text, in the service's prefixes. */
+export function serialize(query: SparqlQuery): string {
+  generator._usedPrefixes = {};
+  return generator.toQuery({ ...query, prefixes: PREFIXES as Record<string, string> });
+}
+
