@@ -6,7 +6,7 @@
  * SPARQL that means what it says. Virtuoso's transitive subquery is printed in its own syntax.
  */
 import sparqljs from 'sparqljs';
-import type { Pattern, SelectQuery, SparqlQuery, Term } from 'sparqljs';
+import type { Pattern, PropertyPath, SelectQuery, SparqlQuery, Term } from 'sparqljs';
 import { asTransitive, checkIri } from './sparql-algebra.ts';
 import { BKG, BRICK, OWL, RDF, RDFS, REC, REF, SKOS } from './vocabulary.ts';
 
@@ -33,7 +33,11 @@ generator.encodeIRI = (iri) => {
   checkIri(iri);
   return encodeIRI(iri);
 };
+const POSTFIX = new Set(['*', '+', '?']);
 generator.toEntity = (term) => {
+  const path = term as unknown as PropertyPath;
+  // sparqljs writes `(^p+)`, which reads as `^(p+)`: the inverse goes in parentheses of its own.
+  if (path.type === 'path' && POSTFIX.has(path.pathType) && (path.items[0] as PropertyPath).pathType === '^') return `((${generator.toEntity(path.items[0] as never)})${path.pathType})`;
   if (term.termType === 'Literal' && term.language && !LANGUAGE.test(term.language)) throw new TypeError(`Invalid language tag ${term.language}`);
   if (term.termType === 'BlankNode' && !BLANK_LABEL.test(term.value)) throw new TypeError(`Invalid blank node label ${term.value}`);
   return toEntity(term);

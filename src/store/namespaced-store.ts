@@ -31,14 +31,12 @@ export class NamespacedStore implements GraphStore {
     return this.inner.select(this.renameGraphs(query), options);
   }
 
-  /** The query with the service's graphs it names after GRAPH in the namespace (its own queries name no FROM). */
+  /** The query with the service's graphs it names (after GRAPH, FROM and FROM NAMED) in the namespace. */
   private renameGraphs(query: SelectQuery): SelectQuery {
-    const where = mapPatterns(query.where ?? [], (p, walk) => {
-      if (p.type !== 'graph' || p.name.termType !== 'NamedNode') return undefined;
-      const name = this.graph(p.name.value);
-      return [{ ...p, name: name === p.name.value ? p.name : namedNode(name), patterns: walk(p.patterns) }];
-    });
-    return { ...query, where };
+    const named = <T extends { termType: string; value: string }>(term: T): T => (term.termType === 'NamedNode' && this.graph(term.value) !== term.value ? (namedNode(this.graph(term.value)) as unknown as T) : term);
+    const where = mapPatterns(query.where ?? [], (p, walk) => (p.type === 'graph' ? [{ ...p, name: named(p.name), patterns: walk(p.patterns) }] : undefined));
+    const from = query.from && { default: query.from.default.map(named), named: query.from.named.map(named) };
+    return { ...query, where, ...(from ? { from } : {}) };
   }
 
   /**
