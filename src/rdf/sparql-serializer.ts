@@ -6,8 +6,8 @@
  * SPARQL that means what it says. Virtuoso's transitive subquery is printed in its own syntax.
  */
 import sparqljs from 'sparqljs';
-import type { Pattern, PropertyPath, SelectQuery, SparqlQuery, Term } from 'sparqljs';
-import { asTransitive, checkIri } from './sparql-algebra.ts';
+import type { Expression, Pattern, PropertyPath, SelectQuery, SparqlQuery, Term } from 'sparqljs';
+import { asTransitive, checkIri, type Path } from './sparql-algebra.ts';
 import { BKG, BRICK, OWL, RDF, RDFS, REC, REF, SKOS } from './vocabulary.ts';
 
 /** The prefixes the service's queries are written with. */
@@ -22,6 +22,8 @@ interface GeneratorInstance {
   toEntity(term: Term): string;
   encodeIRI(iri: string): string;
   query(query: SelectQuery): string;
+  toPattern(pattern: Pattern): string;
+  toExpression(expression: Expression): string;
   _usedPrefixes: Record<string, boolean>;
   virtuosoTransitive?(pattern: Pattern): string;
 }
@@ -55,3 +57,15 @@ export function serialize(query: SparqlQuery): string {
   return generator.toQuery({ ...query, prefixes: PREFIXES as Record<string, string> });
 }
 
+
+/**
+ * A piece of a query (patterns, a path, a term, an expression) as text, its prefixes undeclared:
+ * for the scripts that measure competing shapes written around the compiler's pieces.
+ */
+export function serializeFragment(piece: readonly Pattern[] | Pattern | Path | Expression): string {
+  if (Array.isArray(piece)) return (piece as unknown as Pattern[]).map((p) => generator.toPattern(p)).join('\n');
+  const node = piece as { type?: string; termType?: string };
+  if (node.termType !== undefined || node.type === 'path') return generator.toEntity(piece as Term);
+  if (node.type === 'operation' || node.type === 'functionCall' || node.type === 'aggregate') return generator.toExpression(piece as Expression);
+  return generator.toPattern(piece as Pattern);
+}
