@@ -6,7 +6,7 @@
  * SPARQL that means what it says. Virtuoso's transitive subquery is printed in its own syntax.
  */
 import sparqljs from 'sparqljs';
-import type { Expression, Pattern, PropertyPath, SelectQuery, SparqlQuery, Term } from 'sparqljs';
+import type { Expression, Pattern, PropertyPath, SelectQuery, SparqlQuery, Term, ValuesPattern } from 'sparqljs';
 import { asTransitive, checkIri, type Path } from './sparql-algebra.ts';
 import { BKG, BRICK, OWL, RDF, RDFS, REC, REF, SKOS } from './vocabulary.ts';
 
@@ -24,6 +24,8 @@ interface GeneratorInstance {
   query(query: SelectQuery): string;
   toPattern(pattern: Pattern): string;
   toExpression(expression: Expression): string;
+  values(pattern: ValuesPattern): string;
+  indent(text: string): string;
   _usedPrefixes: Record<string, boolean>;
   virtuosoTransitive?(pattern: Pattern): string;
 }
@@ -31,12 +33,43 @@ interface GeneratorInstance {
 const generator = new sparqljs.Generator({ prefixes: { ...PREFIXES } } as never).createGenerator() as unknown as GeneratorInstance;
 const encodeIRI = generator.encodeIRI.bind(generator);
 const toEntity = generator.toEntity.bind(generator);
+const writeValues = generator.values.bind(generator);
+
+// IRIs already written (validated, and shortened where a prefix can), with the prefix each uses:
+// the same class lists go into most queries (bench/results-*.md). Bounded: cleared when full.
+const written = new Map<string, { readonly text: string; readonly prefix: string | undefined }>();
+const WRITTEN_MAX = 50_000;
 generator.encodeIRI = (iri) => {
-  checkIri(iri);
-  return encodeIRI(iri);
+  let known = written.get(iri);
+  if (!known) {
+    checkIri(iri);
+    const text = encodeIRI(iri);
+    known = { text, prefix: text.startsWith('<') ? undefined : text.slice(0, text.indexOf(':')) };
+    if (written.size >= WRITTEN_MAX) written.clear();
+    written.set(iri, known);
+  }
+  if (known.prefix !== undefined) generator._usedPrefixes[known.prefix] = true;
+  return known.text;
+};
+// No indentation: sparqljs indents a group by rewriting its whole text at each level of nesting,
+// a pass over a long query per level; a query is written for the store, a line per pattern.
+generator.indent = (text) => text;
+// VALUES of one variable, the long lists of IRIs, on one line: sparqljs writes a line per row,
+// which each enclosing group then indents again (a 1,700-IRI VALUES cost milliseconds).
+generator.values = (pattern) => {
+  const rows = pattern.values;
+  const key = rows.length > 0 ? Object.keys(rows[0]!) : [];
+  if (key.length !== 1 || !rows.every((row) => row[key[0]!] !== undefined && Object.keys(row).length === 1)) return writeValues(pattern);
+  let text = `VALUES ${key[0]} {`;
+  for (const row of rows) {
+    const term = row[key[0]!]!;
+    text += ` ${generator.toEntity(term)}`;
+  }
+  return `${text} }`;
 };
 const POSTFIX = new Set(['*', '+', '?']);
 generator.toEntity = (term) => {
+  if (term.termType === 'NamedNode') return generator.encodeIRI(term.value);
   const path = term as unknown as PropertyPath;
   // sparqljs writes `(^p+)`, which reads as `^(p+)`: the inverse goes in parentheses of its own.
   if (path.type === 'path' && POSTFIX.has(path.pathType) && (path.items[0] as PropertyPath).pathType === '^') return `((${generator.toEntity(path.items[0] as never)})${path.pathType})`;
