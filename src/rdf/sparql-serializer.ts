@@ -71,8 +71,12 @@ const POSTFIX = new Set(['*', '+', '?']);
 generator.toEntity = (term) => {
   if (term.termType === 'NamedNode') return generator.encodeIRI(term.value);
   const path = term as unknown as PropertyPath;
-  // sparqljs writes `(^p+)`, which reads as `^(p+)`: the inverse goes in parentheses of its own.
-  if (path.type === 'path' && POSTFIX.has(path.pathType) && (path.items[0] as PropertyPath).pathType === '^') return `((${generator.toEntity(path.items[0] as never)})${path.pathType})`;
+  // sparqljs writes `(^p+)`, which reads as `^(p+)`, and `^^p`, which does not parse: an inverse
+  // inside a repeat or an inverse goes in parentheses of its own.
+  if (path.type === 'path' && (path.items[0] as PropertyPath).pathType === '^') {
+    if (POSTFIX.has(path.pathType)) return `((${generator.toEntity(path.items[0] as never)})${path.pathType})`;
+    if (path.pathType === '^') return `^(${generator.toEntity(path.items[0] as never)})`;
+  }
   if (term.termType === 'Literal' && term.language && !LANGUAGE.test(term.language)) throw new TypeError(`Invalid language tag ${term.language}`);
   if (term.termType === 'BlankNode' && !BLANK_LABEL.test(term.value)) throw new TypeError(`Invalid blank node label ${term.value}`);
   return toEntity(term);
