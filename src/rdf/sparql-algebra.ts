@@ -206,8 +206,6 @@ export const isIn = (e: Expression, list: readonly Expression[]): OperationExpre
 export const notIn = (e: Expression, list: readonly Expression[]): OperationExpression => ({ type: 'operation', operator: 'notin', args: [e, [...list]] });
 /** `EXISTS { … }`. */
 export const exists = (...items: Patterns[]): OperationExpression => ({ type: 'operation', operator: 'exists', args: [group(...items)] });
-/** `NOT EXISTS { … }`. */
-export const notExists = (...items: Patterns[]): OperationExpression => ({ type: 'operation', operator: 'notexists', args: [group(...items)] });
 
 /** An aggregate: `COUNT([DISTINCT] e)`, `GROUP_CONCAT(e; SEPARATOR = "…")`. */
 export function aggregate(aggregation: 'count' | 'group_concat', expression: Expression, { distinct = false, separator }: { distinct?: boolean; separator?: string } = {}): AggregateExpression {
