@@ -22,6 +22,7 @@ import { InstrumentedStore } from './store/instrumented-store.ts';
 import { openGraphStore } from './store/open-graph-store.ts';
 import type { GraphStore } from './store/graph-store.ts';
 import { openEngines } from './startup/open-engines.ts';
+import { serialize } from './rdf/sparql-serializer.ts';
 
 /** The engines and shared state of one running service. */
 export interface Services {
@@ -67,7 +68,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const store = new InstrumentedStore(engines['graph store']);
   const metrics = new Metrics();
   metrics.watchStore(store);
-  store.onQuery(({ query, durationMs, ok }) => logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query }, 'sparql query'));
+  // A query is algebra: printed again only where it is logged.
+  store.onQuery(({ query, durationMs, ok }) => logger.isLevelEnabled('debug') && logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query: serialize(query) }, 'sparql query'));
   const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
   logger.info({ ontology: config.ontologyPath, store: store.name, classes: ontology.classes.size, triples: ontologyTriples, written }, 'ontology loaded');
 
