@@ -35,7 +35,9 @@ import { relationQuery, rootQuery, traversalQuery } from '../src/compiler/sparql
 import { ALL_PATHS, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
 import { Ontology, type EntityKind } from '../src/ontology/ontology.ts';
 import { loadOntologyGraph } from '../src/ontology/ontology-graph.ts';
-import { iri, join, prologue, sparql, trusted, type Sparql } from '../src/rdf/sparql.ts';
+import { iri, join, prologue, sparql, trusted, type Piece, type Sparql } from './lib/shape-text.ts';
+import { exists, filter, variable, type SelectQuery, type VariableTerm } from '../src/rdf/sparql-algebra.ts';
+import { serialize, serializeFragment } from '../src/rdf/sparql-serializer.ts';
 import { BRICK, ONTOLOGY_GRAPH } from '../src/rdf/vocabulary.ts';
 import type { GraphStore, LoadResult, RdfFormat, SparqlRow } from '../src/store/graph-store.ts';
 import { parseSelectResults } from '../src/store/sparql-results.ts';
@@ -46,6 +48,8 @@ import { traversalAnswer } from './lib/traversal-answer.ts';
 export const BENCH_GRAPH = 'urn:bkg:site:bench';
 const ONTOLOGY_PATH = resolve(REPO_ROOT, 'ontology', 'brick-hierarchy.ttl');
 const JSON_RESULTS = 'application/sparql-results+json';
+/** SPARQL text on one line, a statement's closing dot against its object, to find one piece of a query in another. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').replace(/ \./g, '.');
 /** The relationship paths in full: these shapes were measured with no site profile. */
 const { feeds: FEEDS, point: POINT } = ALL_PATHS;
 
@@ -63,7 +67,11 @@ class RawStore implements GraphStore {
   queryText(query: string): string {
     return this.store.query(query, { results_format: JSON_RESULTS }) as string;
   }
-  async select(query: string): Promise<SparqlRow[]> {
+  async select(query: SelectQuery): Promise<SparqlRow[]> {
+    return this.selectText(serialize(query));
+  }
+  /** A SELECT written as text (a shape measured here). */
+  async selectText(query: string): Promise<SparqlRow[]> {
     return parseSelectResults(this.queryText(query));
   }
   /** Not measured here: the ontology loader only writes and selects. */
@@ -88,7 +96,7 @@ class RawStore implements GraphStore {
     return this.store.dump({ format, from_graph_name: oxigraph.namedNode(graph) });
   }
   async countTriples(graph: string): Promise<number> {
-    const rows = await this.select(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph}> { ?s ?p ?o } }`);
+    const rows = await this.selectText(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph}> { ?s ?p ?o } }`);
     return Number(rows[0]?.n?.value ?? 0);
   }
   async ping(): Promise<void> {}
@@ -207,9 +215,9 @@ function checkMirrors(emitted: string, attributes: ReadonlySet<Attribute>): void
 }
 
 /** The same candidates with their facts in three shapes: flat (emitted), subquery + UNION, subquery + OPTIONALs. */
-function factShapes(emitted: string, candidates: Sparql, keys: string, attributes: ReadonlySet<Attribute>): Shape[] {
+function factShapes(emitted: string, candidates: Piece, keys: string, attributes: ReadonlySet<Attribute>): Shape[] {
   checkMirrors(emitted, attributes);
-  const e = trusted('?e');
+  const e = variable('e');
   const sub = sparql`{ SELECT DISTINCT ${trusted(keys)} WHERE { ${candidates} } }
     ${tagOf(e, ALL_PATHS)}`;
   const unionFacts = trusted(facts(attributes).map((f) => `{ ${f} }`).join('\n    UNION '));
@@ -235,7 +243,7 @@ function factShapes(emitted: string, candidates: Sparql, keys: string, attribute
 function fullQuery(candidates: Sparql, keys: string, attributes: ReadonlySet<Attribute>): string {
   const optionalFacts = trusted(facts(attributes).map((f) => `OPTIONAL { ${f} }`).join(' '));
   return select(`${keys} ${FACT_VARIABLES}`, sparql`${candidates}
-    ${tagOf(trusted('?e'), ALL_PATHS)}
+    ${tagOf(variable('e'), ALL_PATHS)}
     ${optionalFacts}`);
 }
 
@@ -255,16 +263,16 @@ interface Anchors {
 
 async function findAnchors(store: RawStore): Promise<Anchors> {
   const pfProp = '<https://example.org/buildings/props#pointCount>';
-  const equipment = (await store.select(select('?e', trusted(`?e ${pfProp} ?n .`)) + '\nORDER BY ?e')).map((r) => r.e!.value);
+  const equipment = (await store.selectText(select('?e', trusted(`?e ${pfProp} ?n .`)) + '\nORDER BY ?e')).map((r) => r.e!.value);
   if (equipment.length < 500) throw new Error(`The site has ${equipment.length} equipment; the questions need at least 500 (use a bigger size)`);
   const equipment500 = Array.from({ length: 500 }, (_, i) => equipment[Math.floor((i * equipment.length) / 500)]!);
-  const buildingRows = await store.select(select('?b', trusted('?b <https://example.org/buildings/props#yearBuilt> ?y .')));
+  const buildingRows = await store.selectText(select('?b', trusted('?b <https://example.org/buildings/props#yearBuilt> ?y .')));
   const buildings = buildingRows.length;
   const middle = `B${String(Math.ceil(buildings / 2)).padStart(2, '0')}`;
   const building = `${PORTFOLIO_NAMESPACE}${middle}-Building`;
   // VAV-2-01 of the middle building: VAV nn=01 always has reheat, so its upstream reaches both plants.
   const vav = `${PORTFOLIO_NAMESPACE}${middle}-VAV-2-01`;
-  const found = await store.select(select('?v', sparql`VALUES ?v { ${iri(vav)} ${iri(building)} } ?v a ?c .`));
+  const found = await store.selectText(select('?v', sparql`VALUES ?v { ${iri(vav)} ${iri(building)} } ?v a ?c .`));
   if (found.length < 2) throw new Error(`Expected ${vav} and ${building} in the site`);
   return { buildings, building, vav, equipment500 };
 }
@@ -291,7 +299,7 @@ function classFilterOf(ontology: Ontology, local: string) {
 }
 
 function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
-  const e = trusted('?e');
+  const e = variable('e');
   const hvac = classFilterOf(ontology, 'HVAC_Equipment');
   const temperature = classFilterOf(ontology, 'Temperature_Sensor');
   const ahu = classFilterOf(ontology, 'AHU');
@@ -330,7 +338,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           label: 'full emitted query `equipment(is: "HVAC_Equipment")` (types, labels)',
           emitted: true,
           full: true,
-          queries: [emittedFull.text],
+          queries: [serialize(emittedFull)],
           answer: keptEntities(ontology, 'Equipment', false),
         },
       ],
@@ -349,9 +357,9 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     );
     const emittedFull = must(rootQuery(plan, new Set()));
     // The generator `inLocation` compiles to (sparql-builder.ts `viaAnchor`, relations.ts `locationPaths`).
-    const inBuildingAs = (v: Sparql) => sparql`VALUES ${v} { ${iri(a.building)} } ${v} ${locationPaths.equipment(true, ALL_PATHS)} ?e .`;
-    const inBuilding = inBuildingAs(trusted('?a'));
-    if (!emittedFull.text.includes(inBuildingAs(trusted('?c1_a')).text)) {
+    const inBuildingAs = (v: VariableTerm) => sparql`VALUES ${v} { ${iri(a.building)} } ${v} ${locationPaths.equipment(true, ALL_PATHS)} ?e .`;
+    const inBuilding = inBuildingAs(variable('a'));
+    if (!oneLine(serialize(emittedFull)).includes(oneLine(inBuildingAs(variable('c1_a')).text))) {
       throw new Error('sparql-builder.ts changed how it generates inLocation: update the location question');
     }
     questions.push({
@@ -360,7 +368,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         {
           label: 'location first, then `FILTER EXISTS { ?e a ?k FILTER(?k IN (...)) }`',
           emitted: true,
-          queries: [select('?e', sparql`${inBuilding} FILTER EXISTS { ${classTest(e, hvac.closure, trusted('?k'))} }`)],
+          queries: [select('?e', sparql`${inBuilding} FILTER EXISTS { ${classTest(e, hvac.closure, variable('k'))} }`)],
           answer: column('e'),
         },
         {
@@ -388,7 +396,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           label: 'full emitted query `equipment(locationId: ..., is: "HVAC_Equipment")`',
           emitted: true,
           full: true,
-          queries: [emittedFull.text],
+          queries: [serialize(emittedFull)],
           answer: keptEntities(ontology, 'Equipment', false),
         },
       ],
@@ -400,7 +408,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const args: RelationArgs = { recursive: false, classes: temperature };
     const emittedFull = relationQuery(BENCH_GRAPH, 'Equipment.points', args, a.equipment500, new Set<Attribute>());
     const base = sparql`${parents} ?parent ${POINT} ?e .`;
-    if (!emittedFull.text.includes(`FILTER EXISTS { ${classTest(e, temperature.closure, trusted('?k')).text} }`)) {
+    if (!oneLine(serialize(emittedFull)).includes(oneLine(serializeFragment(filter(exists(classTest(e, temperature.closure, variable('k')))))))) {
       throw new Error('sparql-builder.ts changed its relation class check: update the anchored class question');
     }
     questions.push({
@@ -409,7 +417,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         {
           label: '`FILTER EXISTS { ?e a ?k FILTER(?k IN (...)) }`',
           emitted: true,
-          queries: [select('?parent ?e', sparql`${base} FILTER EXISTS { ${classTest(e, temperature.closure, trusted('?k'))} }`)],
+          queries: [select('?parent ?e', sparql`${base} FILTER EXISTS { ${classTest(e, temperature.closure, variable('k'))} }`)],
           answer: column('parent', 'e'),
         },
         {
@@ -431,7 +439,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           label: 'full emitted query `points(is: "Temperature_Sensor")` (types, labels)',
           emitted: true,
           full: true,
-          queries: [emittedFull.text],
+          queries: [serialize(emittedFull)],
           answer: keptEntities(ontology, 'Point', true),
         },
       ],
@@ -475,7 +483,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
       {
         label: 'emitted `upstream`: start, edges reachable by `*`, facts of every node (BFS in JS)',
         emitted: true,
-        queries: [emittedTraversal.text],
+        queries: [serialize(emittedTraversal)],
         answer: traversalAnswer(ontology, 'upstream'),
       },
     ],
@@ -508,7 +516,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
       {
         label: 'emitted `upstream(is: "AHU")`: the same query as above, class tested in JS',
         emitted: true,
-        queries: [emittedTraversal.text],
+        queries: [serialize(emittedTraversal)],
         answer: traversalAnswer(ontology, 'upstream', ahu.closure),
       },
     ],
@@ -517,7 +525,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
   // --- Relation batching ---------------------------------------------------------------------------
   // unit, not timeseriesId: the emitted timeseriesId fact is measured on its own below (it is pathological).
   const pointAttributes = new Set<Attribute>(['unit']);
-  const batched = relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, pointAttributes).text;
+  const batched = serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, pointAttributes));
   questions.push({
     title: 'points of 500 equipment, with unit (relation batching)',
     shapes: [
@@ -525,7 +533,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
       {
         label: '500 single queries, one parent each (the N+1 shape, in-process)',
         full: true,
-        queries: a.equipment500.map((p) => relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, [p], pointAttributes).text),
+        queries: a.equipment500.map((p) => serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, [p], pointAttributes))),
         answer: keptEntities(ontology, 'Point', true),
       },
     ],
@@ -539,10 +547,10 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
   {
     const attributes = new Set<Attribute>(['ifc']);
     const plan = rootPlan('Equipment', [{ type: 'class', classes: hvac }], ontology, ['ifc']);
-    const emitted = must(rootQuery(plan, attributes)).text;
+    const emitted = serialize(must(rootQuery(plan, attributes)));
     questions.push({
       title: 'facts (types, labels, ifcId) of all HVAC_Equipment',
-      shapes: factShapes(emitted, classGenerator(e, hvac.closure, trusted('?c1_k')), '?e', attributes),
+      shapes: factShapes(emitted, classGenerator(e, hvac.closure, variable('c1_k')), '?e', attributes),
     });
   }
 
@@ -587,11 +595,11 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const five = [0, 100, 200, 300, 400].map((i) => a.equipment500[i]!);
     questions.push({
       title: 'timeseriesId of the points of 5 equipment',
-      shapes: alternatives(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, five, tsAttributes).text, true),
+      shapes: alternatives(serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, five, tsAttributes)), true),
     });
     questions.push({
       title: 'timeseriesId of the points of 500 equipment (without the `UNION` form: too slow at this size)',
-      shapes: alternatives(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, tsAttributes).text, false),
+      shapes: alternatives(serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, tsAttributes)), false),
     });
   }
 
@@ -618,7 +626,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     return form;
   };
   {
-    const emittedAll = must(rootQuery(rootPlan('Equipment', [], ontology), new Set())).text;
+    const emittedAll = serialize(must(rootQuery(rootPlan('Equipment', [], ontology), new Set())));
     const current = emittedUntyped(emittedAll);
     const withPoints = sparql`?e ${POINT} ?fb .`;
     const allKindClasses = [...new Set((['Building', 'Location', 'Zone', 'Equipment', 'Point', 'System'] as const).flatMap((k) => [...ontology.kindClasses(k)]))].sort();
@@ -649,7 +657,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
   {
     const code = a.building.slice(PORTFOLIO_NAMESPACE.length).replace(/-Building$/, '');
     const systems = ['AIR-SYS-1', 'CHW-SYS', 'HVAC-SYS'].map((local) => `${PORTFOLIO_NAMESPACE}${code}-${local}`);
-    const emitted = relationQuery(BENCH_GRAPH, 'System.points', { recursive: false }, systems, new Set()).text;
+    const emitted = serialize(relationQuery(BENCH_GRAPH, 'System.points', { recursive: false }, systems, new Set()));
     // relations.ts `notOfKind(w, 'System')`, and the same test as OPTIONAL/!BOUND and as MINUS.
     const forms = [
       { label: '`FILTER NOT EXISTS { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } }`', text: `FILTER NOT EXISTS { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } }` },
@@ -679,7 +687,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     shapes: [
       {
         label: 'the name as MAPPING.md defines it (`nameFilter`: rdfs:label, else skos:prefLabel, else brick:label, else the id) on every typed entity',
-        queries: [select('?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e a ?any } } ${nameFilter(e, name, trusted('?name'))}`)],
+        queries: [select('?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e a ?any } } ${nameFilter(e, name, variable('name'))}`)],
         answer: column('e'),
       },
       {
@@ -692,7 +700,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         label: 'any label CONTAINS as a prefilter (`UNION` of the three), then `nameFilter` (misses entities named by their id)',
         narrower: true,
         queries: [
-          select('DISTINCT ?e', sparql`${labelUnion} FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) ${nameFilter(e, name, trusted('?name'))}`),
+          select('DISTINCT ?e', sparql`${labelUnion} FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) ${nameFilter(e, name, variable('name'))}`),
         ],
         answer: column('e'),
       },
@@ -700,7 +708,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
   });
   {
     const plan = rootPlan('Equipment', [{ type: 'name', name }], ontology);
-    const emittedFull = must(rootQuery(plan, new Set())).text;
+    const emittedFull = serialize(must(rootQuery(plan, new Set())));
     const currentUntyped = emittedUntyped(emittedFull);
     const minus = untypedForms.find((f) => f.text.startsWith('MINUS'))!;
     const kindTest = sparql`FILTER EXISTS { ${values('?k', equipmentClasses)} ?e a ?k }`;
@@ -730,7 +738,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           narrower: true,
           queries: [
             fullQuery(
-              sparql`{ SELECT DISTINCT ?e WHERE { ${labelUnion} FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) } } ${nameFilter(e, name, trusted('?name'))} ${kindTest}`,
+              sparql`{ SELECT DISTINCT ?e WHERE { ${labelUnion} FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) } } ${nameFilter(e, name, variable('name'))} ${kindTest}`,
               '?e ?tag',
               new Set(),
             ),
@@ -743,7 +751,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           narrower: true,
           queries: [
             fullQuery(
-              sparql`?e rdfs:label ?g FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) ${nameFilter(e, name, trusted('?name'))} FILTER EXISTS { ${classTest(e, equipmentClasses, trusted('?k'))} }`,
+              sparql`?e rdfs:label ?g FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) ${nameFilter(e, name, variable('name'))} FILTER EXISTS { ${classTest(e, equipmentClasses, variable('k'))} }`,
               '?e ?tag',
               new Set(),
             ),

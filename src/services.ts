@@ -26,6 +26,7 @@ import { InstrumentedStore } from './store/instrumented-store.ts';
 import { openGraphStore } from './store/open-graph-store.ts';
 import type { GraphStore } from './store/graph-store.ts';
 import { openEngines } from './startup/open-engines.ts';
+import { serialize } from './rdf/sparql-serializer.ts';
 
 /** The engines and shared state of one running service. */
 export interface Services {
@@ -75,7 +76,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const store = new InstrumentedStore(engines['graph store']);
   const metrics = new Metrics();
   metrics.watchStore(store);
-  store.onQuery(({ query, durationMs, ok }) => logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query }, 'sparql query'));
+  // A query is algebra: printed again only where it is logged.
+  store.onQuery(({ query, durationMs, ok }) => logger.isLevelEnabled('debug') && logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query: serialize(query) }, 'sparql query'));
   // Only an external SPARQL store may be changed by another replica: elsewhere this process sees every change, and keeps site profiles.
   const query = new QueryLayer(storeRunner(store), new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql' }));
   const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);

@@ -2,8 +2,8 @@
  * The values the suite's documents need that only the loaded site knows, and the readings that
  * give `currentValue` something to return.
  */
-import { iri, prologue, sparql } from '../../src/rdf/sparql.ts';
-import { siteGraph } from '../../src/rdf/vocabulary.ts';
+import { graph, namedNode, select, triple, variable } from '../../src/rdf/sparql-algebra.ts';
+import { REF, siteGraph } from '../../src/rdf/vocabulary.ts';
 import { PORTFOLIO_NAMESPACE } from '../generate-portfolio.ts';
 import { BENCH_SITE, type Gateway } from './gateway.ts';
 import type { Anchors } from './suite.ts';
@@ -13,9 +13,12 @@ export const portfolioIri = (local: string): string => `${PORTFOLIO_NAMESPACE}${
 
 /** Reads the anchors from the site; fails when building B01 is missing (a site too small). */
 export async function findAnchors(gateway: Gateway): Promise<Anchors> {
+  const [r, ifcId] = [variable('r'), variable('ifc')];
   const rows = await gateway.services.store.select(
-    sparql`${prologue}
-SELECT ?ifc WHERE { GRAPH ${iri(siteGraph(BENCH_SITE))} { ${iri(portfolioIri('B01-Building'))} ref:hasExternalReference ?r . ?r ref:ifcGlobalID ?ifc } }`.text,
+    select({
+      variables: [ifcId],
+      where: [graph(namedNode(siteGraph(BENCH_SITE)), triple(namedNode(portfolioIri('B01-Building')), namedNode(`${REF}hasExternalReference`), r), triple(r, namedNode(`${REF}ifcGlobalID`), ifcId))],
+    }),
   );
   const ifc = rows[0]?.ifc?.value;
   if (!ifc) throw new Error('Building B01 (with an IFC GlobalId) is not in the site: generate at least 20k triples');

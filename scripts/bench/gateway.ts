@@ -5,6 +5,7 @@
  * replayed straight to the store. Round trips are counted as the service makes them: SPARQL
  * queries and currentValue lookups.
  */
+import type { SelectQuery } from '../../src/rdf/sparql-algebra.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
@@ -59,8 +60,8 @@ export interface LoadMeasure {
 export interface Execution {
   readonly ms: number;
   readonly body: { data?: Record<string, unknown>; errors?: Array<{ message: string }> };
-  /** SPARQL texts, in the order the service sent them. */
-  readonly sparql: readonly string[];
+  /** The SPARQL queries, in the order the service sent them. */
+  readonly sparql: readonly SelectQuery[];
   /** currentValue lookups. */
   readonly lookups: number;
   /** The series each lookup asked for, to replay them straight to the readings store. */
@@ -68,7 +69,7 @@ export interface Execution {
 }
 
 export class Gateway {
-  private sent: string[] = [];
+  private sent: SelectQuery[] = [];
   private lookups: SeriesBySite[] = [];
   private readonly agent = new Agent({ connections: 64, pipelining: 1 });
 
@@ -174,7 +175,7 @@ export class Gateway {
   }
 
   /** Runs SPARQL texts one after another straight on the store, without GraphQL. */
-  async raw(queries: readonly string[]): Promise<{ ms: number; rows: SparqlRow[][] }> {
+  async raw(queries: readonly SelectQuery[]): Promise<{ ms: number; rows: SparqlRow[][] }> {
     const started = performance.now();
     const rows: SparqlRow[][] = [];
     for (const query of queries) rows.push(await this.services.store.selectUnreported(query));

@@ -3,6 +3,8 @@
  * latency in-process and over HTTP, the same SPARQL sent straight to the store (the floor), and
  * the competing SPARQL shapes known for it, all in the same rounds.
  */
+import type { SelectQuery } from '../../src/rdf/sparql-algebra.ts';
+import { serialize } from '../../src/rdf/sparql-serializer.ts';
 import type { SparqlRow } from '../../src/store/graph-store.ts';
 import type { Execution, Gateway } from './gateway.ts';
 import type { CompetingShape } from './shapes.ts';
@@ -44,7 +46,7 @@ export interface QueryResult {
 export interface MeasureOptions extends RoundOptions {
   /** Also over HTTP (the embedded store's full run). */
   readonly http: boolean;
-  readonly shapes: (sparql: readonly string[]) => readonly CompetingShape[];
+  readonly shapes: (sparql: readonly SelectQuery[]) => readonly CompetingShape[];
 }
 
 // currentValue and properties are values of an entity, not entities.
@@ -73,7 +75,7 @@ const sameItems = (a: readonly string[], b: readonly string[]) => {
 /** Measures a query; a query that fails is reported with its error instead of timings. */
 export async function measureQuery(gateway: Gateway, query: BenchQuery, variables: Record<string, unknown>, options: MeasureOptions): Promise<QueryResult> {
   const first = await gateway.inProcess(query.document, variables);
-  const base = { id: query.id, title: query.title, siteWide: query.siteWide === true, ...answerSize(first), sparqlQueries: first.sparql.length, lookups: first.lookups, sparql: first.sparql };
+  const base = { id: query.id, title: query.title, siteWide: query.siteWide === true, ...answerSize(first), sparqlQueries: first.sparql.length, lookups: first.lookups, sparql: first.sparql.map(serialize) };
   const none = latencyOf([]);
   if (first.body.errors?.length) {
     return { ...base, stableRoundTrips: true, inProcess: none, raw: none, shapes: [], error: first.body.errors.map((e) => e.message).join('; ') };

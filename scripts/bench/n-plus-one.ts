@@ -21,7 +21,7 @@ export interface NPlusOneResult {
 export async function measureNPlusOne(gateway: Gateway, equipmentIds: readonly string[], options: RoundOptions, profile: SiteProfile | undefined): Promise<NPlusOneResult> {
   const parents = equipmentIds.map(portfolioIri);
   const query = (of: readonly string[]) =>
-    relationQuery(siteGraph(BENCH_SITE), 'Equipment.points', { recursive: false }, of, new Set(['unit', 'timeseries'] as const), profile).text;
+    relationQuery(siteGraph(BENCH_SITE), 'Equipment.points', { recursive: false }, of, new Set(['unit', 'timeseries'] as const), profile);
   const batched = query(parents);
   const single = parents.map((p) => query([p]));
   const warm = await gateway.raw([batched]);

@@ -13,7 +13,8 @@ import type { SiteProfile } from '../../src/compiler/site-profile.ts';
 import { pathsOf, selectEntities } from '../../src/compiler/sparql-builder.ts';
 import { classGenerator, nameFilter } from '../../src/compiler/sparql-patterns.ts';
 import type { Ontology } from '../../src/ontology/ontology.ts';
-import { iri, join, sparql, trusted, type Sparql } from '../../src/rdf/sparql.ts';
+import { iri, join, shapePatterns, sparql, type Sparql } from '../lib/shape-text.ts';
+import { variable, type SelectQuery } from '../../src/rdf/sparql-algebra.ts';
 import { BRICK, ONTOLOGY_GRAPH, siteGraph } from '../../src/rdf/vocabulary.ts';
 import type { SparqlRow } from '../../src/store/graph-store.ts';
 import { traversalAnswer } from '../lib/traversal-answer.ts';
@@ -24,7 +25,7 @@ export interface CompetingShape {
   readonly label: string;
   /** Index of the service's SPARQL query (in the order sent) this shape replaces. */
   readonly replaces: number;
-  readonly query: string;
+  readonly query: SelectQuery;
   /** Answers a narrower question than the API's, which agrees on this data: shown, never the fastest. */
   readonly narrower?: boolean;
   /** The answer as comparable items, from this shape's rows. */
@@ -34,7 +35,7 @@ export interface CompetingShape {
 }
 
 const O = iri(ONTOLOGY_GRAPH);
-const e = trusted('?e');
+const e = variable('e');
 
 /** IRIs of the entities of `kind` the service would keep from an entity query's rows. */
 const entitiesOf = (ontology: Ontology, kind: EntityKind) => (rows: readonly SparqlRow[]) =>
@@ -46,7 +47,7 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
   const closure = (local: string) => ontology.sortedClosure(BRICK + local).map(iri);
   const kindClasses = (kind: EntityKind) => ontology.sortedKindClasses(kind);
   const paths = pathsOf(profile);
-  const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, candidates, trusted('?e ?tag'), new Set(attributes), profile).text;
+  const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, shapePatterns(candidates), [variable('e'), variable('tag')], new Set(attributes), profile);
   const shape = (label: string, kind: EntityKind, candidates: Sparql, extra: Partial<CompetingShape> = {}): CompetingShape => ({
     label,
     replaces: 0,
@@ -81,9 +82,9 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
         }),
       ];
     case 'name-contains': {
-      const name = nameFilter(e, { value: 'VAV-2-0', match: 'CONTAINS' }, trusted('?n'));
+      const name = nameFilter(e, { value: 'VAV-2-0', match: 'CONTAINS' }, variable('n'));
       const untypedScan = sparql`?e ${paths.point} ?fb . OPTIONAL { ?e a ?fk . GRAPH ${O} { ?fk bkg:kind ?fkk } } FILTER(!BOUND(?fkk))`;
-      const typed = classGenerator(e, kindClasses('Equipment'), trusted('?k'));
+      const typed = classGenerator(e, kindClasses('Equipment'), variable('k'));
       return [
         shape('kind classes, with the untyped fallback as a scan of every hasPoint edge', 'Equipment', sparql`{ ${typed} } UNION { ${untypedScan} } ${name}`),
         shape('label `CONTAINS` prefilter over every label, then the name and the kind', 'Equipment', sparql`{ SELECT DISTINCT ?e WHERE { { ?e rdfs:label ?g } UNION { ?e skos:prefLabel ?g } UNION { ?e brick:label ?g } FILTER(CONTAINS(LCASE(STR(?g)), "vav-2-0")) } } ${name} FILTER EXISTS { ${typed} }`, {

@@ -9,10 +9,12 @@
  * after one of those separators (a plain local name: after `#` or `/`, so `ahu-1` names every
  * entity with that local name), which is how every id the service answers selects its entity.
  */
-import { isAbsoluteIri, iri, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
+import { isAbsoluteIri } from '../rdf/iri.ts';
+import { aggregate, bind, filter, graph, group, integer, namedNode, op, select, triple, union, variable, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { RDF } from '../rdf/vocabulary.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
-import { ALL_PATHS, ID_CUTS, endsAtCut } from './sparql-patterns.ts';
+import { ALL_PATHS, ID_CUTS, endsAtCut, localNameOf } from './sparql-patterns.ts';
 
 /**
  * The suffixes an entity's id can be, shortest first: its local name, then the IRI after each
@@ -80,22 +82,26 @@ export class SiteIds {
  * (the ends of point and location links), the same on every store: one scan of them, grouped by
  * the store (120–340 ms at 100k triples in Oxigraph; README "How Brick maps onto the API").
  */
-export function sharedNamesQuery(graph: string): Sparql {
+export function sharedNamesQuery(site: string): SelectQuery {
   const { point, located } = ALL_PATHS;
-  return sparql`${prologue}
-SELECT ?n (GROUP_CONCAT(STR(?e); separator=" ") AS ?es) WHERE {
-  { SELECT DISTINCT ?e WHERE { GRAPH ${iri(graph)} {
-    { ?e a ?t } UNION { ?e ${point} ?x } UNION { ?x ${point} ?e } UNION { ?x ${located} ?e }
-    FILTER(isIRI(?e))
-  } } }
-  BIND(REPLACE(STR(?e), "^.*[#/]", "") AS ?n)
-} GROUP BY ?n HAVING (COUNT(?e) > 1)`;
+  const [e, t, x, n, es] = ['e', 't', 'x', 'n', 'es'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+  const entities = select({
+    variables: [e],
+    distinct: true,
+    where: [graph(namedNode(site), union([triple(e, namedNode(`${RDF}type`), t), triple(e, point, x), triple(x, point, e), triple(x, located, e)]), filter(op('isiri', e)))],
+  });
+  return select({
+    variables: [n, [aggregate('group_concat', op('str', e), { separator: ' ' }), es]],
+    where: [group(entities), bind(localNameOf(e), n)],
+    group: [n],
+    having: [op('>', aggregate('count', e), integer(1))],
+  });
 }
 
 /** Reads a site graph's ids (one query, `sharedNamesQuery`). */
-export async function readSiteIds(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<SiteIds> {
+export async function readSiteIds(run: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string): Promise<SiteIds> {
   const shared = new Map<string, Set<string>>();
-  for (const row of await select(sharedNamesQuery(graph).text)) {
+  for (const row of await run(sharedNamesQuery(graph))) {
     if (row.n && row.es) shared.set(row.n.value, new Set(row.es.value.split(' ')));
   }
   return shared.size === 0 ? SiteIds.UNIQUE : new SiteIds(shared);

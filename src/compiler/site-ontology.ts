@@ -7,12 +7,17 @@
 import type { SiteClassStatements } from '../ontology/ontology.ts';
 import type { IriPair } from '../ontology/hierarchy-extractor.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
-import { iri, prologue, sparql } from '../rdf/sparql.ts';
+import { graph, namedNode, select, triple, union, variable, type SelectQuery } from '../rdf/sparql-algebra.ts';
+import { RDF, RDFS } from '../rdf/vocabulary.ts';
 
 /** The query that reads a site graph's classes and subclass declarations. */
-function classStatementsQuery(graph: string): string {
-  return sparql`${prologue}
-SELECT DISTINCT ?t ?sup WHERE { GRAPH ${iri(graph)} { { ?s a ?t } UNION { ?t rdfs:subClassOf ?sup } } }`.text;
+function classStatementsQuery(site: string): SelectQuery {
+  const [s, t, sup] = [variable('s'), variable('t'), variable('sup')];
+  return select({
+    variables: [t, sup],
+    distinct: true,
+    where: [graph(namedNode(site), union([triple(s, namedNode(`${RDF}type`), t), triple(t, namedNode(`${RDFS}subClassOf`), sup)]))],
+  });
 }
 
 /** The statements of a site graph's classes, from the rows of `classStatementsQuery`. */
@@ -28,6 +33,6 @@ function statementsOf(rows: readonly SparqlRow[]): SiteClassStatements {
 }
 
 /** Reads a site graph's class statements through `select` (one query). */
-export async function readClassStatements(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<SiteClassStatements> {
+export async function readClassStatements(select: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string): Promise<SiteClassStatements> {
   return statementsOf(await select(classStatementsQuery(graph)));
 }

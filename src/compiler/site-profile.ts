@@ -13,7 +13,8 @@
  */
 import type { EntityKind } from '../ontology/ontology.ts';
 import type { EntityRecord } from './entity-records.ts';
-import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
+import { bind, filter, graph, literal, namedNode, op, select, triple, variable, type Patterns, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { RDF, REF } from '../rdf/vocabulary.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
 import { readSiteIds, type SiteIds } from './site-ids.ts';
 import { fallbackGenerator } from './sparql-builder.ts';
@@ -50,8 +51,18 @@ const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const namespaceOf = (entity: string) => entity.replace(/[^#/]*$/, '');
 
 /** The IRIs (or strings) a one-column query returns; undefined when there are more than `limit`. */
-async function column(select: (query: string) => Promise<SparqlRow[]>, query: Sparql, name: string, limit: number): Promise<string[] | undefined> {
-  const rows = await select(sparql`${query}\nLIMIT ${trusted(String(limit + 1))}`.text);
+/** Runs a query of the site's graph. */
+export type SelectRunner = (query: SelectQuery) => Promise<SparqlRow[]>;
+
+const [E, P, S, O, T, NS, R, ID] = ['e', 'p', 's', 'o', 't', 'ns', 'r', 'id'].map((name) => variable(name)) as VariableTerm[] as [
+  VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm,
+];
+
+/** `SELECT DISTINCT ?v WHERE { GRAPH <graph> { … } }`. */
+const distinctIn = (v: VariableTerm, site: string, ...where: Patterns[]) => select({ variables: [v], distinct: true, where: [graph(namedNode(site), ...where)] });
+
+async function column(run: SelectRunner, query: SelectQuery, name: string, limit: number): Promise<string[] | undefined> {
+  const rows = await run({ ...query, limit: limit + 1 });
   if (rows.length > limit) return undefined;
   return rows.flatMap((row) => (row[name] && row[name].type !== 'bnode' ? [row[name].value] : []));
 }
@@ -71,44 +82,46 @@ function fallbackTags(untyped: ReadonlyMap<EntityKind, readonly string[]>): Map<
 }
 
 /** Per kind that has a fallback, the entities it places there; a kind with too many to list is missing. */
-export async function readUntyped(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<Map<EntityKind, readonly string[]>> {
+export async function readUntyped(run: SelectRunner, site: string): Promise<Map<EntityKind, readonly string[]>> {
   const untyped = new Map<EntityKind, readonly string[]>();
   for (const kind of FALLBACK_KINDS) {
-    const list = await column(select, sparql`${prologue}\nSELECT DISTINCT ?e WHERE { GRAPH ${iri(graph)} { ${fallbackGenerator(kind)!} } }`, 'e', LIMITS.untyped);
+    const list = await column(run, distinctIn(E, site, fallbackGenerator(kind)!), 'e', LIMITS.untyped);
     if (list) untyped.set(kind, list);
   }
   return untyped;
 }
 
 /** The predicates of a graph; undefined when there are too many to list. */
-export function readPredicates(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<string[] | undefined> {
-  return column(select, sparql`${prologue}\nSELECT DISTINCT ?p WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`, 'p', LIMITS.predicates);
+export function readPredicates(run: SelectRunner, site: string): Promise<string[] | undefined> {
+  return column(run, distinctIn(P, site, triple(S, P, O)), 'p', LIMITS.predicates);
 }
 
 /** Reads a site graph's profile (a few queries, each one scan at most). */
-export async function readSiteProfile(select: (query: string) => Promise<SparqlRow[]>, graph: string): Promise<SiteProfile> {
-  const g = iri(graph);
-  const untyped = await readUntyped(select, graph);
+export async function readSiteProfile(run: SelectRunner, site: string): Promise<SiteProfile> {
+  const untyped = await readUntyped(run, site);
   const typedNamespaces = await column(
-    select,
+    run,
     // `+`, not `*` (the same namespaces): Virtuoso refuses a REPLACE whose pattern can match the empty string.
-    sparql`${prologue}\nSELECT DISTINCT ?ns WHERE { GRAPH ${g} { ?s a ?t } BIND(REPLACE(STR(?s), "[^#/]+$", "") AS ?ns) }`,
+    select({
+      variables: [NS],
+      distinct: true,
+      where: [graph(namedNode(site), triple(S, namedNode(`${RDF}type`), T)), bind(op('replace', op('str', S), literal('[^#/]+$'), literal('')), NS)],
+    }),
     'ns',
     LIMITS.namespaces,
   );
   // Untyped entities are candidates of their kind too; a kind with too many to list may use any namespace.
   const complete = FALLBACK_KINDS.every((kind) => untyped.has(kind));
   const namespaces = typedNamespaces && complete ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort() : undefined;
-  const predicateList = await readPredicates(select, graph);
-  const otherIfcIds = await select(
-    sparql`${prologue}\nSELECT ?id WHERE { GRAPH ${g} { ?r ref:ifcGlobalID ?id FILTER(!isLiteral(?id) || DATATYPE(?id) != ${iri(XSD_STRING)}) } } LIMIT 1`.text,
-  );
+  const predicateList = await readPredicates(run, site);
+  const notPlain = op('||', op('!', op('isliteral', ID)), op('!=', op('datatype', ID), namedNode(XSD_STRING)));
+  const otherIfcIds = await run(select({ variables: [ID], where: [graph(namedNode(site), triple(R, namedNode(`${REF}ifcGlobalID`), ID), filter(notPlain))], limit: 1 }));
   return {
     untyped,
     namespaces: namespaces && namespaces.length <= LIMITS.namespaces ? namespaces : undefined,
     predicates: predicateList && new Set(predicateList),
     plainIfcIds: otherIfcIds.length === 0,
     tags: complete ? fallbackTags(untyped) : undefined,
-    ids: await readSiteIds(select, graph),
+    ids: await readSiteIds(run, site),
   };
 }

@@ -4,10 +4,33 @@
  * pattern that picks the candidate entities, anchored so the store starts from known IRIs or a
  * class list, then the facts to build them with, probed on each bound candidate.
  */
-import { Sparql, integer, iri, join, literal, prologue, sparql, trusted, variable } from '../rdf/sparql.ts';
-import { BRICK, ONTOLOGY_GRAPH, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
+import {
+  filter,
+  exists,
+  integer,
+  graph,
+  group,
+  namedNode,
+  op,
+  optional,
+  patterns,
+  select,
+  triple,
+  union,
+  values,
+  variable,
+  zeroOrMore,
+  zeroOrOne,
+  inverse,
+  literal,
+  type Pattern,
+  type Path,
+  type SelectQuery,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, RDF, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan, UnmarkedClasses } from './plan.ts';
-import { isTraversal, locationPaths, relations, zonePoints, type TraversalRelation } from './relations.ts';
+import { isAlternatives, isTraversal, locationPaths, relations, zonePoints, type Alternatives, type TraversalRelation } from './relations.ts';
 import { SiteIds } from './site-ids.ts';
 import type { SiteProfile } from './site-profile.ts';
 import {
@@ -31,8 +54,21 @@ import {
   type RelationPaths,
 } from './sparql-patterns.ts';
 
-const e = trusted('?e');
-const parent = trusted('?parent');
+const named = (...names: string[]) => names.map((name) => variable(name));
+const [e, parent, start, x, y, rank, tag, t] = named('e', 'parent', 'start', 'x', 'y', 'rank', 'tag', 't') as VariableTerm[] as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+const [l0, l1, l2, ifcRef, ifc, ts, u, litp, lit, own, ownt, out] = named('l0', 'l1', 'l2', 'ifc_r', 'ifc', 'ts', 'u', 'litp', 'lit', 'own', 'ownt', 'out') as [
+  VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm,
+];
+const KIND = namedNode(`${BKG}kind`);
+const [TYPE, LABEL, PREF_LABEL, BRICK_LABEL, EXTERNAL_REFERENCE, IFC_GLOBAL_ID, OUTPUT_SUBSTANCE] = [
+  `${RDF}type`,
+  `${RDFS}label`,
+  `${SKOS}prefLabel`,
+  `${BRICK}label`,
+  `${REF}hasExternalReference`,
+  `${REF}ifcGlobalID`,
+  `${BRICK}hasOutputSubstance`,
+].map(namedNode);
 
 /**
  * Which predicates the site's graph holds (site-profile.ts): a fact pattern over predicates it
@@ -64,6 +100,8 @@ const UNIT_STEPS = forwardSteps([`${BRICK}hasUnit`, `${BRICK}hasUnits`]);
  */
 export type Facts = ReadonlySet<Attribute> | 'kinds';
 
+const [WRITABLE, VALUE_TYPE] = [literal('writable'), literal('valueType')];
+
 /**
  * The facts fetched for every candidate: its types and labels, plus what the selection needs, over
  * the predicates the site holds. OPTIONALs on the bound `?e` are probes the store runs per
@@ -71,31 +109,32 @@ export type Facts = ReadonlySet<Attribute> | 'kinds';
  * (measured: 10× slower on 1.5k triples). Multi-valued facts multiply rows, which
  * `readEntityRows` folds back together.
  */
-function factPatterns(facts: Facts, profile: SiteProfile | undefined): Sparql[] {
+function factPatterns(facts: Facts, profile: SiteProfile | undefined): Pattern[] {
   const holds = predicatesOf(profile);
-  const patterns: Sparql[] = [trusted('OPTIONAL { ?e a ?t }')];
-  if (facts === 'kinds') return patterns;
+  const found: Pattern[] = [optional(triple(e, TYPE!, t))];
+  if (facts === 'kinds') return found;
   const attributes = facts;
-  if (holds(`${RDFS}label`)) patterns.push(trusted('OPTIONAL { ?e rdfs:label ?l0 }'));
-  if (holds(`${SKOS}prefLabel`)) patterns.push(trusted('OPTIONAL { ?e skos:prefLabel ?l1 }'));
-  if (holds(`${BRICK}label`)) patterns.push(trusted('OPTIONAL { ?e brick:label ?l2 }'));
+  if (holds(`${RDFS}label`)) found.push(optional(triple(e, LABEL!, l0)));
+  if (holds(`${SKOS}prefLabel`)) found.push(optional(triple(e, PREF_LABEL!, l1)));
+  if (holds(`${BRICK}label`)) found.push(optional(triple(e, BRICK_LABEL!, l2)));
   if (attributes.has('ifc') && holds(`${REF}hasExternalReference`) && holds(`${REF}ifcGlobalID`)) {
-    patterns.push(trusted('OPTIONAL { ?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc }'));
+    found.push(optional(triple(e, EXTERNAL_REFERENCE!, ifcRef), triple(ifcRef, IFC_GLOBAL_ID!, ifc)));
   }
   const timeseries = attributes.has('timeseries') ? timeseriesPath(holds) : undefined;
   // One path, not a UNION inside the OPTIONAL: measured 8 ms against 5 s (bench/shapes-100k.md).
-  if (timeseries) patterns.push(sparql`OPTIONAL { ?e ${timeseries} ?ts }`);
+  if (timeseries) found.push(optional(triple(e, timeseries, ts)));
   const unit = attributes.has('unit') ? heldAlternatives(UNIT_STEPS, holds) : undefined;
-  if (unit) patterns.push(sparql`OPTIONAL { ?e ${unit} ?u }`);
+  if (unit) found.push(optional(triple(e, unit, u)));
   if (attributes.has('literals')) {
-    patterns.push(trusted('OPTIONAL { ?e ?litp ?lit FILTER(isLiteral(?lit) && (STRENDS(STR(?litp), "writable") || STRENDS(STR(?litp), "valueType"))) }'));
+    const endsWith = (suffix: typeof WRITABLE) => op('strends', op('str', litp), suffix);
+    found.push(optional(triple(e, litp, lit), filter(op('&&', op('isliteral', lit), op('||', endsWith(WRITABLE), endsWith(VALUE_TYPE))))));
   }
-  if (attributes.has('owner')) patterns.push(sparql`OPTIONAL { ?own ${pathsOf(profile).point} ?e OPTIONAL { ?own a ?ownt } }`);
-  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`)) patterns.push(trusted('OPTIONAL { ?e brick:hasOutputSubstance ?out }'));
-  return patterns;
+  if (attributes.has('owner')) found.push(optional(triple(own, pathsOf(profile).point, e), optional(triple(own, TYPE!, ownt))));
+  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`)) found.push(optional(triple(e, OUTPUT_SUBSTANCE!, out)));
+  return found;
 }
 
-const FACT_VARIABLES = trusted('?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt ?out');
+const FACT_VARIABLES = [t, l0, l1, l2, ifc, ts, u, litp, lit, own, ownt, out];
 
 // One flat group, not a DISTINCT subquery of candidates joined to the facts: Oxigraph cannot
 // push the candidates into a subquery's join (measured 5× slower); repeated rows are folded later.
@@ -105,59 +144,55 @@ const FACT_VARIABLES = trusted('?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt
  * with it). The fallback tag is left out when the site profile knows every untyped entity
  * (`profile.tags`): its three EXISTS were a quarter of the time of a large entity query.
  */
-export function selectEntities(graph: string, candidates: Sparql, projection: Sparql, facts: Facts, profile?: SiteProfile): Sparql {
-  return sparql`${prologue}
-SELECT ${projection} ${facts === 'kinds' ? trusted('?t') : FACT_VARIABLES} WHERE {
-  GRAPH ${iri(graph)} {
-    ${candidates}
-    ${factPatterns(facts, profile)}
-    ${profile?.tags ? trusted('') : tagOf(e, pathsOf(profile))}
-  }
-}`;
+export function selectEntities(site: string, candidates: readonly Pattern[], projection: readonly VariableTerm[], facts: Facts, profile?: SiteProfile): SelectQuery {
+  return select({
+    variables: [...projection, ...(facts === 'kinds' ? [t] : FACT_VARIABLES)],
+    where: [graph(namedNode(site), candidates, factPatterns(facts, profile), profile?.tags ? undefined : tagOf(e, pathsOf(profile)))],
+  });
 }
 
 /** A pattern, or its alternatives as a UNION that repeats `anchor` in every branch. */
-function anchored(anchor: Sparql, pattern: Sparql | readonly Sparql[]): Sparql {
-  if (pattern instanceof Sparql) return sparql`${anchor} ${pattern}`;
-  return join(
-    pattern.map((branch) => sparql`{ ${anchor} ${branch} }`),
-    ' UNION ',
-  );
+function anchored(anchor: readonly Pattern[], pattern: readonly Pattern[] | Alternatives): Pattern[] {
+  if (!isAlternatives(pattern)) return [...anchor, ...pattern];
+  return [union(pattern.alternatives.map((branch) => [anchor, branch]))];
 }
 
 /** A query that returns at most `rows` solutions (the request's budget of store rows, src/limits/). */
-export function atMost(query: Sparql, rows: number | undefined): Sparql {
-  return rows === undefined ? query : sparql`${query}\nLIMIT ${integer(rows)}`;
+export function atMost(query: SelectQuery, rows: number | undefined): SelectQuery {
+  return rows === undefined ? query : { ...query, limit: Number(integer(rows).value) };
 }
 
-const parentValues = (parents: readonly string[]) => sparql`VALUES ?parent { ${parents.map(iri)} }`;
+const parentValues = (parents: readonly string[]) => values(parent, parents.map(namedNode));
 
 /** The facts of the entities `iris` (a page of a list, its candidates already known). */
-export function entitiesQuery(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, profile?: SiteProfile): Sparql {
-  return selectEntities(graph, sparql`VALUES ?e { ${iris.map(iri)} }`, trusted('?e ?tag'), attributes, profile);
+export function entitiesQuery(site: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, profile?: SiteProfile): SelectQuery {
+  return selectEntities(site, [values(e, iris.map(namedNode))], [e, tag], attributes, profile);
 }
 
 /** One query for a relation field over all its parents (not for traversals). */
 export function relationQuery(
-  graph: string,
+  site: string,
   relation: RelationName,
   args: RelationArgs,
   parents: readonly string[],
   facts: Facts,
   profile?: SiteProfile,
   unmarked: UnmarkedClasses = {},
-): Sparql {
+): SelectQuery {
   const spec = relations[relation];
   // A traversal needs the facts of every node on its walk, and is paged after it: the fewest it can ask are types and labels.
-  if (isTraversal(spec)) return traversalQuery(graph, spec, parents, facts === 'kinds' ? new Set() : facts, profile);
-  const checks: Sparql[] = [];
-  if (args.name) checks.push(nameFilter(e, args.name, trusted('?name')));
-  if (args.classes) checks.push(sparql`FILTER EXISTS { ${classTest(e, args.classes.closure, trusted('?k'))} }`);
-  const anchor = parentValues(parents);
-  const candidates = sparql`${anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor, unmarked }))}
-      ${checks}`;
-  return selectEntities(graph, candidates, trusted('?parent ?e ?rank ?tag'), facts, profile);
+  if (isTraversal(spec)) return traversalQuery(site, spec, parents, facts === 'kinds' ? new Set() : facts, profile);
+  const checks: Pattern[] = [];
+  if (args.name) checks.push(...nameFilter(e, args.name, variable('name')));
+  if (args.classes) checks.push(filter(exists(classTest(e, args.classes.closure, variable('k')))));
+  const anchor = [parentValues(parents)];
+  const candidates = [...anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor, unmarked })), ...checks];
+  return selectEntities(site, candidates, [parent, e, rank, tag], facts, profile);
 }
+
+/** `{ SELECT [DISTINCT] … WHERE { … } }`: a subquery as a pattern. */
+const subquery = (variables: readonly VariableTerm[], where: readonly Pattern[], distinct = false): Pattern =>
+  group(select({ variables, where: [where], distinct }));
 
 /**
  * A traversal fetches, for every parent, the `feeds` edges reachable from its start nodes, the
@@ -165,45 +200,41 @@ export function relationQuery(
  * `medium` and `is` then runs on that small subgraph (`traverse.ts`). Cycles cost nothing.
  */
 export function traversalQuery(
-  graph: string,
+  site: string,
   spec: TraversalRelation,
   parents: readonly string[],
   attributes: ReadonlySet<Attribute>,
   profile?: SiteProfile,
-): Sparql {
-  const start = trusted('?start');
+): SelectQuery {
   const paths = pathsOf(profile);
-  const reach = spec.direction === 'downstream' ? paths.feeds : paths.fedBy;
-  const edge =
-    spec.direction === 'downstream'
-      ? sparql`${start} ${reach}* ?x . ?x ${paths.feeds} ?y .`
-      : sparql`${start} ${reach}* ?y . ?x ${paths.feeds} ?y .`;
+  const reach: Path = zeroOrMore(spec.direction === 'downstream' ? paths.feeds : paths.fedBy);
+  const edge = spec.direction === 'downstream' ? [triple(start, reach, x), triple(x, paths.feeds, y)] : [triple(start, reach, y), triple(x, paths.feeds, y)];
   const starts = spec.start(parent, start, paths);
   const withOutput = new Set([...attributes, 'output' as const]);
-  return sparql`${prologue}
-SELECT ?parent ?start ?x ?y ?e ?tag ${FACT_VARIABLES} WHERE {
-  GRAPH ${iri(graph)} {
-    { SELECT DISTINCT ?parent ?start WHERE { ${parentValues(parents)} ${starts} } }
-    UNION
-    { SELECT DISTINCT ?parent ?x ?y WHERE { ${parentValues(parents)} ${starts} ${edge} } }
-    UNION
-    {
-      ${parentValues(parents)} ${starts} ${start} ${reach}* ?e .
-      ${factPatterns(withOutput, profile)}
-      ${profile?.tags ? trusted('') : tagOf(e, paths)}
-    }
-  }
-}`;
+  const anchor = parentValues(parents);
+  return select({
+    variables: [parent, start, x, y, e, tag, ...FACT_VARIABLES],
+    where: [
+      graph(
+        namedNode(site),
+        union([
+          select({ variables: [parent, start], where: [anchor, starts], distinct: true }),
+          select({ variables: [parent, x, y], where: [anchor, starts, edge], distinct: true }),
+          patterns(anchor, starts, triple(start, reach, e), factPatterns(withOutput, profile), profile?.tags ? undefined : tagOf(e, paths)),
+        ]),
+      ),
+    ],
+  });
 }
 
+const [P, V, U, R] = named('p', 'v', 'u', 'r') as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+
 /** The `properties` of all parents in one query. */
-export function propertiesQuery(graph: string, parents: readonly string[]): Sparql {
-  return sparql`${prologue}
-SELECT ?parent ?p ?v ?u WHERE {
-  GRAPH ${iri(graph)} {
-    ${anchored(parentValues(parents), propertyBranches(parent, trusted('?p'), trusted('?v'), trusted('?u')))}
-  }
-}`;
+export function propertiesQuery(site: string, parents: readonly string[]): SelectQuery {
+  return select({
+    variables: [parent, P, V, U],
+    where: [graph(namedNode(site), anchored([parentValues(parents)], { alternatives: propertyBranches(parent, P, V, U) }))],
+  });
 }
 
 /**
@@ -211,16 +242,14 @@ SELECT ?parent ?p ?v ?u WHERE {
  * fields); undefined when the site holds no reference predicate. A blank-node value names nothing
  * the answer could carry, so it is left out.
  */
-export function externalReferencesQuery(graph: string, parents: readonly string[], profile?: SiteProfile): Sparql | undefined {
+export function externalReferencesQuery(site: string, parents: readonly string[], profile?: SiteProfile): SelectQuery | undefined {
   const path = referencePath(predicatesOf(profile));
   return (
     path &&
-    sparql`${prologue}
-SELECT ?parent ?r ?p ?v WHERE {
-  GRAPH ${iri(graph)} {
-    ${parentValues(parents)} ?parent ${path} ?r . ?r ?p ?v FILTER(!isBlank(?v))
-  }
-}`
+    select({
+      variables: [parent, R, P, V],
+      where: [graph(namedNode(site), parentValues(parents), triple(parent, path, R), triple(R, P, V), filter(op('!', op('isblank', V))))],
+    })
   );
 }
 
@@ -239,10 +268,10 @@ interface Reference {
 }
 
 /** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
-function refTest(v: Sparql, { ref, kind }: Reference, scope: string, context: SiteContext): Sparql | undefined {
-  if ('id' in ref && isDirectIri(ref.id)) return sparql`FILTER(${v} = ${iri(ref.id)})`;
-  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
-  return test && sparql`${kindOrFallbackTest(v, kind, scope, context)} ${test}`;
+function refTest(v: VariableTerm, { ref, kind }: Reference, scope: string, context: SiteContext): Pattern[] | undefined {
+  if ('id' in ref && isDirectIri(ref.id)) return [filter(op('=', v, namedNode(ref.id)))];
+  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(scope, 'name'));
+  return test && patterns(kindOrFallbackTest(v, kind, scope, context), test);
 }
 
 /**
@@ -258,13 +287,13 @@ function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): str
  * Binds `v` to the entities a reference names: the IRI directly, or the IRIs an id can be
  * (`idIris`, then tested for the kind), else the kind's instances first.
  */
-function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: string, context: SiteContext): Sparql | undefined {
-  if ('id' in ref && isDirectIri(ref.id)) return sparql`VALUES ${v} { ${iri(ref.id)} }`;
+function refGenerator(v: VariableTerm, { ref, kind, classes }: Reference, scope: string, context: SiteContext): Pattern[] | undefined {
+  if ('id' in ref && isDirectIri(ref.id)) return [values(v, [namedNode(ref.id)])];
   const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
-  if (candidates) return candidates.length ? sparql`VALUES ${v} { ${candidates.map(iri)} } ${kindOrFallbackTest(v, kind, scope, context)}` : undefined;
-  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(`${scope}_name`));
+  if (candidates) return candidates.length ? [values(v, candidates.map(namedNode)), ...kindOrFallbackTest(v, kind, scope, context)] : undefined;
+  const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(scope, 'name'));
   // Without the profile's list, no scan for the entities a reference names by their links alone (`listedUntyped`).
-  return test && sparql`${kindGenerator(v, kind, classes, scope, context.profile, false)} ${test}`;
+  return test && patterns(kindGenerator(v, kind, classes, scope, context.profile, false), test);
 }
 
 /**
@@ -272,28 +301,28 @@ function refGenerator(v: Sparql, { ref, kind, classes }: Reference, scope: strin
  * that finds them, binding `v` (`?e` unless named; its own variables start with `scope`). Over
  * every path: the site profile is read with it. On a bound `v` it tests instead.
  */
-export function fallbackGenerator(kind: EntityKind, v: Sparql = e, scope = 'f'): Sparql | undefined {
+export function fallbackGenerator(kind: EntityKind, v: VariableTerm = e, scope = 'f'): Pattern[] | undefined {
   const { point, located } = ALL_PATHS;
-  const [linked, type, mark] = [variable(`${scope}b`), variable(`${scope}k`), variable(`${scope}kk`)];
+  const [linked, type, mark] = [variable(scope, 'b'), variable(scope, 'k'), variable(scope, 'kk')];
   // OPTIONAL + !BOUND rather than FILTER NOT EXISTS: Oxigraph runs the latter per row without
   // its indexes (measured 226 ms against 34 s on 100k triples, bench/shapes-100k.md).
-  const untyped = sparql`OPTIONAL { ${v} a ${type} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${type} bkg:kind ${mark} } } FILTER(!BOUND(${mark}))`;
+  const untyped = [optional(triple(v, TYPE!, type), graph(namedNode(ONTOLOGY_GRAPH), triple(type, KIND, mark))), filter(op('!', op('bound', mark)))];
   switch (kind) {
     case 'Equipment':
-      return sparql`${v} ${point} ${linked} . ${untyped}`;
+      return [triple(v, point, linked), ...untyped];
     case 'Point':
-      return sparql`${linked} ${point} ${v} . ${untyped}`;
+      return [triple(linked, point, v), ...untyped];
     case 'Location':
-      return sparql`${linked} ${located} ${v} . ${untyped}`;
+      return [triple(linked, located, v), ...untyped];
     default:
       return undefined;
   }
 }
 
 /** The site profile's list of the kind's untyped entities as a VALUES block for `v`; undefined when it lists none or does not know them. */
-function listedUntyped(v: Sparql, kind: EntityKind, profile: SiteProfile | undefined): Sparql | undefined {
+function listedUntyped(v: VariableTerm, kind: EntityKind, profile: SiteProfile | undefined): Pattern | undefined {
   const untyped = profile?.untyped.get(kind);
-  return untyped?.length ? sparql`VALUES ${v} { ${untyped.map(iri)} }` : undefined;
+  return untyped?.length ? values(v, untyped.map(namedNode)) : undefined;
 }
 
 /**
@@ -303,19 +332,19 @@ function listedUntyped(v: Sparql, kind: EntityKind, profile: SiteProfile | undef
  * scan in a UNION joined to a location path (SQ156, SQ200), so on an external store a reference
  * finds the entities typed with a class of its kind.
  */
-function kindGenerator(v: Sparql, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined, scan: boolean): Sparql {
-  const typed = classGenerator(v, classes, variable(`${scope}_k`));
+function kindGenerator(v: VariableTerm, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined, scan: boolean): Pattern[] {
+  const typed = classGenerator(v, classes, variable(scope, 'k'));
   const known = profile?.untyped.get(kind) !== undefined;
   const fallback = listedUntyped(v, kind, profile) ?? (scan && !known ? fallbackGenerator(kind, v) : undefined);
   // Two independent generators, each anchored on its own.
-  return fallback ? sparql`{ ${typed} } UNION { ${fallback} }` : typed;
+  return fallback ? [union([typed, fallback])] : typed;
 }
 
 /** `v` (bound) is of the kind: by a class (marked, or the site's unmarked ones), or in the profile's list of its untyped entities. */
-function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, { profile, unmarked }: SiteContext): Sparql {
-  const typed = kindTest(v, kind, variable(`${scope}_k`), unmarked[kind]);
+function kindOrFallbackTest(v: VariableTerm, kind: EntityKind, scope: string, { profile, unmarked }: SiteContext): Pattern[] {
+  const typed = kindTest(v, kind, variable(scope, 'k'), unmarked[kind]);
   const listed = listedUntyped(v, kind, profile);
-  return listed ? sparql`{ ${typed} } UNION { ${listed} }` : typed;
+  return listed ? [union([typed, listed])] : typed;
 }
 
 /**
@@ -325,11 +354,11 @@ function kindOrFallbackTest(v: Sparql, kind: EntityKind, scope: string, { profil
  * check ever searches the whole site per candidate. `undefined`: the constraint matches nothing.
  */
 interface CompiledConstraint {
-  readonly generate?: Sparql;
+  readonly generate?: Pattern[];
   /** A test on the bound `?e` that keeps or drops it. */
-  readonly check?: Sparql;
+  readonly check?: Pattern[];
   /** Instead of `check`: a pattern joined from the bound `?e`, which can repeat it (once per anchor it reaches). */
-  readonly join?: Sparql;
+  readonly join?: Pattern[];
 }
 
 /**
@@ -339,12 +368,12 @@ interface CompiledConstraint {
  * location by name started from every node of the site for each candidate (3 s for the setpoints
  * of one floor of a 60-floor building; as a join, 9 ms).
  */
-function viaAnchor(ref: Reference, path: Sparql, scope: string, context: SiteContext): CompiledConstraint | undefined {
-  const anchor = variable(`${scope}_a`);
+function viaAnchor(ref: Reference, path: Path, scope: string, context: SiteContext): CompiledConstraint | undefined {
+  const anchor = variable(scope, 'a');
   const generator = refGenerator(anchor, ref, scope, context);
   const test = refTest(anchor, ref, scope, context);
   if (!generator || !test) return undefined;
-  return { generate: sparql`${generator} ${anchor} ${path} ?e .`, join: sparql`?e ^(${path}) ${anchor} . ${test}` };
+  return { generate: [...generator, triple(anchor, path, e)], join: [triple(e, inverse(path), anchor), ...test] };
 }
 
 /**
@@ -358,44 +387,45 @@ function compileConstraint(
   context: SiteContext,
 ): CompiledConstraint | undefined {
   const { profile } = context;
-  const k = variable(`${scope}_k`);
+  const k = variable(scope, 'k');
   const paths = pathsOf(profile);
   switch (c.type) {
     case 'id': {
-      if (isDirectIri(c.id)) return { generate: sparql`VALUES ?e { ${iri(c.id)} }`, check: sparql`FILTER(?e = ${iri(c.id)})` };
+      if (isDirectIri(c.id)) return { generate: [values(e, [namedNode(c.id)])], check: [filter(op('=', e, namedNode(c.id)))] };
       const test = idTest(e, c.id);
       const candidates = test && idIris(c.id, profile, context.ids);
-      if (!test || !candidates) return test && { check: test };
-      return candidates.length > 0 ? { generate: sparql`VALUES ?e { ${candidates.map(iri)} }`, check: test } : undefined;
+      if (!test || !candidates) return test && { check: [test] };
+      return candidates.length > 0 ? { generate: [values(e, candidates.map(namedNode))], check: [test] } : undefined;
     }
     case 'ifcId': {
-      const [ref, id] = [variable(`${scope}_r`), variable(`${scope}_g`)];
-      const pattern = sparql`${ref} ref:ifcGlobalID ${id} FILTER(STR(${id}) = ${literal(c.ifcId)})`;
+      const [ref, id] = [variable(scope, 'r'), variable(scope, 'g')];
+      const pattern = [triple(ref, IFC_GLOBAL_ID!, id), filter(op('=', op('str', id), literal(c.ifcId)))];
       // Where every GlobalId of the site is a plain string, the literal itself is the index key
       // (the STR() test read all 12k of them at 1M triples: 18 ms for one click in a 3D viewer).
-      const lookup = profile?.plainIfcIds ? sparql`${ref} ref:ifcGlobalID ${literal(c.ifcId)} .` : pattern;
-      return { generate: sparql`${lookup} ?e ref:hasExternalReference ${ref} .`, check: sparql`FILTER EXISTS { ?e ref:hasExternalReference ${ref} . ${pattern} }` };
+      const lookup = profile?.plainIfcIds ? [triple(ref, IFC_GLOBAL_ID!, literal(c.ifcId))] : pattern;
+      return { generate: [...lookup, triple(e, EXTERNAL_REFERENCE!, ref)], check: [filter(exists(triple(e, EXTERNAL_REFERENCE!, ref), pattern))] };
     }
     case 'timeseries': {
       // Every style of MAPPING.md over the predicates the site holds; none held: no entity carries one.
       const path = timeseriesPath(predicatesOf(profile));
       if (!path || c.ids.length === 0) return undefined;
-      const [id, ids] = [variable(`${scope}_ts`), c.ids.map((value) => literal(value))];
-      return { generate: sparql`VALUES ${id} { ${ids} } ?e ${path} ${id} .`, check: sparql`FILTER EXISTS { VALUES ${id} { ${ids} } ?e ${path} ${id} }` };
+      const [id, ids] = [variable(scope, 'ts'), c.ids.map((value) => literal(value))];
+      const carried = [values(id, ids), triple(e, path, id)];
+      return { generate: carried, check: [filter(exists(...carried))] };
     }
     case 'class':
-      return { generate: classGenerator(e, c.classes.closure, k), check: sparql`FILTER EXISTS { ${classTest(e, c.classes.closure, k)} }` };
+      return { generate: classGenerator(e, c.classes.closure, k), check: [filter(exists(classTest(e, c.classes.closure, k)))] };
     case 'kind':
       // The profile lists the untyped entities (or says there are none) instead of the scan that
       // finds them. As a check the kind adds nothing: every result's kind is checked in JavaScript.
       return { generate: kindGenerator(e, c.kind, c.classes, scope, profile, true) };
     case 'name':
-      return { check: nameFilter(e, c.name, variable(`${scope}_name`)) };
+      return { check: nameFilter(e, c.name, variable(scope, 'name')) };
     case 'property': {
-      const check = propertyTest(e, c.name, c.value);
+      const check = [propertyTest(e, c.name, c.value)];
       if (c.name === undefined || !profile?.predicates) return { check };
       const predicates = [...profile.predicates].filter((p) => localName(p) === c.name);
-      return predicates.length > 0 ? { generate: propertyGenerator(e, predicates, c.value), check } : undefined;
+      return predicates.length > 0 ? { generate: [propertyGenerator(e, predicates, c.value)], check } : undefined;
     }
     case 'inLocation': {
       const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
@@ -404,11 +434,11 @@ function compileConstraint(
     case 'ofEquipment':
       return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, context);
     case 'equipmentClass': {
-      const owner = variable(`${scope}_a`);
+      const owner = variable(scope, 'a');
       return {
-        generate: sparql`${classGenerator(owner, c.classes.closure, k)} ${owner} ${paths.point} ?e .`,
+        generate: [...classGenerator(owner, c.classes.closure, k), triple(owner, paths.point, e)],
         // A join, as in `viaAnchor`: two patterns in an EXISTS were planned from the class side.
-        join: sparql`?e ^${paths.point} ${owner} . ${classTest(owner, c.classes.closure, k)}`,
+        join: [triple(e, inverse(paths.point), owner), ...classTest(owner, c.classes.closure, k)],
       };
     }
     case 'ofZone':
@@ -417,7 +447,7 @@ function compileConstraint(
       const system: Reference = { ref: c.system, kind: 'System', classes: c.systemClasses };
       if (kind !== 'Point') return viaAnchor(system, paths.part, scope, context);
       // A system's own points and its members' (not a sub-system's), as System.points says.
-      const anchor = variable(`${scope}_a`);
+      const anchor = variable(scope, 'a');
       const generator = refGenerator(anchor, system, scope, context);
       const test = refTest(anchor, system, scope, context);
       if (!generator || !test) return undefined;
@@ -428,12 +458,16 @@ function compileConstraint(
       // EXISTS took a minute at 1M triples): the point's owner (or the point, as a member
       // itself), then that owner or its whole, which must be the system; an owner that is not
       // the system itself must not be a system.
-      const [owner, ownerKind] = [variable(`${scope}_o`), variable(`${scope}_ok`)];
+      const [owner, ownerKind] = [variable(scope, 'o'), variable(scope, 'ok')];
       return {
         generate: anchored(generator, pattern),
-        join: sparql`?e ^${paths.point}? ${owner} . ${owner} ^${paths.part}? ${anchor} . ${test}
-          OPTIONAL { ${kindTest(owner, 'System', ownerKind, context.unmarked.System)} }
-          FILTER(${owner} = ${anchor} || !BOUND(${ownerKind}))`,
+        join: [
+          triple(e, inverse(zeroOrOne(paths.point)), owner),
+          triple(owner, inverse(zeroOrOne(paths.part)), anchor),
+          ...test,
+          optional(kindTest(owner, 'System', ownerKind, context.unmarked.System)),
+          filter(op('||', op('=', owner, anchor), op('!', op('bound', ownerKind)))),
+        ],
       };
     }
   }
@@ -467,7 +501,7 @@ const generatorRank = (c: Constraint): number => {
  * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored;
  * `ids`, the site's (`site-ids.ts`), the ids of entities that share a local name.
  */
-export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): Sparql | undefined {
+export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): SelectQuery | undefined {
   const context: SiteContext = { profile, ids, unmarked: plan.unmarked ?? {} };
   const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context) }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
@@ -477,8 +511,8 @@ export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, i
   if (!generator) throw new Error('A root plan needs a constraint that binds ?e');
   const others = compiled.filter((entry) => entry !== generator).map((entry) => entry.compiled!);
   const tests = others.flatMap((c) => c.check ?? c.join ?? []);
-  const candidates = join([generator.compiled!.generate!, ...tests], '\n');
+  const candidates = [...generator.compiled!.generate!, ...tests];
   // A joined test can repeat `?e`, and its facts with it: the candidates are made distinct first.
-  const distinct = others.some((c) => c.join) ? sparql`{ SELECT DISTINCT ?e WHERE { ${candidates} } }` : candidates;
-  return selectEntities(plan.graph, distinct, trusted('?e ?tag'), facts, profile);
+  const distinct = others.some((c) => c.join) ? [subquery([e], candidates, true)] : candidates;
+  return selectEntities(plan.graph, distinct, [e, tag], facts, profile);
 }

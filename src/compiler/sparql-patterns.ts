@@ -1,11 +1,41 @@
 /**
  * The graph patterns the planner composes: relationship paths read in both directions, and the
- * tests on names, ids, classes and properties. Every user value enters through `literal()` or
- * `iri()`; nothing here concatenates strings into SPARQL.
+ * tests on names, ids, classes and properties, as algebra (src/rdf/sparql-algebra.ts). Every user
+ * value enters as a term (`literal()`, `namedNode()`); nothing here writes SPARQL text.
  */
-import { isAbsoluteIri, iri, join, literal, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
+import { isAbsoluteIri } from '../rdf/iri.ts';
+import {
+  alternative,
+  and,
+  bind,
+  boolean,
+  exists,
+  filter,
+  graph,
+  group,
+  inverse,
+  isIn,
+  literal,
+  namedNode,
+  notIn,
+  op,
+  optional,
+  or,
+  patterns,
+  sequence,
+  triple,
+  union,
+  values,
+  variable,
+  type Expression,
+  type IriTerm,
+  type LiteralTerm,
+  type Pattern,
+  type Path,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import { RELATIONSHIPS, type Relationship } from '../rdf/relationships.ts';
-import { BKG, BRICK, ONTOLOGY_GRAPH, REF, localName } from '../rdf/vocabulary.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, RDF, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
 import type { EntityKind, NameFilter } from './plan.ts';
 
 /** One step of a property path: a predicate read forwards (`p`) or backwards (`^p`). */
@@ -22,13 +52,10 @@ export const forwardSteps = (predicates: readonly string[]): Step[] => predicate
  * as one path `(a|^b)`; undefined when it holds none. Each alternative costs the store a probe per
  * bound node, and one over a predicate the graph lacks can match nothing.
  */
-export function heldAlternatives(steps: readonly Step[], holds: (predicate: string) => boolean): Sparql | undefined {
+export function heldAlternatives(steps: readonly Step[], holds: (predicate: string) => boolean): Path | undefined {
   const kept = steps.filter((step) => holds(step.predicate));
   if (kept.length === 0) return undefined;
-  return sparql`(${join(
-    kept.map((step) => (step.inverse ? sparql`^${iri(step.predicate)}` : iri(step.predicate))),
-    '|',
-  )})`;
+  return alternative(kept.map((step) => (step.inverse ? inverse(namedNode(step.predicate)) : namedNode(step.predicate))));
 }
 
 const inverseSteps = (predicates: readonly string[]): Step[] => predicates.map((predicate) => ({ predicate, inverse: true }));
@@ -43,17 +70,17 @@ const bToA = (link: Relationship) => [...inverseSteps(link.forward), ...forwardS
  */
 export interface RelationPaths {
   /** `a hasPart b`. */
-  readonly part: Sparql;
+  readonly part: Path;
   /** `a hasPart b` or `b hasPart a`: zones and locations are linked either way. */
-  readonly partEither: Sparql;
+  readonly partEither: Path;
   /** `a hasPoint b`. */
-  readonly point: Sparql;
+  readonly point: Path;
   /** `a feeds b`. */
-  readonly feeds: Sparql;
+  readonly feeds: Path;
   /** `a feeds b`, read from b to a. */
-  readonly fedBy: Sparql;
+  readonly fedBy: Path;
   /** `a hasLocation b`: a is located in b. */
-  readonly located: Sparql;
+  readonly located: Path;
 }
 
 /**
@@ -86,7 +113,7 @@ const REF_STEPS = forwardSteps([`${REF}hasExternalReference`, `${REF}hasTimeseri
 const REFERENCE_STEPS = [...REF_STEPS, ...forwardSteps([`${BRICK}timeseries`])];
 
 /** The path from an entity to its external references, over the predicates the site holds; undefined when it holds none. */
-export function referencePath(holds: (predicate: string) => boolean = () => true): Sparql | undefined {
+export function referencePath(holds: (predicate: string) => boolean = () => true): Path | undefined {
   return heldAlternatives(REFERENCE_STEPS, holds);
 }
 
@@ -97,43 +124,51 @@ export function referencePath(holds: (predicate: string) => boolean = () => true
  * entity itself. One path, not a UNION: it goes inside an OPTIONAL, and is read from a bound id
  * back to its points as well.
  */
-export function timeseriesPath(holds: (predicate: string) => boolean = () => true): Sparql | undefined {
+export function timeseriesPath(holds: (predicate: string) => boolean = () => true): Path | undefined {
   const references = heldAlternatives(REF_STEPS, holds);
-  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sparql`(${references}/ref:hasTimeseriesId)` : undefined;
-  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? trusted('(brick:timeseries/brick:hasTimeseriesId)') : undefined;
-  const direct = holds(`${BRICK}hasTimeseriesId`) ? trusted('brick:hasTimeseriesId') : undefined;
+  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sequence([references, namedNode(`${REF}hasTimeseriesId`)]) : undefined;
+  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? sequence([namedNode(`${BRICK}timeseries`), namedNode(`${BRICK}hasTimeseriesId`)]) : undefined;
+  const direct = holds(`${BRICK}hasTimeseriesId`) ? namedNode(`${BRICK}hasTimeseriesId`) : undefined;
   const paths = [viaReference, viaBrick, direct].filter((path) => path !== undefined);
-  return paths.length > 0 ? join(paths, '|') : undefined;
+  return paths.length > 0 ? alternative(paths) : undefined;
 }
 
-const LABELS = trusted('rdfs:label, skos:prefLabel, brick:label');
+const LABELS = [`${RDFS}label`, `${SKOS}prefLabel`, `${BRICK}label`].map(namedNode);
+const [HAS_UNIT, HAS_UNITS, VALUE] = [`${BRICK}hasUnit`, `${BRICK}hasUnits`, `${BRICK}value`].map(namedNode) as [IriTerm, IriTerm, IriTerm];
+const [TAG, TAG_X, TAG_Y, TAG_Z] = ['tag', 'tag_x', 'tag_y', 'tag_z'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+const [LE, HP, PT, NONE, LOCAL_NAME, NOTHING] = ['le', 'hp', 'pt', '', '^.*[#/]', ''].map((value) => literal(value)) as LiteralTerm[];
+const [TYPE, ONTOLOGY, KIND] = [namedNode(`${RDF}type`), namedNode(ONTOLOGY_GRAPH), namedNode(`${BKG}kind`)];
+
+/** `REPLACE(STR(e), "^.*[#/]", "")`: the local name of an IRI. */
+export const localNameOf = (e: Expression): Expression => op('replace', op('str', e), LOCAL_NAME!, NOTHING!);
 
 /**
  * The fallback kind facts of a candidate, for entities typed with no class of any kind
  * (MAPPING.md): the location end of a location link (`le`), something with points (`hp`), or a
  * point of something (`pt`). Evaluated only on bound candidates, so each test is an index probe.
  */
-export function tagOf(e: Sparql, { located, point }: RelationPaths): Sparql {
-  return sparql`BIND(IF(EXISTS { ?tag_x ${located} ${e} }, "le", IF(EXISTS { ${e} ${point} ?tag_y }, "hp", IF(EXISTS { ?tag_z ${point} ${e} }, "pt", ""))) AS ?tag)`;
+export function tagOf(e: VariableTerm, { located, point }: RelationPaths): Pattern {
+  const test = (pattern: Pattern, tag: LiteralTerm, otherwise: Expression) => op('if', exists(pattern), tag, otherwise);
+  return bind(test(triple(TAG_X, located, e), LE!, test(triple(e, point, TAG_Y), HP!, test(triple(TAG_Z, point, e), PT!, NONE!))), TAG);
 }
 
 /** The name of an entity as MAPPING.md defines it: rdfs:label, else skos:prefLabel, else brick:label, else its id. */
-export function nameOf(e: Sparql, name: Sparql): Sparql {
-  const [l0, l1, l2] = [0, 1, 2].map((i) => trusted(`${name.text}_${i}`));
-  return sparql`OPTIONAL { ${e} rdfs:label ${l0!} } OPTIONAL { ${e} skos:prefLabel ${l1!} } OPTIONAL { ${e} brick:label ${l2!} }
-    BIND(COALESCE(STR(${l0!}), STR(${l1!}), STR(${l2!}), REPLACE(STR(${e}), "^.*[#/]", "")) AS ${name})`;
+export function nameOf(e: VariableTerm, name: VariableTerm): Pattern[] {
+  const labels = LABELS.map((label, i) => ({ label, v: variable(name, i) }));
+  return [
+    ...labels.map(({ label, v }) => optional(triple(e, label, v))),
+    bind(op('coalesce', ...labels.map(({ v }) => op('str', v)), localNameOf(e)), name),
+  ];
 }
 
 /** A filter on a computed name: CONTAINS is case-insensitive, EXACT is exact. */
-export function nameTest(name: Sparql, filter: NameFilter): Sparql {
-  return filter.match === 'EXACT'
-    ? sparql`FILTER(${name} = ${literal(filter.value)})`
-    : sparql`FILTER(CONTAINS(LCASE(${name}), LCASE(${literal(filter.value)})))`;
+export function nameTest(name: VariableTerm, test: NameFilter): Pattern {
+  return test.match === 'EXACT' ? filter(op('=', name, literal(test.value))) : filter(op('contains', op('lcase', name), op('lcase', literal(test.value))));
 }
 
 /** Binds `e`'s name and keeps it only if it matches. */
-export function nameFilter(e: Sparql, filter: NameFilter, name: Sparql): Sparql {
-  return sparql`${nameOf(e, name)} ${nameTest(name, filter)}`;
+export function nameFilter(e: VariableTerm, test: NameFilter, name: VariableTerm): Pattern[] {
+  return [...nameOf(e, name), nameTest(name, test)];
 }
 
 /** Where an id that is a suffix of its entity's IRI may start: right after one of these. */
@@ -160,12 +195,12 @@ function idForms(id: string): { readonly localName: boolean; readonly suffix: bo
  * suffix of the IRI after a `#`, `/` or `:` (the ids of entities that share a local name).
  * A value that can be none of them matches nothing, which the caller learns as `undefined`.
  */
-export function idTest(e: Sparql, id: string): Sparql | undefined {
+export function idTest(e: VariableTerm, id: string): Pattern | undefined {
   const forms = idForms(id);
   const cuts = forms.localName ? ['#', '/'] : forms.suffix ? [...ID_CUTS] : [];
-  const tests: Sparql[] = cuts.map((cut) => sparql`STRENDS(STR(${e}), ${literal(cut + id)})`);
-  if (forms.asIri) tests.unshift(sparql`${e} = ${iri(id)}`);
-  return tests.length > 0 ? sparql`FILTER(${join(tests, ' || ')})` : undefined;
+  const tests: Expression[] = cuts.map((cut) => op('strends', op('str', e), literal(cut + id)));
+  if (forms.asIri) tests.unshift(op('=', e, namedNode(id)));
+  return tests.length > 0 ? filter(or(tests)) : undefined;
 }
 
 /** True when an id names an IRI that cannot also be a local name, so it can be bound directly. */
@@ -173,10 +208,13 @@ export function isDirectIri(id: string): boolean {
   return isAbsoluteIri(id) && /[#/]/.test(id);
 }
 
+/** A pattern that matches nothing. */
+export const NO_MATCH: Pattern = filter(boolean(false));
+
 /** `e` has a type among `classes` (checked on a bound `e`). */
-export function classTest(e: Sparql, classes: readonly string[], k: Sparql): Sparql {
-  if (classes.length === 0) return trusted('FILTER(false)');
-  return sparql`${e} a ${k} FILTER(${k} IN (${join(classes.map(iri), ', ')}))`;
+export function classTest(e: VariableTerm, classes: readonly string[], k: VariableTerm): Pattern[] {
+  if (classes.length === 0) return [NO_MATCH];
+  return [triple(e, TYPE, k), filter(isIn(k, classes.map(namedNode)))];
 }
 
 /**
@@ -185,16 +223,16 @@ export function classTest(e: Sparql, classes: readonly string[], k: Sparql): Spa
  * into the query (an `IN` over the 393 Equipment classes cost 3 ms per anchor at 1M triples), and
  * the site's `unmarked` classes of the kind.
  */
-export function kindTest(e: Sparql, kind: EntityKind, k: Sparql, unmarked: readonly string[] = []): Sparql {
-  const marked = sparql`${e} a ${k} . GRAPH ${iri(ONTOLOGY_GRAPH)} { ${k} bkg:kind ${iri(BKG + kind)} }`;
+export function kindTest(e: VariableTerm, kind: EntityKind, k: VariableTerm, unmarked: readonly string[] = []): Pattern[] {
+  const marked = [triple(e, TYPE, k), graph(ONTOLOGY, triple(k, KIND, namedNode(BKG + kind)))];
   // The site's own classes and older Brick names have no mark: listed beside the marked ones.
-  return unmarked.length === 0 ? marked : sparql`{ ${marked} } UNION { VALUES ${k} { ${unmarked.map(iri)} } ${e} a ${k} . }`;
+  return unmarked.length === 0 ? marked : [union([marked, [values(k, unmarked.map(namedNode)), triple(e, TYPE, k)]])];
 }
 
 /** Binds `e` to every instance of `classes`, class list first so the store starts from it. */
-export function classGenerator(e: Sparql, classes: readonly string[], k: Sparql): Sparql {
-  if (classes.length === 0) return trusted('FILTER(false)');
-  return sparql`VALUES ${k} { ${classes.map(iri)} } ${e} a ${k} .`;
+export function classGenerator(e: VariableTerm, classes: readonly string[], k: VariableTerm): Pattern[] {
+  if (classes.length === 0) return [NO_MATCH];
+  return [values(k, classes.map(namedNode)), triple(e, TYPE, k)];
 }
 
 /**
@@ -203,11 +241,16 @@ export function classGenerator(e: Sparql, classes: readonly string[], k: Sparql)
  * Callers put their anchor in each branch: Oxigraph plans a UNION branch on its own, and a branch
  * without its anchor started from `?node brick:value ?v` (35 ms for two parents at 1M triples).
  */
-export function propertyBranches(e: Sparql, p: Sparql, v: Sparql, unit?: Sparql): [Sparql, Sparql] {
-  const node = trusted(`${p.text}_node`);
-  const unitPart = unit ? sparql`OPTIONAL { ${node} (brick:hasUnit|brick:hasUnits) ${unit} }` : trusted('');
-  return [sparql`${e} ${p} ${v} FILTER(isLiteral(${v}) && ${p} NOT IN (${LABELS}))`, sparql`${e} ${p} ${node} . ${node} brick:value ${v} . ${unitPart}`];
+export function propertyBranches(e: VariableTerm, p: VariableTerm, v: VariableTerm, unit?: VariableTerm): [Pattern[], Pattern[]] {
+  const node = variable(p, 'node');
+  const unitPart = unit ? optional(triple(node, alternative([HAS_UNIT, HAS_UNITS]), unit)) : undefined;
+  return [
+    [triple(e, p, v), filter(op('&&', op('isliteral', v), notIn(p, LABELS)))],
+    patterns(triple(e, p, node), triple(node, VALUE, v), unitPart),
+  ];
 }
+
+const [PROP_P, PROP_V, PROP_NODE] = ['prop_p', 'prop_v', 'prop_node'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm];
 
 /**
  * `e` has a property with this name (predicate local name) and/or value, tested on a bound `e`.
@@ -215,29 +258,25 @@ export function propertyBranches(e: Sparql, p: Sparql, v: Sparql, unit?: Sparql)
  * join inside one started from `?node brick:value ?v` for every candidate (23 s for the equipment
  * of a 100k-triple site; this form: under a millisecond for a few).
  */
-export function propertyTest(e: Sparql, name: string | undefined, value: string | undefined): Sparql {
-  const [p, v, node] = [trusted('?prop_p'), trusted('?prop_v'), trusted('?prop_node')];
+export function propertyTest(e: VariableTerm, name: string | undefined, value: string | undefined): Pattern {
+  const [p, v, node] = [PROP_P, PROP_V, PROP_NODE];
   // STRENDS first: a cheap test before the regular expression that makes the match exact.
-  const nameTests = name === undefined ? [] : [sparql`STRENDS(STR(${p}), ${literal(name)})`, sparql`REPLACE(STR(${p}), "^.*[#/]", "") = ${literal(name)}`];
-  const valueTests = value === undefined ? [] : [sparql`STR(${v}) = ${literal(value)}`];
-  const filter = (tests: readonly Sparql[]) => (tests.length > 0 ? sparql`FILTER(${join(tests, ' && ')})` : trusted(''));
-  const literalValued = sparql`EXISTS { ${e} ${p} ${v} ${filter([sparql`isLiteral(${v})`, sparql`${p} NOT IN (${LABELS})`, ...nameTests, ...valueTests])} }`;
-  const entityProperty = sparql`EXISTS { ${e} ${p} ${node} ${filter(nameTests)} FILTER EXISTS { ${node} brick:value ${v} ${filter(valueTests)} } }`;
-  return sparql`FILTER(${literalValued} || ${entityProperty})`;
+  const nameTests = name === undefined ? [] : [op('strends', op('str', p), literal(name)), op('=', localNameOf(p), literal(name))];
+  const valueTests = value === undefined ? [] : [op('=', op('str', v), literal(value))];
+  const test = (tests: readonly Expression[]) => (tests.length > 0 ? filter(and(tests)) : undefined);
+  const literalValued = exists(triple(e, p, v), test([op('isliteral', v), notIn(p, LABELS), ...nameTests, ...valueTests]));
+  const entityProperty = exists(triple(e, p, node), test(nameTests), filter(exists(triple(node, VALUE, v), test(valueTests))));
+  return filter(op('||', literalValued, entityProperty));
 }
 
 /**
  * Binds `e` to the entities with a property whose predicate is one of `predicates` (the site's
  * predicates with the asked local name, src/compiler/site-profile.ts), and this value if given.
  */
-export function propertyGenerator(e: Sparql, predicates: readonly string[], value: string | undefined): Sparql {
-  const [p, v] = [trusted('?prop_p'), trusted('?prop_v')];
-  const anchor = sparql`VALUES ${p} { ${predicates.map(iri)} }`;
-  const valueTest = value === undefined ? trusted('') : sparql`FILTER(STR(${v}) = ${literal(value)})`;
-  return join(
-    propertyBranches(e, p, v).map((branch) => sparql`{ ${anchor} ${branch} ${valueTest} }`),
-    ' UNION ',
-  );
+export function propertyGenerator(e: VariableTerm, predicates: readonly string[], value: string | undefined): Pattern {
+  const anchor = values(PROP_P, predicates.map(namedNode));
+  const valueTest = value === undefined ? undefined : filter(op('=', op('str', PROP_V), literal(value)));
+  return union(propertyBranches(e, PROP_P, PROP_V).map((branch) => [anchor, branch, valueTest]));
 }
 
 /**

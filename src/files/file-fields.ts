@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { plainText } from '../http-kit/plain-text.ts';
-import { isAbsoluteIri } from '../rdf/sparql.ts';
+import { isAbsoluteIri } from '../rdf/iri.ts';
 import { SITE_ID } from '../sites/site-directory.ts';
 import { CATEGORIES, MODEL_FORMATS } from './site-file.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { iri, literal, prologue, sparql } from '../rdf/sparql.ts';
+import { graph, namedNode, select, triple, variable } from '../rdf/sparql-algebra.ts';
 import { BKG, ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { ENTITY_KINDS } from './entity-kind.ts';
@@ -24,13 +24,12 @@ export async function ensureOntologyGraph(store: GraphStore, ontology: Ontology,
   // derived, so a store kept across an upgrade that changes a kind gets its marks rewritten.
   for (const kind of ENTITY_KINDS) hash.update(`${kind}\n${ontology.sortedKindClasses(kind).join('\n')}\n`);
   const version = hash.digest('hex');
-  const found = await store.select(
-    sparql`${prologue}\nSELECT ?v WHERE { GRAPH ${iri(ONTOLOGY_GRAPH)} { ${iri(ONTOLOGY_GRAPH)} ${iri(VERSION)} ?v } }`.text,
-  );
+  const v = variable('v');
+  const found = await store.select(select({ variables: [v], where: [graph(namedNode(ONTOLOGY_GRAPH), triple(namedNode(ONTOLOGY_GRAPH), namedNode(VERSION), v))] }));
   if (found.length === 1 && found[0]!.v?.value === version) return { triples: await store.countTriples(ONTOLOGY_GRAPH), written: false };
   await loadOntologyGraph(store, ontology, ontologyPath);
-  // Turtle takes SPARQL's PREFIX lines, so the one serializer writes the marker too.
-  const marker = sparql`${prologue}\n${iri(ONTOLOGY_GRAPH)} ${iri(VERSION)} ${literal(version)} .\n`.text;
-  const { triples } = await store.mergeGraph(ONTOLOGY_GRAPH, marker, 'text/turtle');
+  // One N-Triples line of constants and a hex digest: nothing in it needs escaping.
+  const marker = `<${ONTOLOGY_GRAPH}> <${VERSION}> "${version}" .\n`;
+  const { triples } = await store.mergeGraph(ONTOLOGY_GRAPH, marker, 'application/n-triples');
   return { triples, written: true };
 }

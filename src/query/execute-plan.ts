@@ -19,9 +19,10 @@ import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
-import type { CompiledQuery, QueryRunner } from './query-runner.ts';
+import type { QueryRunner } from './query-runner.ts';
 
 /**
  * What the executor knows of the site's graph, read before the plan runs: its profile (where one
@@ -358,7 +359,7 @@ async function fillExternalReferences(graph: string, key: string, parents: reado
 }
 
 /** One round trip for the site's graph, asking no more rows than the request's budget has left. */
-async function select(graph: string, query: CompiledQuery, ctx: PlanContext): Promise<SparqlRow[]> {
+async function select(graph: string, query: SelectQuery, ctx: PlanContext): Promise<SparqlRow[]> {
   const rows = await ctx.runner.select(atMost(query, ctx.cost.rowLimit()), graph, ctx.work);
   ctx.cost.storeRows(rows.length);
   return rows;

@@ -6,13 +6,14 @@
  * being restored, the store is down) is read again next time.
  */
 import type { SparqlRow } from '../rdf/result-row.ts';
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 
 /** A store as the caches see it: told of each change of a graph, and asked outside a request's round trips. */
 export interface WatchedGraphs {
   /** Calls `listener` when a graph is about to change (`done` false) and when the change is over (`done` true). */
   onChange(listener: (event: { graph: string; done: boolean }) => void): unknown;
   /** A query that is not one of a request's round trips (a cache being filled). */
-  selectUnreported(query: string, options: { site: string }): Promise<SparqlRow[]>;
+  selectUnreported(query: SelectQuery, options: { site: string }): Promise<SparqlRow[]>;
 }
 
 export class GraphReadings<T> {
@@ -24,7 +25,7 @@ export class GraphReadings<T> {
    */
   constructor(
     private readonly store: WatchedGraphs,
-    private readonly read: (select: (query: string) => Promise<SparqlRow[]>, graph: string) => Promise<T>,
+    private readonly read: (select: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string) => Promise<T>,
     private readonly keptFor: (readMs: number) => number | undefined,
   ) {
     store.onChange(({ graph }) => this.readings.delete(graph));

@@ -4,18 +4,15 @@
  */
 import type { RequestWork } from '../limits/request-work.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
-import type { Sparql } from '../rdf/sparql.ts';
-
-/** What the compiler returns and a runner runs. */
-export type CompiledQuery = Sparql;
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 
 /** Runs the compiler's queries on a site's graph. */
 export interface QueryRunner {
   /** One round trip: the rows `query` selects in `graph`. */
-  select(query: CompiledQuery, graph: string, work?: RequestWork): Promise<SparqlRow[]>;
+  select(query: SelectQuery, graph: string, work?: RequestWork): Promise<SparqlRow[]>;
 }
 
 /** A store as a runner: the query is printed here, at the store's boundary, and run on the site's graph. */
-export function storeRunner(store: { select(query: string, options: { site: string; work?: RequestWork }): Promise<SparqlRow[]> }): QueryRunner {
-  return { select: (query, graph, work) => store.select(query.text, { site: graph, work }) };
+export function storeRunner(store: { select(query: SelectQuery, options: { site: string; work?: RequestWork }): Promise<SparqlRow[]> }): QueryRunner {
+  return { select: (query, graph, work) => store.select(query, { site: graph, work }) };
 }

@@ -5,8 +5,8 @@
 import { READ_LINKS, readModel, type ModelFacts, type ModelReading } from '../ontology/model-reading.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { EntityKind } from '../ontology/ontology.ts';
-import { iri, join, prologue, sparql, type Sparql } from '../rdf/sparql.ts';
-import { BRICK, RDFS, SKOS } from '../rdf/vocabulary.ts';
+import { aggregate, filter, graph as graphPattern, namedNode, op, select, triple, values, variable, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { BRICK, RDF, RDFS, SKOS } from '../rdf/vocabulary.ts';
 import { readPredicates, readUntyped } from '../compiler/site-profile.ts';
 import type { SiteKnowledge } from '../query/site-knowledge.ts';
 import type { GraphStore, SparqlRow } from '../store/graph-store.ts';
@@ -21,6 +21,9 @@ const NOT_LINKS = new Set([`${RDFS}label`, `${SKOS}prefLabel`, `${BRICK}label`])
 
 const number = (row: SparqlRow | undefined, name: string) => Number(row?.[name]?.value ?? 0);
 
+const TYPE = namedNode(`${RDF}type`);
+const [S, P, O, T, N, X] = ['s', 'p', 'o', 't', 'n', 'x'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+
 /**
  * The site profile's untyped entities and predicates (its lists: a kind with too many untyped
  * entities, or a graph with too many predicates, is left out), read as the profile reads them
@@ -29,8 +32,8 @@ const number = (row: SparqlRow | undefined, name: string) => Number(row?.[name]?
 async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string, work: RequestWork | undefined): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
   const profile = await knowledge.profile(graph, PROFILE_WAIT_MS);
   if (profile) return { untyped: profile.untyped, predicates: [...(profile.predicates ?? [])] };
-  const select = (query: string) => store.select(query, { site: graph, work });
-  return { untyped: await readUntyped(select, graph), predicates: (await readPredicates(select, graph)) ?? [] };
+  const run = (query: SelectQuery) => store.select(query, { site: graph, work });
+  return { untyped: await readUntyped(run, graph), predicates: (await readPredicates(run, graph)) ?? [] };
 }
 
 /**
@@ -39,20 +42,26 @@ async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string
  * predicates no field reads are then counted, over their own triples, within the request's `work`.
  */
 export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, graph: string, work?: RequestWork): Promise<ModelFacts> {
-  const g = iri(graph);
-  const ask = (query: Sparql) => store.select(query.text, { site: graph, work });
+  const ask = (query: SelectQuery) => store.select(query, { site: graph, work });
+  const inGraph = (...where: Parameters<typeof graphPattern>[1][]) => [graphPattern(namedNode(graph), ...where)];
   const { untyped, predicates } = await listed(store, knowledge, graph, work);
   const candidates = predicates.filter((p) => !READ_LINKS.has(p) && !NOT_LINKS.has(p));
   // One after the other: at once they would grow two threads' heaps together.
-  const classes = await ask(sparql`${prologue}\nSELECT ?t (COUNT(?s) AS ?n) WHERE { GRAPH ${g} { ?s a ?t FILTER(isIRI(?t)) } } GROUP BY ?t`);
-  const typed = await ask(sparql`${prologue}\nSELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { GRAPH ${g} { ?s a ?t } }`);
+  const classes = await ask(select({ variables: [T, [aggregate('count', S), N]], where: inGraph(triple(S, TYPE, T), filter(op('isiri', T))), group: [T] }));
+  const typed = await ask(select({ variables: [[aggregate('count', S, { distinct: true }), N]], where: inGraph(triple(S, TYPE, T)) }));
   const links =
     candidates.length === 0
       ? []
-      : await ask(sparql`${prologue}\nSELECT ?p (COUNT(*) AS ?n) WHERE { GRAPH ${g} { VALUES ?p { ${join(candidates.map(iri), ' ')} } ?s ?p ?o FILTER(!isLiteral(?o)) } } GROUP BY ?p`);
+      : await ask(
+          select({
+            variables: [P, [aggregate('count', S), N]],
+            where: inGraph(values(P, candidates.map(namedNode)), triple(S, P, O), filter(op('!', op('isliteral', O)))),
+            group: [P],
+          }),
+        );
   // The fallback's lists hold entities with no class of any kind, a class outside Brick included: only those with no class at all stay.
   const listedIris = [...new Set([...untyped.values()].flat())];
-  const typedOnes = listedIris.length === 0 ? [] : await ask(sparql`${prologue}\nSELECT DISTINCT ?x WHERE { GRAPH ${g} { VALUES ?x { ${join(listedIris.map(iri), ' ')} } ?x a ?t } }`);
+  const typedOnes = listedIris.length === 0 ? [] : await ask(select({ variables: [X], distinct: true, where: inGraph(values(X, listedIris.map(namedNode)), triple(X, TYPE, T)) }));
   const withClass = new Set(typedOnes.map((row) => row.x!.value));
   const untypedIris = listedIris.filter((x) => !withClass.has(x)).sort();
   return {

@@ -19,7 +19,13 @@ const DECLARED = { ...PREFIXES, rdf: RDF, xsd: XSD, unit: UNIT, qudt: 'http://qu
 /** SPARQL's own casts are the only IRI-named functions allowed (a store's extension functions may read files or URLs). */
 const CASTS = new Set(['string', 'integer', 'decimal', 'double', 'float', 'boolean', 'dateTime', 'date', 'time'].map((n) => XSD + n));
 
-/** What the stores run. */
+/**
+ * What the stores run. A client's query stays the client's: sparqljs prints the confined AST back
+ * as it parsed it, not the service's serializer, whose IRI check (RFC 3987, as Oxigraph) is
+ * stricter than SPARQL's grammar: an IRI the client may send is the store's to judge. It goes on
+ * as text: it runs in the Oxigraph sandbox thread and on an external endpoint as it is, no dialect
+ * rewrites it, and a namespaced store renames its graphs in that text.
+ */
 export interface ConfinedQuery {
   readonly text: string;
   readonly form: QueryForm;

@@ -8,19 +8,16 @@
  *   with a `?s ?any ?s` triple: the step is written as a UNION of one step and a zero-length path
  *   (`<never>*`, whose pairs Comunica enumerates correctly).
  */
-import sparqljs from 'sparqljs';
-import type { Pattern, Term, VariableTerm } from 'sparqljs';
+import type { Pattern, SelectQuery, Term, VariableTerm } from 'sparqljs';
 import { expandPath, mapExists, mapPatterns, mapTriples, pathHas, variableTerm, type Expansion } from './sparql-rewrite.ts';
 
 const ZERO_OR_ONE: ReadonlySet<string> = new Set(['?']);
 // A predicate no graph uses: its `*` path is the zero-length path alone.
 const NEVER = { termType: 'NamedNode', value: 'urn:bkg:comunica:zero-length' };
 
-/** The query with those constructs rewritten; the text unchanged when it has none. */
-export function forComunica(query: string): string {
-  if (!/EXISTS|\?\s*[)/ ?]/i.test(query)) return query;
-  const parsed = new sparqljs.Parser().parse(query);
-  if (parsed.type !== 'query' || !parsed.where) return query;
+/** The query with those constructs rewritten; the query itself when it has none. */
+export function forComunica(parsed: SelectQuery): SelectQuery {
+  if (!parsed.where) return parsed;
   let changed = false;
   let fresh = 0;
   const how: Expansion = {
@@ -38,9 +35,7 @@ export function forComunica(query: string): string {
     return expandPath(t.subject, t.predicate, t.object, how);
   });
   where = existsInTheirGraph(where, undefined, () => (changed = true));
-  if (!changed) return query;
-  parsed.where = where;
-  return new sparqljs.Generator().stringify(parsed);
+  return changed ? { ...parsed, where } : parsed;
 }
 
 /** Every EXISTS of a BIND inside `GRAPH <g>` wrapped in `GRAPH <g>`. */

@@ -14,6 +14,8 @@ import type * as RDF from '@rdfjs/types';
 import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type RdfTerm, type SelectOptions, type SparqlRow } from './graph-store.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
 import { forComunica } from './comunica-query.ts';
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
+import { serialize } from '../rdf/sparql-serializer.ts';
 import { parseTriples } from './rdf-input.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
@@ -62,12 +64,12 @@ export class ComunicaStore implements GraphStore {
     return store;
   }
 
-  async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+  async select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
     // The service's queries name every graph they read, so the default graph's content never
     // reaches an answer. As the union of all graphs it keeps Comunica 4.5 from dropping path
     // alternatives: its optimizer tests each `a|b` alternative against the default graph only and
     // prunes those with no triples there, so inside GRAPH every alternative path came out empty.
-    const stream = await this.engine.queryBindings(forComunica(query), { sources: [this.data], unionDefaultGraph: true });
+    const stream = await this.engine.queryBindings(serialize(forComunica(query)), { sources: [this.data], unionDefaultGraph: true });
     const signal = options?.work?.signal;
     const stop = () => stream.destroy(signal?.reason as Error);
     signal?.addEventListener('abort', stop, { once: true });

@@ -1,3 +1,4 @@
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { RdfTerm, SparqlRow } from '../rdf/result-row.ts';
@@ -122,10 +123,11 @@ export interface GraphStore {
   /** A short name for logs and metrics, e.g. `oxigraph`. */
   readonly name: string;
   /**
-   * Runs a SELECT query and returns its solutions. With a request's work (`options.work`) the query
-   * stops at the request's deadline, and does not start when its client has gone away.
+   * Runs a SELECT query (algebra, printed by the store in its dialect) and returns its solutions.
+   * With a request's work (`options.work`) the query stops at the request's deadline, and does not
+   * start when its client has gone away.
    */
-  select(query: string, options?: SelectOptions): Promise<SparqlRow[]>;
+  select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]>;
   /**
    * Runs a client's confined query within its deadline, without holding up the service's own
    * queries past it; throws `deadlineExceeded` when the deadline passes.

@@ -1,7 +1,8 @@
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
 
-/** Told of every query a store runs: its text and how long it took. */
-export type QueryListener = (event: { store: string; query: string; durationMs: number; ok: boolean }) => void;
+/** Told of every query a store runs: the query (algebra: `serialize` prints it) and how long it took. */
+export type QueryListener = (event: { store: string; query: SelectQuery; durationMs: number; ok: boolean }) => void;
 
 /** Told when a graph is about to change (`done` false) and when the change is over (`done` true, failed or not). */
 export type ChangeListener = (event: { graph: string; done: boolean }) => void;
@@ -38,11 +39,11 @@ export class InstrumentedStore implements GraphStore {
   }
 
   /** A query that is not one of a request's round trips (a cache being filled): not reported. */
-  selectUnreported(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+  selectUnreported(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
     return this.inner.select(query, options);
   }
 
-  async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+  async select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
     const started = performance.now();
     let ok = false;
     try {

@@ -2,9 +2,11 @@
  * A store whose graphs are kept under another namespace: the service names its graphs
  * `urn:bkg:site:<id>` and `urn:bkg:ontology`; on the store they are `<namespace>site:<id>` and
  * `<namespace>ontology`. Several deployments (or test runs) can so share one triplestore without
- * seeing each other's sites. In a query only the IRIs after GRAPH, FROM and FROM NAMED change,
- * found by a scan that skips strings and comments: never a term in a pattern.
+ * seeing each other's sites. In a query only the graph names after GRAPH (and, in a client's text,
+ * FROM and FROM NAMED, found by a scan that skips strings and comments) change: never a term in a pattern.
  */
+import { namedNode, type SelectQuery } from '../rdf/sparql-algebra.ts';
+import { mapPatterns } from './sparql-rewrite.ts';
 import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, RdfTerm, SelectOptions, SparqlRow } from './graph-store.ts';
 
 const SERVICE_GRAPHS = 'urn:bkg:';
@@ -25,8 +27,16 @@ export class NamespacedStore implements GraphStore {
     return name.startsWith(SERVICE_GRAPHS) && !name.startsWith(this.namespace) ? this.namespace + name.slice(SERVICE_GRAPHS.length) : name;
   }
 
-  select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
-    return this.inner.select(this.rename(query), options);
+  select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
+    return this.inner.select(this.renameGraphs(query), options);
+  }
+
+  /** The query with the service's graphs it names (after GRAPH, FROM and FROM NAMED) in the namespace. */
+  private renameGraphs(query: SelectQuery): SelectQuery {
+    const named = <T extends { termType: string; value: string }>(term: T): T => (term.termType === 'NamedNode' && this.graph(term.value) !== term.value ? (namedNode(this.graph(term.value)) as unknown as T) : term);
+    const where = mapPatterns(query.where ?? [], (p, walk) => (p.type === 'graph' ? [{ ...p, name: named(p.name), patterns: walk(p.patterns) }] : undefined));
+    const from = query.from && { default: query.from.default.map(named), named: query.from.named.map(named) };
+    return { ...query, where, ...(from ? { from } : {}) };
   }
 
   /**
@@ -76,7 +86,7 @@ export class NamespacedStore implements GraphStore {
     return this.inner.close();
   }
 
-  /** The query with its GRAPH names and FROM / FROM NAMED in the namespace. */
+  /** A client's query text with its GRAPH names and FROM / FROM NAMED in the namespace. */
   private rename(query: string): string {
     if (!query.includes(SERVICE_GRAPHS)) return query;
     let out = '';

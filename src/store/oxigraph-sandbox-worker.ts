@@ -16,7 +16,8 @@ import { loadSegment } from './segment-loading.ts';
 import type { QueryForm } from './graph-store.ts';
 import type { OxigraphResponse } from './oxigraph-protocol.ts';
 import { isWasmTrap } from './wasm-trap.ts';
-import { iri, prologue, sparql } from '../rdf/sparql.ts';
+import { dropGraph as drop, namedNode, update } from '../rdf/sparql-algebra.ts';
+import { serialize } from '../rdf/sparql-serializer.ts';
 
 /** Messages from the main thread (the lane adds each one's id). */
 export type SandboxRequest =
@@ -39,7 +40,7 @@ const journal = new GraphJournal((workerData as SandboxWorkerData).persistDir);
 /** Persisted graphs held → the segment files they were copied from: a replace or a merge names new ones. */
 const copied = new Map<string, string>();
 
-const dropGraph = (graph: string) => store.update(sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text);
+const dropGraph = (graph: string) => store.update(serialize(update(drop(namedNode(graph)))));
 
 /** Makes the copy of a persisted graph what the journal holds now; true when it had to copy. */
 function copy(graph: string): boolean {

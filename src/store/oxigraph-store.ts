@@ -1,4 +1,6 @@
 import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
+import { select, type SelectQuery } from '../rdf/sparql-algebra.ts';
+import { serialize } from '../rdf/sparql-serializer.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
 import { closeSync, createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -275,7 +277,8 @@ export class OxigraphStore implements GraphStore {
     return swap;
   }
 
-  async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+  async select(algebra: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
+    const query = serialize(algebra);
     const rows = await parseTsvSelectResults(await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site, options?.work));
     // A term TSV cannot carry as JSON does (see parseTsvSelectResults): the rare query asks twice.
     return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site, options?.work));
@@ -330,7 +333,7 @@ export class OxigraphStore implements GraphStore {
   }
 
   async ping(): Promise<void> {
-    await this.select('SELECT * WHERE {} LIMIT 1');
+    await this.select(select({ variables: '*', where: [], limit: 1 }));
   }
 
   health(): EngineHealth {

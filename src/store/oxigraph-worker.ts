@@ -16,9 +16,13 @@ import { GraphJournal } from './graph-journal.ts';
 import { loadSegment, segmentSteps, SegmentUnreadable } from './segment-loading.ts';
 import { ntriple } from './rdf-input.ts';
 import { isWasmTrap } from './wasm-trap.ts';
-import { iri, prologue, sparql } from '../rdf/sparql.ts';
+import { aggregate, dropGraph as drop, graph as graphPattern, namedNode, select, triple, update, variable, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { serialize } from '../rdf/sparql-serializer.ts';
 
-const dropGraph = (graph: string) => sparql`${prologue}\nDROP SILENT GRAPH ${iri(graph)}`.text;
+const dropGraph = (graph: string) => serialize(update(drop(namedNode(graph))));
+const [S, P, O, N] = ['s', 'p', 'o', 'n'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+/** `SELECT (COUNT(?s) AS ?n) WHERE { GRAPH <graph> { ?s ?p ?o } }`. */
+const countQuery = (graph: string) => serialize(select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }));
 
 const { persistDir, writer } = workerData as OxigraphWorkerData;
 const store = new oxigraph.Store();
@@ -97,7 +101,7 @@ function persistLoad(request: Extract<OxigraphRequest, { op: 'load' }>, quads: r
 
 function count(graph: string): number {
   const result = JSON.parse(
-    store.query(sparql`${prologue}\nSELECT (COUNT(*) AS ?n) WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text, {
+    store.query(countQuery(graph), {
       results_format: 'application/sparql-results+json',
     }) as string,
   );

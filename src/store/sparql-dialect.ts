@@ -3,6 +3,7 @@
  * and asks its dialect wherever an engine is known to depart from it; each departure below is
  * shown by a test in test/integration/stores/virtuoso-dialect.test.ts.
  */
+import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import type { RdfTerm, SparqlRow } from './graph-store.ts';
 import { forVirtuoso } from './virtuoso-query.ts';
 
@@ -26,8 +27,8 @@ export interface SparqlDialect {
   readonly blankNodesInInsertData: boolean;
   /** A term of a result as the embedded store would write it. */
   normalizeTerm(term: RdfTerm): RdfTerm;
-  /** A query of the service as the endpoint runs it correctly. */
-  prepareQuery(query: string): string;
+  /** A query of the service as the endpoint runs it correctly (a rewrite of its algebra). */
+  prepareQuery(query: SelectQuery): SelectQuery;
 }
 
 /** Literals as SPARQL 1.1 JSON results write them: `literal` with a datatype, none for xsd:string. */

@@ -14,7 +14,9 @@ import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
-import { iri, prologue, sparql, trusted, type Sparql } from '../rdf/sparql.ts';
+import { aggregate, dropGraph, graph as graphPattern, insertData, moveGraph, namedNode, select, triple, update, variable, type SelectQuery, type Triple, type Update, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import type { ConstructQuery } from 'sparqljs';
+import { serialize } from '../rdf/sparql-serializer.ts';
 import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SelectOptions, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
@@ -103,13 +105,13 @@ export class SparqlHttpStore implements GraphStore {
    * Within a request, a query may take what is left of the request's deadline when that is shorter
    * than the store's own timeout (the endpoint is told too, where its dialect has a parameter).
    */
-  async select(query: string, options?: SelectOptions): Promise<SparqlRow[]> {
+  async select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
     const dialect = await this.dialect();
     const work = options?.work;
     const left = work?.remainingMs();
     const ownDeadline = work && left! < this.options.timeoutMs ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) } : undefined;
     const started = performance.now();
-    const text = dialect.prepareQuery(query);
+    const text = serialize(dialect.prepareQuery(query));
     const xml = dialect.selectResults === 'xml';
     let answer: HttpAnswer;
     try {
@@ -136,8 +138,8 @@ export class SparqlHttpStore implements GraphStore {
   }
 
   /** Runs SPARQL Update operations (one request, so the endpoint may apply them together). */
-  async update(operations: Sparql): Promise<void> {
-    const text = sparql`${prologue}\n${operations}`.text;
+  async update(operations: Update): Promise<void> {
+    const text = serialize(operations);
     await this.client.send(this.updateUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -192,37 +194,37 @@ export class SparqlHttpStore implements GraphStore {
   private async loadInBatches(graph: string, data: RdfSource, format: RdfFormat, replace: boolean): Promise<void> {
     const dialect = await this.dialect();
     const temporary = `urn:bkg:tmp:${randomUUID()}`;
-    const target = iri(temporary);
+    const target = namedNode(temporary);
     const withBlankNodes: oxigraph.Quad[] = [];
     let sent = 0;
     try {
       for await (const batch of parseTriples(data, format, graph, INSERT_BATCH)) {
-        const plain: string[] = [];
+        const plain: Triple[] = [];
         for (const quad of batch) {
           if (hasBlankNode(quad)) withBlankNodes.push(quad);
-          else plain.push(ntriple(quad));
+          else plain.push(quad as Triple);
         }
-        if (plain.length > 0) await this.update(insertData(target, plain, true));
+        if (plain.length > 0) await this.update(update(insertData(target, plain)));
         sent += plain.length;
       }
       for (const group of blankNodeGroups(withBlankNodes, INSERT_BATCH)) {
-        await this.update(insertData(target, group.map(ntriple), dialect.blankNodesInInsertData));
+        await this.update(update(insertData(target, group as Triple[], !dialect.blankNodesInInsertData)));
         sent += group.length;
       }
-      const into = iri(graph);
+      const into = namedNode(graph);
       if (replace) {
-        await this.update(sent === 0 ? sparql`DROP SILENT GRAPH ${into}` : sparql`MOVE SILENT GRAPH ${target} TO GRAPH ${into}`);
+        await this.update(update(sent === 0 ? dropGraph(into) : moveGraph(target, into)));
       } else if (sent > 0) {
-        await this.update(sparql`ADD SILENT GRAPH ${target} TO GRAPH ${into} ;\nDROP SILENT GRAPH ${target}`);
+        await this.update(update(moveGraph(target, into, 'add'), dropGraph(target)));
       }
     } catch (error) {
-      await this.update(sparql`DROP SILENT GRAPH ${target}`).catch(() => undefined);
+      await this.update(update(dropGraph(target))).catch(() => undefined);
       throw error;
     }
   }
 
   async dropGraph(graph: string): Promise<void> {
-    await this.update(sparql`DROP SILENT GRAPH ${iri(graph)}`);
+    await this.update(update(dropGraph(namedNode(graph))));
   }
 
   async exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
@@ -230,14 +232,14 @@ export class SparqlHttpStore implements GraphStore {
     const answer = this.gspUrl
       ? // The same deadline as queries: a store that hangs must answer 503, not hold the request forever.
         await this.client.send(withParams(this.gspUrl, { graph }), { method: 'GET', headers: { accept }, deadline: true, accept: [404] })
-      : await this.query(sparql`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text, accept);
+      : await this.query(serialize(constructAll(graph)), accept);
     if (answer.status === 404) return '';
     // Read back and written by Oxigraph, so every store exports the same text for the same graph.
     return graphOf(answer).dump({ format, from_graph_name: oxigraph.defaultGraph() });
   }
 
   async countTriples(graph: string): Promise<number> {
-    const rows = await this.select(sparql`SELECT (COUNT(*) AS ?n) WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`.text);
+    const rows = await this.select(select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }));
     return Number(rows[0]?.n?.value ?? 0);
   }
 
@@ -290,11 +292,12 @@ function blankNodeGroups(quads: readonly oxigraph.Quad[], size: number): oxigrap
   return groups;
 }
 
-/** An INSERT of N-Triples lines into a graph: `INSERT DATA`, or a template when blank nodes must not go in one. */
-function insertData(graph: Sparql, lines: readonly string[], asData: boolean): Sparql {
-  // Oxigraph wrote these lines in N-Triples syntax: literals escaped, IRIs checked.
-  const triples = trusted(lines.join(''));
-  return asData ? sparql`INSERT DATA { GRAPH ${graph} {\n${triples}} }` : sparql`INSERT { GRAPH ${graph} {\n${triples}} } WHERE {}`;
+const [S, P, O, N] = ['s', 'p', 'o', 'n'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+
+/** `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <graph> { ?s ?p ?o } }`: a graph's triples, without a Graph Store endpoint. */
+function constructAll(graph: string): ConstructQuery {
+  const all = { subject: S, predicate: P, object: O };
+  return { type: 'query', queryType: 'CONSTRUCT', prefixes: {}, template: [all], where: [graphPattern(namedNode(graph), triple(S, P, O))] };
 }
 
 /** A graph the endpoint answered (N-Triples or Turtle), read into an Oxigraph store. */

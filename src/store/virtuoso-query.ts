@@ -4,7 +4,8 @@
  * test/integration/stores/virtuoso-dialect.test.ts.
  * - Repeated property paths (`*`, `+`, `?`) run only from a constant: from a variable Virtuoso
  *   refuses them ("transitive start not given") or answers part of the closure. Each becomes its
- *   transitive subquery (`{ SELECT ?s ?o WHERE { … } } OPTION (TRANSITIVE, t_in(?s), t_out(?o), …)`),
+ *   transitive subquery (`{ SELECT ?s ?o WHERE { … } } OPTION (TRANSITIVE, t_in(?s), t_out(?o), …)`,
+ *   a typed pattern the serializer prints: `transitive()` of src/rdf/sparql-algebra.ts),
  *   which needs one end bound by a join: a VALUES block binding an end goes in a subquery (only
  *   there does it count). Next to such a subquery an alternative path is answered in part, so in
  *   these queries every path becomes plain triples (alternatives a UNION, sequences a join over
@@ -21,13 +22,12 @@
  * (virtuoso-required-first.ts); an EXISTS probe's paths are plain triples.
  * A query with none of these (no repeated path, EXISTS or VALUES) goes unchanged.
  */
-import sparqljs from 'sparqljs';
-import type { BindPattern, Expression, FilterPattern, GroupPattern, Pattern, SelectQuery, Triple, ValuesPattern, VariableTerm } from 'sparqljs';
+import type { BindPattern, Expression, FilterPattern, GroupPattern, Pattern, SelectQuery, ValuesPattern, VariableTerm } from 'sparqljs';
+import { asTransitive, transitive } from '../rdf/sparql-algebra.ts';
 import { requiredFirst } from './virtuoso-required-first.ts';
 import { valuesAsSubqueries } from './virtuoso-values.ts';
-import { bgp, expandPath, groupOf, isPath, mapExists, mapPatterns, mapTriples, pathHas, variableTerm, type Expansion, type PathEnd, type Predicate } from './sparql-rewrite.ts';
+import { expandPath, groupOf, isPath, mapExists, mapPatterns, mapTriples, pathHas, variableTerm, type Expansion, type PathEnd, type Predicate } from './sparql-rewrite.ts';
 
-const PLACEHOLDER = 'urn:bkg:virtuoso-transitive:';
 const REPEATS: ReadonlySet<string> = new Set(['*', '+', '?']);
 const ONE = { termType: 'Literal', value: '1', language: '', datatype: { termType: 'NamedNode', value: 'http://www.w3.org/2001/XMLSchema#integer' } };
 
@@ -39,11 +39,9 @@ const existsOf = (e: unknown): { operator: string; args: GroupPattern[] } | unde
   return op?.type === 'operation' && (op.operator === 'exists' || op.operator === 'notexists') ? (op as { operator: string; args: GroupPattern[] }) : undefined;
 };
 
-/** A query of the service as Virtuoso answers it right; the text unchanged when nothing needs rewriting. */
-export function forVirtuoso(query: string): string {
-  if (!/EXISTS|VALUES|[*+?]\s*[)/ ?]/i.test(query)) return query;
-  const parsed = new sparqljs.Parser().parse(query);
-  if (parsed.type !== 'query' || !parsed.where) return query;
+/** A query of the service as Virtuoso answers it right; the query itself when nothing needs rewriting. */
+export function forVirtuoso(parsed: SelectQuery): SelectQuery {
+  if (!parsed.where) return parsed;
   let repeats = false;
   mapTriples(parsed.where, (t) => ((repeats ||= pathHas(t.predicate, REPEATS)), []));
   const rewriter = new Rewriter();
@@ -51,14 +49,21 @@ export function forVirtuoso(query: string): string {
   const bound = rewriter.variables(where, true);
   const rewritten = { count: 0 };
   where = existsAsJoins(where, bound, rewriter, rewritten);
-  if (!repeats && rewritten.count === 0 && !/VALUES/i.test(query)) return query;
-  parsed.where = requiredFirst(valuesAsSubqueries(wrapValues(where, rewriter)), (node) => rewriter.variables(node));
-  return rewriter.fill(new sparqljs.Generator().stringify(parsed));
+  if (!repeats && rewritten.count === 0 && !hasValues(where)) return parsed;
+  where = requiredFirst(valuesAsSubqueries(wrapValues(where, rewriter)), (node) => rewriter.variables(node));
+  return { ...parsed, where: rewriter.bindEnds(where) };
+}
+
+/** Whether a VALUES block is anywhere in the patterns (subqueries and EXISTS included). */
+function hasValues(list: Pattern[]): boolean {
+  let found = false;
+  mapPatterns(list, (p) => ((found ||= p.type === 'values'), undefined));
+  return found;
 }
 
 class Rewriter {
-  /** Each transitive subquery by placeholder number: its two ends, its text, and the VALUES that bind an end. */
-  private readonly blocks: Array<{ ends: [string, string]; text: string; values: ValuesPattern[] }> = [];
+  /** Each transitive subquery: its two ends, and the VALUES that bind an end. */
+  private readonly blocks = new Map<Pattern, { ends: [VariableTerm, VariableTerm]; values: ValuesPattern[] }>();
   private fresh = 0;
   private readonly how: Expansion = {
     keep: (path) => !isPath(path),
@@ -79,13 +84,10 @@ class Rewriter {
   /** `s step{min,} o` as a transitive subquery; a constant end becomes a variable tested after it. */
   private transitive(s: PathEnd, step: Predicate, o: PathEnd, min: 0 | 1, once: boolean): Pattern[] {
     const [from, to] = [isVariable(s) ? s : this.how.fresh(), isVariable(o) ? o : this.how.fresh()];
-    const inner = { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [from, to], where: this.expand(from, step, to) } as SelectQuery;
-    const options = `t_in(?${from.value}), t_out(?${to.value}), t_distinct, t_min(${min})${once ? ', t_max(1)' : ''}`;
-    const text = `{ ${new sparqljs.Generator().stringify(inner)} } OPTION (TRANSITIVE, ${options}) .`;
-    const n = this.blocks.push({ ends: [from.value, to.value], text, values: [] }) - 1;
-    const placeholder = { termType: 'NamedNode', value: `${PLACEHOLDER}${n}` } as Triple['subject'];
+    const node = transitive(from, to, this.expand(from, step, to), min, once ? 1 : undefined);
+    this.blocks.set(node, { ends: [from, to], values: [] });
     const tests = ([[from, s], [to, o]] as const).filter(([v, t]) => v !== t).map(([v, t]) => equals(v, t));
-    return [bgp({ subject: placeholder, predicate: placeholder as Predicate, object: placeholder }), ...tests];
+    return [node, ...tests];
   }
 
   /**
@@ -99,8 +101,9 @@ class Rewriter {
       const term = node as { termType?: string; value?: string; type?: string };
       if (term.termType === 'Variable') found.add(term.value!);
       else if (term.type === 'values') for (const row of (node as ValuesPattern).values) for (const key of Object.keys(row)) found.add(key.slice(1));
-      else if (term.termType === 'NamedNode' && term.value!.startsWith(PLACEHOLDER)) {
-        for (const end of this.blocks[Number(term.value!.slice(PLACEHOLDER.length))]!.ends) found.add(end);
+      else if (asTransitive(node as Pattern)) {
+        const { in: from, out: to } = asTransitive(node as Pattern)!;
+        found.add(from.value).add(to.value);
       } else if (!(outside && existsOf(node))) for (const value of Object.values(node)) this.variables(value, outside, found);
     }
     return found;
@@ -115,31 +118,27 @@ class Rewriter {
   /** Notes a VALUES block that binds an end of a transitive subquery; whether there was one. */
   bindsAnEnd(values: ValuesPattern): boolean {
     const vars = Object.keys(values.values[0] ?? {}).map((k) => k.slice(1));
-    const blocks = this.blocks.filter((b) => b.ends.some((end) => vars.includes(end)));
+    const blocks = [...this.blocks.values()].filter((b) => b.ends.some((end) => vars.includes(end.value)));
     for (const block of blocks) block.values.push(values);
     return blocks.length > 0;
   }
 
   /**
-   * The generated text with every placeholder replaced by its subquery (which may hold others).
-   * One with an end bound by VALUES runs with a copy of them, in a `SELECT DISTINCT` of its two
-   * ends: joined to triples outside such a subquery, its pairs met only some of their matches
-   * (a building's systems lacked two), and it needs the binding inside it.
+   * The patterns with every transitive subquery (nested ones too) that has an end bound by VALUES
+   * run with a copy of them, in a `SELECT DISTINCT` of its two ends: joined to triples outside such
+   * a subquery, its pairs met only some of their matches (a building's systems lacked two), and it
+   * needs the binding inside it.
    */
-  fill(text: string): string {
-    const triple = new RegExp(`<${PLACEHOLDER}(\\d+)> <${PLACEHOLDER}\\1> <${PLACEHOLDER}\\1>\\.`, 'g');
-    const write = (n: string) => {
-      const { ends, text: block, values } = this.blocks[Number(n)]!;
-      if (values.length === 0) return block;
-      const bound = values.map((v) => {
-        const variables = Object.keys(v.values[0] ?? {}).map((k) => variableTerm(k.slice(1)));
-        return `{ ${new sparqljs.Generator().stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, variables, where: [v] } as SelectQuery)} }`;
-      });
-      return `{ SELECT DISTINCT ?${ends[0]} ?${ends[1]} WHERE { ${bound.join(' ')} ${block} } }`;
-    };
-    let out = text;
-    while (triple.test(out)) out = out.replace(triple, (_, n: string) => write(n));
-    return out;
+  bindEnds(list: Pattern[]): Pattern[] {
+    return mapPatterns(list, (p) => {
+      const node = asTransitive(p);
+      if (!node) return undefined;
+      const bound = transitive(node.in, node.out, this.bindEnds(node.where), node.min, node.max);
+      const { ends, values } = this.blocks.get(p)!;
+      if (values.length === 0) return [bound];
+      const copies = values.map((v) => subquery(Object.keys(v.values[0] ?? {}).map((k) => variableTerm(k.slice(1))), [v]));
+      return [subquery(ends, [...copies, bound], true)];
+    });
   }
 }
 

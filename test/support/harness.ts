@@ -13,6 +13,7 @@ import { listen } from '../../src/http/listen.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { ONTOLOGY_GRAPH, siteGraph } from '../../src/rdf/vocabulary.ts';
 import { createServices, type Services } from '../../src/services.ts';
+import { serialize } from '../../src/rdf/sparql-serializer.ts';
 
 export interface GraphQLResult {
   data?: any;
@@ -87,7 +88,7 @@ export async function createHarness(options: { sites: Record<string, string>; en
   const { server, port } = await listen(app, 0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   let sent: string[] = [];
-  services.store.onQuery(({ query }) => sent.push(query));
+  services.store.onQuery(({ query }) => sent.push(serialize(query)));
   const request = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has('authorization')) headers.set('authorization', `Bearer ${ADMIN_KEY}`);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalTriples, exportTriples, jsonBody } from '../../support/api-client.ts';
 import { curl, type CurlAnswer } from '../../support/curl.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 
@@ -94,7 +95,7 @@ describe('N-Quads: only the default graph is taken', () => {
   /** Graphs (and the default graph) that hold a triple about one of the stray subjects. */
   const whereStraysAre = async () =>
     h.services.store.select(
-      `SELECT DISTINCT ?g WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } FILTER(?s IN (${strays.join(', ')})) }`,
+      selectQuery(`SELECT DISTINCT ?g WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } FILTER(?s IN (${strays.join(', ')})) }`),
     );
 
   it.each(['PUT', 'POST'] as const)('%s writes the default-graph triples and no quad naming a graph, anywhere', async (method) => {

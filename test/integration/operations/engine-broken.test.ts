@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteGraph } from '../../../src/rdf/vocabulary.ts';
 import { fetchAs } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 const embedded = (process.env.BKG_GRAPH_STORE ?? 'oxigraph') === 'oxigraph';
 /** 700 nested groups: Oxigraph's evaluator overflows inside WebAssembly and traps (client SPARQL is refused long before). */
-const trappingQuery = (g: string) => `SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`;
+const trappingQuery = (g: string) => selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);
 
 let h: Harness;
 let dataDir: string;

@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type GraphQLResult, type Harness } from '../../support/harness.ts';
 import { sampleHostileStrings, show, turtleString } from '../../unit/rdf/hostile-strings.ts';
+import { selectQuery } from '../../support/select-query.ts';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
 
 const COUNT = Number(process.env.BKG_TEST_HOSTILE_STRINGS ?? 10_000);
 const SEED = 20_261_121;
@@ -160,7 +162,7 @@ beforeAll(async () => {
   });
   h.services.store.onQuery(({ query, ok }) => {
     storeQueries++;
-    if (!ok) brokenQueries.push(query);
+    if (!ok) brokenQueries.push(serialize(query));
   });
 
   for (let first = 0; first < COUNT; first += STRINGS_PER_REQUEST) {
@@ -235,7 +237,7 @@ describe(`${COUNT} hostile strings`, () => {
     const problems: string[] = [];
     for (const site of siteIds) {
       const rows = await h.services.store.select(
-        `SELECT ?e ?label WHERE { GRAPH <urn:bkg:site:${site}> { ?e a <https://brickschema.org/schema/Brick#AHU> ; <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`,
+        selectQuery(`SELECT ?e ?label WHERE { GRAPH <urn:bkg:site:${site}> { ?e a <https://brickschema.org/schema/Brick#AHU> ; <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`),
       );
       for (const row of rows) {
         const i = Number(row.e!.value.slice(`${NS}e`.length));

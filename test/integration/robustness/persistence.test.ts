@@ -11,6 +11,7 @@ import { createApp } from '../../../src/http/create-app.ts';
 import { createLogger } from '../../../src/log/logger.ts';
 import { ONTOLOGY_GRAPH, siteGraph } from '../../../src/rdf/vocabulary.ts';
 import { createServices, type Services } from '../../../src/services.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 const ADMIN_KEY = 'persistence-admin-key-0123456789';
 
@@ -108,7 +109,7 @@ describe('the embedded store across a restart', () => {
 
     it('keeps literals with quotes and non-ASCII characters exactly', async () => {
       const rows = await second.store.select(
-        `SELECT ?label WHERE { GRAPH <${siteGraph('kept')}> { <https://example.org/persist#AHU1> <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`,
+        selectQuery(`SELECT ?label WHERE { GRAPH <${siteGraph('kept')}> { <https://example.org/persist#AHU1> <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`),
       );
       expect(rows.map((row) => row.label?.value)).toEqual(['AHU 1 "north" – ünïcödé']);
     });
@@ -125,7 +126,7 @@ describe('the embedded store across a restart', () => {
     });
 
     it('puts nothing back outside the site graphs (the default graph stays empty)', async () => {
-      const rows = await second.store.select('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
+      const rows = await second.store.select(selectQuery('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'));
       expect(Number(rows[0]?.n?.value)).toBe(0);
     });
 

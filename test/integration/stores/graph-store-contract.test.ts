@@ -13,6 +13,7 @@ import { RdfSyntaxError, type GraphStore, type SparqlRow } from '../../../src/st
 import { OxigraphStore } from '../../../src/store/oxigraph-store.ts';
 import { SparqlHttpStore } from '../../../src/store/sparql-http-store.ts';
 import { startSparqlEndpoint, type SparqlEndpoint } from '../../support/sparql-endpoint.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 const external = process.env.BKG_TEST_SPARQL_URL;
 const externalGsp = process.env.BKG_TEST_SPARQL_GSP_URL;
@@ -57,7 +58,7 @@ for (const [name, open] of stores) {
   describe.skipIf(!open)(`GraphStore contract: ${name}${open ? '' : ' (needs BKG_TEST_SPARQL_URL)'}`, () => {
     let store: GraphStore;
     const graph = (label: string) => `urn:bkg:test:${randomUUID()}:${label}`;
-    const select = (g: string, where: string, vars = '*') => store.select(`SELECT ${vars} WHERE { GRAPH <${g}> { ${where} } }`);
+    const select = (g: string, where: string, vars = '*') => store.select(selectQuery(`SELECT ${vars} WHERE { GRAPH <${g}> { ${where} } }`));
 
     beforeAll(async () => {
       store = await open!();

@@ -11,6 +11,7 @@ import { BKG, ONTOLOGY_GRAPH } from '../../../src/rdf/vocabulary.ts';
 import type { GraphStore } from '../../../src/store/graph-store.ts';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.ts';
 import { BRICK, DERIVED_ONTOLOGY_PATH, loadDerivedOntology } from '../../unit/ontology/derived-ontology.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 let store: GraphStore;
 let ontology: Ontology;
@@ -33,7 +34,7 @@ function withSystemsOnly(current: Ontology): Ontology {
 
 /** Whether the store's ontology graph marks brick:Hot_Water_Loop as a System class. */
 const loopIsSystem = async () =>
-  (await store.select(`SELECT ?k WHERE { GRAPH <${ONTOLOGY_GRAPH}> { <${BRICK}Hot_Water_Loop> <${BKG}kind> ?k } }`)).some((row) => row.k?.value === `${BKG}System`);
+  (await store.select(selectQuery(`SELECT ?k WHERE { GRAPH <${ONTOLOGY_GRAPH}> { <${BRICK}Hot_Water_Loop> <${BKG}kind> ?k } }`))).some((row) => row.k?.value === `${BKG}System`);
 
 describe('ensureOntologyGraph', () => {
   it('writes the graph once for the same ontology and kinds', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequestWork } from '../../../src/limits/request-work.ts';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 const graph = (name: string) => `urn:bkg:site:${name}`;
 const VOLATILE = 'urn:bkg:ontology';
@@ -15,10 +16,10 @@ const BUDGET = { entities: 1e9, responseBytes: 1e12, storeRows: 1e12 };
 
 /** `count` triples, enough for a three-way cartesian product to run for minutes. */
 const triples = (count: number, tag = 'x') => Array.from({ length: count }, (_, i) => `<urn:${tag}:${i}> <urn:p> "${i}" .`).join('\n');
-const slowQuery = (g: string) => `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } }`;
-const countOf = (g: string) => `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s ?p ?o } }`;
+const slowQuery = (g: string) => selectQuery(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } }`);
+const countOf = (g: string) => selectQuery(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s ?p ?o } }`);
 /** 700 nested groups: Oxigraph's evaluator overflows inside WebAssembly and traps. */
-const trappingQuery = (g: string) => `SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`;
+const trappingQuery = (g: string) => selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);
 
 let store: OxigraphStore;
 

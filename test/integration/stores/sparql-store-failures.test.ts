@@ -6,6 +6,7 @@ import { AppError } from '../../../src/errors/app-error.ts';
 import { SparqlHttpStore } from '../../../src/store/sparql-http-store.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { startSparqlEndpoint, type SparqlEndpoint } from '../../support/sparql-endpoint.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 const SITE = `@prefix brick: <https://brickschema.org/schema/Brick#> .
 @prefix ex: <https://example.org/down#> .
@@ -31,7 +32,7 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
       for (const mode of ['down', 'fail', 'hang'] as const) {
         endpoint.mode = mode;
         const started = performance.now();
-        expect(codeOf(await store.select('SELECT * WHERE { ?s ?p ?o }').catch((e: unknown) => e)), mode).toBe('SERVICE_UNAVAILABLE');
+        expect(codeOf(await store.select(selectQuery('SELECT * WHERE { ?s ?p ?o }')).catch((e: unknown) => e)), mode).toBe('SERVICE_UNAVAILABLE');
         expect(codeOf(await store.ping().catch((e: unknown) => e)), mode).toBe('SERVICE_UNAVAILABLE');
         if (mode === 'hang') expect(performance.now() - started).toBeLessThan(5_000);
         endpoint.mode = 'up';
@@ -46,7 +47,7 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
   it('waits for a free connection beyond its bound rather than opening more', async () => {
     const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 10_000, maxConnections: 2 });
     try {
-      const answers = await Promise.all(Array.from({ length: 12 }, () => store.select('SELECT (1 AS ?one) WHERE {}')));
+      const answers = await Promise.all(Array.from({ length: 12 }, () => store.select(selectQuery('SELECT (1 AS ?one) WHERE {}'))));
       expect(answers.every((rows) => rows[0]?.one?.value === '1')).toBe(true);
     } finally {
       await store.close();

@@ -4,7 +4,6 @@ import type { Attribute, Constraint, EntityKind, RelationArgs, RelationName, Roo
 import { isTraversal, relations } from '../../../src/compiler/relations.ts';
 import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import { propertiesQuery, relationQuery, rootQuery } from '../../../src/compiler/sparql-builder.ts';
-import { trusted, type Sparql } from '../../../src/rdf/sparql.ts';
 import { contentsOf, parsePatterns, parseSelect, projection, subExpressions, usesOperator, valuesOf } from './sparql-support.ts';
 
 const BRICK = 'https://brickschema.org/schema/Brick#';
@@ -43,7 +42,7 @@ function rootPlan(k: EntityKind | undefined, constraints: Constraint[]): RootPla
   };
 }
 
-function root(k: EntityKind | undefined, constraints: Constraint[], attributes = NO_ATTRIBUTES): Sparql {
+function root(k: EntityKind | undefined, constraints: Constraint[], attributes = NO_ATTRIBUTES): SelectQuery {
   const query = rootQuery(rootPlan(k, constraints), attributes);
   if (!query) throw new Error('rootQuery returned undefined');
   return query;
@@ -62,7 +61,7 @@ function siteGraphPatterns(query: SelectQuery): Pattern[] {
  * The checks every generated query must pass: one SELECT, no FROM, no SERVICE, everything inside
  * the site's GRAPH, and only `bkg:kind` lookups in the ontology graph nested in it.
  */
-function expectConfined(sparql: Sparql): SelectQuery {
+function expectConfined(sparql: SelectQuery | string): SelectQuery {
   const query = parseSelect(sparql);
   expect(query.from).toBeUndefined();
   siteGraphPatterns(query);
@@ -105,14 +104,14 @@ const PART_EITHER = '(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf|^b
 
 describe('the confinement check used below', () => {
   it('rejects a triple outside the site graph, however deeply it is nested', () => {
-    expect(() => expectConfined(trusted(`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t } ?e ?p ?o }`))).toThrow();
-    expect(() => expectConfined(trusted(`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t FILTER EXISTS { GRAPH <urn:other> { ?e ?p ?o } } } }`))).toThrow();
-    expect(() => expectConfined(trusted(`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { BIND(IF(EXISTS { GRAPH ?g { ?e ?p ?o } }, 1, 0) AS ?x) ?e a ?t } }`))).toThrow();
-    expect(() => expectConfined(trusted(`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t GRAPH <${ONTOLOGY_GRAPH}> { ?t ?p ?o } } }`))).toThrow();
+    expect(() => expectConfined((`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t } ?e ?p ?o }`))).toThrow();
+    expect(() => expectConfined((`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t FILTER EXISTS { GRAPH <urn:other> { ?e ?p ?o } } } }`))).toThrow();
+    expect(() => expectConfined((`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { BIND(IF(EXISTS { GRAPH ?g { ?e ?p ?o } }, 1, 0) AS ?x) ?e a ?t } }`))).toThrow();
+    expect(() => expectConfined((`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t GRAPH <${ONTOLOGY_GRAPH}> { ?t ?p ?o } } }`))).toThrow();
   });
 
   it('accepts kind lookups in the ontology graph', () => {
-    expect(() => expectConfined(trusted(`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t FILTER EXISTS { GRAPH <${ONTOLOGY_GRAPH}> { ?t <${KIND}> ?k } } } }`))).not.toThrow();
+    expect(() => expectConfined((`SELECT ?e WHERE { GRAPH <${SITE_GRAPH}> { ?e a ?t FILTER EXISTS { GRAPH <${ONTOLOGY_GRAPH}> { ?t <${KIND}> ?k } } } }`))).not.toThrow();
   });
 });
 

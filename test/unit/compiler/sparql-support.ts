@@ -3,18 +3,19 @@
  * FILTER/BIND expressions with their EXISTS patterns, subqueries) to find triples, filters and VALUES.
  */
 import { Parser, type Expression, type Pattern, type SelectQuery, type Triple, type ValuePatternRow } from 'sparqljs';
-import { prologue, type Sparql } from '../../../src/rdf/sparql.ts';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
+import { prologue } from '../../support/select-query.ts';
 
-/** Parses a query and checks it is one SELECT. */
-export function parseSelect(query: Sparql | string): SelectQuery {
-  const parsed = new Parser().parse(typeof query === 'string' ? query : query.text);
+/** Parses a query (text, or algebra as the serializer prints it) and checks it is one SELECT. */
+export function parseSelect(query: SelectQuery | string): SelectQuery {
+  const parsed = new Parser().parse(typeof query === 'string' ? query : serialize(query));
   if (parsed.type !== 'query' || parsed.queryType !== 'SELECT') throw new Error(`Not a SELECT query: ${parsed.type}`);
   return parsed;
 }
 
 /** Parses a group graph pattern written in the codebase's prefixes, to compare fragments by meaning. */
 export function parsePatterns(text: string): Pattern[] {
-  return parseSelect(`${prologue.text}\nSELECT * WHERE { ${text} }`).where ?? [];
+  return parseSelect(`${prologue}\nSELECT * WHERE { ${text} }`).where ?? [];
 }
 
 export interface Found {

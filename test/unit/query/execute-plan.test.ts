@@ -9,7 +9,9 @@ import type { Ontology } from '../../../src/ontology/ontology.ts';
 import type { SparqlRow } from '../../../src/rdf/result-row.ts';
 import type { CurrentValueSource, SeriesBySite } from '../../../src/query/current-value-source.ts';
 import { executePlan } from '../../../src/query/execute-plan.ts';
-import type { CompiledQuery, QueryRunner } from '../../../src/query/query-runner.ts';
+import type { QueryRunner } from '../../../src/query/query-runner.ts';
+import type { SelectQuery } from '../../../src/rdf/sparql-algebra.ts';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
 import { BRICK, loadDerivedOntology } from '../ontology/derived-ontology.ts';
 import { planOne } from '../compiler/plan-support.ts';
 import { contentsOf, parseSelect, valuesOf } from '../compiler/sparql-support.ts';
@@ -37,9 +39,9 @@ function fakeRunner(n: number) {
     { ...(parent ? { parent: uri(parent) } : {}), e: uri(e), t: uri(`${BRICK}Air_Temperature_Sensor`), l0: lit(e.slice(SITE.length)), ts: lit(`ts:${e.slice(SITE.length)}`) },
   ];
   const runner: QueryRunner = {
-    async select(query: CompiledQuery, graph: string) {
+    async select(query: SelectQuery, graph: string) {
       expect(graph).toBe('urn:bkg:site:s');
-      queries.push(query.text);
+      queries.push(serialize(query));
       const values = contentsOf(parseSelect(query).where ?? []).values;
       const bound = (variable: string) => values.flatMap((v) => valuesOf(v, variable) ?? []);
       const parents = bound('parent');

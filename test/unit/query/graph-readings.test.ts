@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { GraphReadings } from '../../../src/query/graph-readings.ts';
 import type { GraphStore } from '../../../src/store/graph-store.ts';
 import { InstrumentedStore } from '../../../src/store/instrumented-store.ts';
+import { selectQuery } from '../../support/select-query.ts';
 
 /** A store that answers each select with how many it has answered (or fails once when told); replacing a graph tells the readings. */
 function countingStore() {
@@ -21,7 +22,7 @@ function countingStore() {
   } as unknown as GraphStore;
   const store = new InstrumentedStore(inner);
   const readings = (keptFor: (ms: number) => number | undefined) =>
-    new GraphReadings(store, async (select, graph) => `${graph}:${(await select('q'))[0]!.n!.value}`, keptFor);
+    new GraphReadings(store, async (select, graph) => `${graph}:${(await select(selectQuery('SELECT ?n WHERE {}')))[0]!.n!.value}`, keptFor);
   return { store, readings, reads: () => reads, failNext: () => (failNext = true) };
 }
 

@@ -1,6 +1,7 @@
 // Domain code's one call for entities builds the plan GraphQL would and runs it through the same
 // executor: checked here with an in-memory runner, no store.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
 import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import type { SparqlRow } from '../../../src/rdf/result-row.ts';
@@ -26,7 +27,7 @@ function layer() {
   const points: Record<string, { iri: string; owner?: string }> = { a: { iri: `${X}T1`, owner: `${X}AHU1` }, b: { iri: `${X}T2`, owner: `${X}AHU1` }, c: { iri: `${X}T3` } };
   const runner: QueryRunner = {
     async select(query) {
-      queries.push(query.text);
+      queries.push(serialize(query));
       const values = contentsOf(parseSelect(query).where ?? []).values;
       const bound = (variable: string) => values.flatMap((v) => valuesOf(v, variable) ?? []);
       const parents = bound('parent');

@@ -1,6 +1,7 @@
 // What the service keeps of each site's graph (profile, ids, class statements) is read once and
 // dropped when the graph changes: checked with a fake store that counts its reads and emits changes.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import type { SparqlRow } from '../../../src/rdf/result-row.ts';
 import { ONTOLOGY_GRAPH } from '../../../src/rdf/vocabulary.ts';
@@ -19,7 +20,7 @@ function fakeGraphs() {
     onChange: (listener) => listeners.push(listener),
     async selectUnreported(query, { site }) {
       reads.set(site, (reads.get(site) ?? 0) + 1);
-      const rows: SparqlRow[] = query.includes('rdfs:subClassOf ?sup') ? [{ t: { type: 'uri', value: 'urn:x#MyAHU' }, sup: { type: 'uri', value: `${BRICK}AHU` } }] : [];
+      const rows: SparqlRow[] = serialize(query).includes('rdfs:subClassOf ?sup') ? [{ t: { type: 'uri', value: 'urn:x#MyAHU' }, sup: { type: 'uri', value: `${BRICK}AHU` } }] : [];
       return rows;
     },
   };

@@ -1,7 +1,7 @@
 // Generated hostile strings for the escaping tests: characters that mean something in SPARQL,
 // Turtle, JSON, GraphQL or regular expressions, SPARQL keywords, control characters, unicode that
 // trips up case mapping, normalization and text direction, and very long strings. Shared by the
-// unit test of src/rdf/sparql.ts and the end-to-end robustness test.
+// unit test of src/rdf/sparql-algebra.ts and the end-to-end robustness test.
 import fc from 'fast-check';
 
 /** Single characters with a syntactic meaning somewhere between the client and the store. */

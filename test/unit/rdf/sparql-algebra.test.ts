@@ -1,20 +1,29 @@
-// The one SPARQL escaping module (src/rdf/sparql.ts; CONVENTIONS habit 2): what `literal()` and
-// `iri()` write must mean, to a real SPARQL parser, exactly the value they were given. The parser
-// is Oxigraph's, the engine the service embeds: each term is evaluated as `SELECT (<term> AS ?x) {}`
-// on an empty store and the value read back.
+// The typed terms (src/rdf/sparql-algebra.ts) and the one serializer (sparql-serializer.ts;
+// CONVENTIONS habit 2): what `literal()` and `namedNode()` become once printed must mean, to a real
+// SPARQL parser, exactly the value they were given. The parser is Oxigraph's, the engine the
+// service embeds: each term is printed in `SELECT (<term> AS ?x) {}`, evaluated on an empty store
+// and the value read back.
 import fc from 'fast-check';
 import oxigraph, { type Literal, type Term } from 'oxigraph';
 import { describe, expect, it } from 'vitest';
-import { Sparql, integer, iri, isAbsoluteIri, join, literal, prologue, sparql, trusted, variable } from '../../../src/rdf/sparql.ts';
+import { isAbsoluteIri } from '../../../src/rdf/iri.ts';
+import { bind, integer, literal, namedNode, select, variable, type Expression } from '../../../src/rdf/sparql-algebra.ts';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
 import { hostileString, turtleString } from './hostile-strings.ts';
 
 const store = new oxigraph.Store();
 
-/** Evaluates one SPARQL term with Oxigraph and returns the term it denotes. */
-function evaluate(term: Sparql): Term {
-  const rows = store.query(`${prologue.text}\nSELECT (${term.text} AS ?x) WHERE {}`) as Map<string, Term>[];
+const X = variable('x');
+/** The query `SELECT (term AS ?x) WHERE {}` as the serializer prints it. */
+const printed = (term: Expression) => serialize(select({ variables: [[term, X]], where: [] }));
+/** How the serializer writes one term. */
+const written = (term: Expression) => /SELECT \((.*) AS \?x\)/s.exec(printed(term))![1];
+
+/** Evaluates one term, printed by the serializer, with Oxigraph and returns the term it denotes. */
+function evaluate(term: Expression): Term {
+  const rows = store.query(printed(term)) as Map<string, Term>[];
   const value = rows[0]?.get('x');
-  if (!value) throw new Error(`no value for ${term.text}`);
+  if (!value) throw new Error(`no value for ${printed(term)}`);
   return value;
 }
 
@@ -52,8 +61,8 @@ describe('literal()', () => {
 
   it('keeps a string that closes its literal and opens a pattern inside the literal', () => {
     const value = '" } UNION { ?s ?p ?o } #';
-    const query = sparql`SELECT ?x WHERE { BIND(${literal(value)} AS ?x) }`;
-    const rows = store.query(query.text) as Map<string, Term>[];
+    const query = select({ variables: [X], where: [bind(literal(value), X)] });
+    const rows = store.query(serialize(query)) as Map<string, Term>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]?.get('x')?.value).toBe(value);
   });
@@ -66,21 +75,22 @@ describe('literal()', () => {
   });
 });
 
-describe('iri()', () => {
+describe('namedNode()', () => {
   it('shortens IRIs in the known namespaces to prefixed names', () => {
-    expect(iri(`${BRICK}AHU`).text).toBe('brick:AHU');
-    expect(iri('https://w3id.org/rec#Room').text).toBe('rec:Room');
-    expect(iri('http://www.w3.org/2000/01/rdf-schema#label').text).toBe('rdfs:label');
-    expect(iri('https://brickschema.org/schema/Brick/ref#hasExternalReference').text).toBe('ref:hasExternalReference');
+    expect(written(namedNode(`${BRICK}AHU`))).toBe('brick:AHU');
+    expect(written(namedNode('https://w3id.org/rec#Room'))).toBe('rec:Room');
+    expect(written(namedNode('http://www.w3.org/2000/01/rdf-schema#label'))).toBe('rdfs:label');
+    expect(written(namedNode('https://brickschema.org/schema/Brick/ref#hasExternalReference'))).toBe('ref:hasExternalReference');
+    expect(printed(namedNode(`${BRICK}AHU`))).toMatch(/^PREFIX brick: <https:\/\/brickschema\.org\/schema\/Brick#>\nSELECT/);
   });
 
   it('writes other IRIs, and local names a prefixed name cannot carry, in full', () => {
-    expect(iri('urn:bkg:site:demo').text).toBe('<urn:bkg:site:demo>');
-    expect(iri('https://example.org/f#AHU1').text).toBe('<https://example.org/f#AHU1>');
-    expect(iri(`${BRICK}a.b`).text).toBe(`<${BRICK}a.b>`);
-    expect(iri(`${BRICK}1st`).text).toBe(`<${BRICK}1st>`);
-    expect(iri(`${BRICK}`).text).toBe(`<${BRICK}>`);
-    expect(iri(`${BRICK}A/B`).text).toBe(`<${BRICK}A/B>`);
+    expect(written(namedNode('urn:bkg:site:demo'))).toBe('<urn:bkg:site:demo>');
+    expect(written(namedNode('https://example.org/f#AHU1'))).toBe('<https://example.org/f#AHU1>');
+    expect(written(namedNode(`${BRICK}a.b`))).toBe(`<${BRICK}a.b>`);
+    expect(written(namedNode(`${BRICK}1st`))).toBe(`<${BRICK}1st>`);
+    expect(written(namedNode(`${BRICK}`))).toBe(`<${BRICK}>`);
+    expect(written(namedNode(`${BRICK}A/B`))).toBe(`<${BRICK}A/B>`);
   });
 
   it('rejects strings that are not absolute IRIs', () => {
@@ -107,7 +117,7 @@ describe('iri()', () => {
     ];
     for (const value of invalid) {
       expect(isAbsoluteIri(value), JSON.stringify(value)).toBe(false);
-      expect(() => iri(value), JSON.stringify(value)).toThrow(TypeError);
+      expect(() => namedNode(value), JSON.stringify(value)).toThrow(TypeError);
     }
   });
 
@@ -129,7 +139,7 @@ describe('iri()', () => {
       parsed = false;
     }
     expect(parsed).toBe(false);
-    expect(() => iri(value)).toThrow(TypeError);
+    expect(() => namedNode(value)).toThrow(TypeError);
   });
 
   it(`for ${RUNS} hostile strings, either refuses or writes an IRI the parser reads back unchanged`, () => {
@@ -142,9 +152,9 @@ describe('iri()', () => {
     let accepted = 0;
     fc.assert(
       fc.property(candidates, (value) => {
-        let term: Sparql;
+        let term: Expression;
         try {
-          term = iri(value);
+          term = namedNode(value);
         } catch (error) {
           expect(error).toBeInstanceOf(TypeError);
           expect(isAbsoluteIri(value)).toBe(false);
@@ -162,34 +172,21 @@ describe('iri()', () => {
   });
 });
 
-describe('sparql`` template', () => {
-  const bare = (value: unknown) => sparql`SELECT * WHERE { ?s ?p ${value as Sparql} }`;
-
-  it('rejects a bare string interpolation', () => {
-    expect(() => bare('"x" } UNION { ?s ?p ?o')).toThrow(TypeError);
-    expect(() => bare('x')).toThrow(/Only Sparql fragments/);
-  });
-
-  it('rejects any other non-fragment value, also inside an array', () => {
-    for (const value of [42, undefined, null, { text: '?o' }, ['?o'], [literal('a'), 'b']]) expect(() => bare(value)).toThrow(TypeError);
-  });
-
-  it('accepts fragments and arrays of fragments, joined with spaces', () => {
-    const query = sparql`SELECT * WHERE { ${variable('s')} ${iri(`${BRICK}hasPoint`)} ${[literal('a'), literal('b')]} }`;
-    expect(query.text).toBe('SELECT * WHERE { ?s brick:hasPoint "a" "b" }');
-    expect(join([trusted('?a'), trusted('?b')], ', ').text).toBe('?a, ?b');
-  });
-});
-
 describe('integer() and variable()', () => {
-  it('integer() writes safe integers and rejects anything else', () => {
-    expect(integer(-3).text).toBe('-3');
+  it('integer() makes safe integers and rejects anything else', () => {
+    expect(evaluate(integer(-3)).value).toBe('-3');
     for (const value of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) expect(() => integer(value)).toThrow(TypeError);
   });
 
   it('variable() rejects names that are not SPARQL variable names', () => {
-    expect(variable('c0_k').text).toBe('?c0_k');
+    expect(variable('c0_k').value).toBe('c0_k');
     for (const name of ['', '1a', 'a b', 'a}', 'a?', 'é']) expect(() => variable(name)).toThrow(TypeError);
+  });
+
+  it('variable() names a scoped or numbered variable from its parts, checked as a whole', () => {
+    expect(variable('c0', 'k').value).toBe('c0_k');
+    expect(variable(variable('name'), 2).value).toBe('name_2');
+    expect(() => variable('c0', 'k}')).toThrow(TypeError);
   });
 });
 
