@@ -88,6 +88,7 @@ export async function parseTsvSelectResults(tsv: string): Promise<SparqlRow[] | 
 
 // A binding of the SPARQL XML results: its name, then the term's element, attributes and text.
 const XML_BINDING = /<binding name="([^"]+)">\s*<(uri|bnode|literal)((?:\s+[\w:]+="[^"]*")*)\s*(?:\/>|>([^<]*)<\/\2>)\s*<\/binding>|<\/result>|<result\s*\/>/g;
+const XML_BINDING_OPEN = /<binding\s/g;
 const XML_ATTRIBUTE = /([\w:]+)="([^"]*)"/g;
 const XML_ENTITY = /&(?:#x([0-9A-Fa-f]+)|#(\d+)|(lt|gt|amp|quot|apos));/g;
 const XML_NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -105,6 +106,7 @@ export async function parseXmlSelectResults(xml: string): Promise<SparqlRow[] | 
   const rows: SparqlRow[] = [];
   const slices = new MainThreadSlices();
   let row: Record<string, RdfTerm> = {};
+  let read = 0;
   for (const [, name, element, attributes, text] of xml.matchAll(XML_BINDING)) {
     if (!name) {
       rows.push(row);
@@ -113,6 +115,7 @@ export async function parseXmlSelectResults(xml: string): Promise<SparqlRow[] | 
       if (pause) await pause;
       continue;
     }
+    read++;
     const value = xmlText(text ?? '');
     if (element !== 'literal') {
       row[name] = { type: element === 'uri' ? 'uri' : 'bnode', value };
@@ -129,5 +132,6 @@ export async function parseXmlSelectResults(xml: string): Promise<SparqlRow[] | 
     if (datatype === `${XSD}string`) datatype = undefined;
     row[name] = { type: 'literal', value, ...(datatype ? { datatype } : {}), ...(lang ? { 'xml:lang': lang } : {}) };
   }
-  return rows;
+  // A binding written in a form the pattern does not match would be lost without a word: then JSON.
+  return read === (xml.match(XML_BINDING_OPEN) ?? []).length ? rows : undefined;
 }

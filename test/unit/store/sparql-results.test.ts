@@ -66,4 +66,10 @@ describe('SPARQL XML results', () => {
     const xml = store().query('SELECT * WHERE { VALUES ?x { UNDEF } }', { results_format: 'application/sparql-results+xml' }) as string;
     expect(await parseXmlSelectResults(xml)).toEqual([{}]);
   });
+
+  it('say so for a binding written in a form they do not read (single-quoted attributes), so the caller asks for JSON', async () => {
+    const xml = `<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="x"/></head><results>
+<result><binding name='x'><uri>http://a</uri></binding></result></results></sparql>`;
+    expect(await parseXmlSelectResults(xml)).toBeUndefined();
+  });
 });
