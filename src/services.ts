@@ -78,7 +78,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   metrics.watchStore(store);
   // A query is algebra: printed again only where it is logged.
   store.onQuery(({ query, durationMs, ok }) => logger.isLevelEnabled('debug') && logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query: serialize(query) }, 'sparql query'));
-  // Only an external SPARQL store may be changed by another replica: elsewhere this process sees every change, and keeps site profiles.
+  // Only an external SPARQL store may be changed by another replica: elsewhere this process sees every change, and keeps what it reads of a site until the graph changes.
   const query = new QueryLayer(storeRunner(store), new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql' }));
   const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
   logger.info({ ontology: config.ontologyPath, store: store.name, classes: ontology.classes.size, triples: ontologyTriples, written }, 'ontology loaded');

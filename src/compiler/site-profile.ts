@@ -7,9 +7,9 @@
  * list or nothing (the scan of every hasPoint edge cost 0.8 s at 1M triples), an id's local name
  * the few IRIs it can be, a property name its predicates, an IFC GlobalId the literal itself.
  *
- * Read and kept outside the compiler (src/query/site-caches.ts), only where this process sees
- * every change of the store: with an external store another replica may change a graph, so there
- * the planner goes without and emits the shapes that need no profile.
+ * Read and kept outside the compiler (src/query/site-caches.ts): until the graph changes, and on an
+ * external store, which another replica may change, renewed after a few seconds as well. While
+ * none is read (a large site just loaded) the planner goes without and emits the shapes that need no profile.
  */
 import type { EntityKind } from '../ontology/ontology.ts';
 import type { EntityRecord } from './entity-records.ts';
@@ -102,10 +102,11 @@ export async function readSiteProfile(run: SelectRunner, site: string): Promise<
   const typedNamespaces = await column(
     run,
     // `+`, not `*` (the same namespaces): Virtuoso refuses a REPLACE whose pattern can match the empty string.
+    // IRIs only: Virtuoso's STR() of a blank node is `nodeID://…`, which would make ids of `nodeID://` IRIs it refuses.
     select({
       variables: [NS],
       distinct: true,
-      where: [graph(namedNode(site), triple(S, namedNode(`${RDF}type`), T)), bind(op('replace', op('str', S), literal('[^#/]+$'), literal('')), NS)],
+      where: [graph(namedNode(site), triple(S, namedNode(`${RDF}type`), T), filter(op('isiri', S))), bind(op('replace', op('str', S), literal('[^#/]+$'), literal('')), NS)],
     }),
     'ns',
     LIMITS.namespaces,

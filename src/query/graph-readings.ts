@@ -1,9 +1,13 @@
 /**
  * What the planner reads of a site graph outside a request's round trips and keeps (the site's
- * classes; its ids on an external store: `site-caches.ts`): dropped at once when this process
- * changes the graph (`WatchedGraphs.onChange`), and, where another replica may change it unseen,
- * after the time `keptFor` gives. A reading in flight is shared; a failed one (the site is still
- * being restored, the store is down) is read again next time.
+ * profile, classes and ids: `site-caches.ts`): dropped at once when this process changes the graph
+ * (`WatchedGraphs.onChange`), and, where another replica may change it unseen, renewed after the
+ * time `keptFor` gives. A reading in flight is shared; a failed one (the site is still being
+ * restored, the store is down) is read again next time.
+ *
+ * A reading past its time is still answered while its renewal is read in the background, so no
+ * request waits for a renewal (a profile takes hundreds of milliseconds at 1M triples): what another
+ * replica changed is seen within `keptFor` plus one reading.
  */
 import type { SparqlRow } from '../rdf/result-row.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
@@ -16,12 +20,19 @@ export interface WatchedGraphs {
   selectUnreported(query: SelectQuery, options: { site: string }): Promise<SparqlRow[]>;
 }
 
+interface Reading<T> {
+  /** When the reading is to be renewed; Infinity while it is being read, or when it is kept until the graph changes. */
+  until: number;
+  renewing: boolean;
+  readonly value: Promise<T>;
+}
+
 export class GraphReadings<T> {
-  private readonly readings = new Map<string, { until: number; readonly value: Promise<T> }>();
+  private readonly readings = new Map<string, Reading<T>>();
 
   /**
    * `read`: the reading of one graph, from an unreported select. `keptFor`: how long a reading
-   * that took `readMs` stays; undefined: until the graph changes.
+   * that took `readMs` stays before it is renewed; undefined: until the graph changes.
    */
   constructor(
     private readonly store: WatchedGraphs,
@@ -31,23 +42,38 @@ export class GraphReadings<T> {
     store.onChange(({ graph }) => this.readings.delete(graph));
   }
 
-  /** The graph's reading, read now if none is kept. */
+  /** The graph's reading, read now if none is kept; one past its time starts its renewal. */
   of(graph: string): Promise<T> {
     const known = this.readings.get(graph);
-    if (known && performance.now() < known.until) return known.value;
+    if (!known) return this.start(graph).value;
+    if (performance.now() >= known.until && !known.renewing) {
+      known.renewing = true;
+      this.start(graph, known);
+    }
+    return known.value;
+  }
+
+  /** Forgets every reading (what they were read against changed). */
+  clear(): void {
+    this.readings.clear();
+  }
+
+  /** Reads the graph; a renewal takes the place of `current` once read, unless the graph changed meanwhile. */
+  private start(graph: string, current?: Reading<T>): Reading<T> {
     const started = performance.now();
-    const value = this.read((query) => this.store.selectUnreported(query, { site: graph }), graph);
-    const entry = { until: Infinity, value };
-    this.readings.set(graph, entry);
-    value.then(
+    const reading: Reading<T> = { until: Infinity, renewing: false, value: this.read((query) => this.store.selectUnreported(query, { site: graph }), graph) };
+    if (!current) this.readings.set(graph, reading);
+    reading.value.then(
       () => {
         const now = performance.now();
-        entry.until = now + (this.keptFor(now - started) ?? Infinity);
+        reading.until = now + (this.keptFor(now - started) ?? Infinity);
+        if (current && this.readings.get(graph) === current) this.readings.set(graph, reading);
       },
       () => {
-        if (this.readings.get(graph) === entry) this.readings.delete(graph);
+        if (current) current.renewing = false;
+        else if (this.readings.get(graph) === reading) this.readings.delete(graph);
       },
     );
-    return value;
+    return reading;
   }
 }

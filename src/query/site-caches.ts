@@ -2,18 +2,22 @@
  * The site knowledge of one running service (`SiteKnowledge`), read from the store and kept until
  * the graph changes: built by the composition root, which says whether this process sees every
  * change of the store (the embedded stores) or another replica may change a graph unseen (an
- * external SPARQL store).
+ * external SPARQL store). Where another replica may, each reading is also renewed after a time
+ * (`GraphReadings`), so what that replica changed is seen within it; this replica's own changes at once.
  *
- * - Profiles (src/compiler/site-profile.ts) are kept only where every change is seen: dropped on a
- *   change, read again in the background once it is done.
- * - Ids (src/compiler/site-ids.ts): the profile's where there is one. Elsewhere reading them is a
- *   scan of the site's entities (~120 ms at 100k triples, 1–4 s at 1M in Oxigraph), too dear for
- *   every request: they are kept for ID_TTL_MS, as `SiteStore.has` keeps a site's existence, or
- *   ten times as long as they took to read if that is longer (a busy large site spends at most a
- *   tenth of its store's time on them), and dropped at once when this process changes the graph.
- * - Class statements (src/compiler/site-ontology.ts): until the graph changes; where another
- *   replica may change it, also renewed after EXTERNAL_TTL_MS, so a class another replica's load
- *   brings in is read as its Brick 1.4 class within that time (this replica's own loads at once).
+ * - Profiles (src/compiler/site-profile.ts): read again in the background once a change is done,
+ *   so the first query after it finds the profile ready or waits for it. On an external store they
+ *   are renewed as ids are: the planner anchors a property name on the predicates the graph holds
+ *   and the kind fallback on its untyped entities there too (a FILTER over every candidate took
+ *   Virtuoso 200 ms for `hasProperty` at 100k triples).
+ * - Ids (src/compiler/site-ids.ts): the profile's where there is one; read alone when the profile
+ *   is late. A reading of them is a scan of the site's entities (~120 ms at 100k triples, 1–4 s at
+ *   1M in Oxigraph), too dear for every request: on an external store they, and the profile, are
+ *   kept for TTL_MS, as `SiteStore.has` keeps a site's existence, or ten times as long as they took
+ *   to read if that is longer (a busy large site spends at most a tenth of its store's time on them).
+ * - Class statements (src/compiler/site-ontology.ts): until the graph changes; on an external
+ *   store also renewed after TTL_MS, so a class another replica's load brings in is read as its
+ *   Brick 1.4 class within that time.
  */
 import type { Ontology, SiteClassStatements } from '../ontology/ontology.ts';
 import { readSiteIds, type SiteIds } from '../compiler/site-ids.ts';
@@ -23,9 +27,8 @@ import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import { GraphReadings, type WatchedGraphs } from './graph-readings.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
 
-const ID_TTL_MS = 5_000;
+const TTL_MS = 5_000;
 const READS_PER_TTL = 10;
-const EXTERNAL_TTL_MS = 5000;
 /** How long a query waits for a profile being read before it is planned without one. */
 const PROFILE_WAIT_MS = 3000;
 
@@ -35,23 +38,23 @@ export interface SiteCachesOptions {
 }
 
 export class SiteCaches implements SiteKnowledge {
-  private readonly profiles = new Map<string, Promise<SiteProfile | undefined>>();
+  private readonly profileReadings: GraphReadings<SiteProfile>;
   private readonly idReadings: GraphReadings<SiteIds>;
   private readonly classReadings: GraphReadings<SiteClassStatements>;
 
   constructor(
-    private readonly graphs: WatchedGraphs,
+    graphs: WatchedGraphs,
     private readonly baseOntology: Ontology,
-    private readonly options: SiteCachesOptions,
+    options: SiteCachesOptions,
   ) {
-    this.idReadings = new GraphReadings(graphs, readSiteIds, (readMs) => Math.max(ID_TTL_MS, READS_PER_TTL * readMs));
-    this.classReadings = new GraphReadings(graphs, readClassStatements, () => (options.seesEveryChange ? undefined : EXTERNAL_TTL_MS));
-    if (!options.seesEveryChange) return;
+    const renewed = (readMs: number) => (options.seesEveryChange ? undefined : Math.max(TTL_MS, READS_PER_TTL * readMs));
+    this.profileReadings = new GraphReadings(graphs, readSiteProfile, renewed);
+    this.idReadings = new GraphReadings(graphs, readSiteIds, (readMs) => Math.max(TTL_MS, READS_PER_TTL * readMs));
+    this.classReadings = new GraphReadings(graphs, readClassStatements, () => (options.seesEveryChange ? undefined : TTL_MS));
     graphs.onChange(({ graph, done }) => {
-      if (graph === ONTOLOGY_GRAPH) this.profiles.clear();
-      else this.profiles.delete(graph);
-      // Read on load, in the background: the first query after it finds the profile ready or waits for it.
-      if (done && graph !== ONTOLOGY_GRAPH) void this.readingProfile(graph);
+      // A profile's kind fallback reads the ontology graph's kinds.
+      if (graph === ONTOLOGY_GRAPH) this.profileReadings.clear();
+      else if (done) void this.profile(graph, 0);
     });
   }
 
@@ -61,14 +64,14 @@ export class SiteCaches implements SiteKnowledge {
 
   /**
    * A profile still being read past `waitMs` is gone without (at 5M triples it takes ~15 s, read
-   * in the background from a load or a restore on).
+   * in the background from a load or a restore on); one that could not be read (the site is still
+   * being restored) too: never fatal, the planner goes without, and it is read again next time.
    */
   async profile(graph: string, waitMs = PROFILE_WAIT_MS): Promise<SiteProfile | undefined> {
-    if (!this.options.seesEveryChange) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
     try {
-      return await Promise.race([this.readingProfile(graph), late]);
+      return await Promise.race([this.profileReadings.of(graph).catch(() => undefined), late]);
     } finally {
       clearTimeout(timer);
     }
@@ -76,19 +79,5 @@ export class SiteCaches implements SiteKnowledge {
 
   ids(graph: string, profile: SiteProfile | undefined): Promise<SiteIds> {
     return profile ? Promise.resolve(profile.ids) : this.idReadings.of(graph);
-  }
-
-  private readingProfile(graph: string): Promise<SiteProfile | undefined> {
-    let profile = this.profiles.get(graph);
-    if (!profile) {
-      // Never fatal (the planner goes without); a profile that could not be read (the site is
-      // still being restored) is read again next time.
-      const reading: Promise<SiteProfile | undefined> = readSiteProfile((query) => this.graphs.selectUnreported(query, { site: graph }), graph).catch(() => {
-        if (this.profiles.get(graph) === reading) this.profiles.delete(graph);
-        return undefined;
-      });
-      this.profiles.set(graph, (profile = reading));
-    }
-    return profile;
   }
 }

@@ -67,12 +67,19 @@ describe('rootQuery with a site profile', () => {
     expect(read('Equipment', [{ type: 'id', id: 'not an iri' }], profile())).toBeUndefined();
   });
 
-  it('anchors an equipment given by id on its candidate IRIs, tested for its kind by the ontology’s marks or the profile’s untyped equipment', () => {
+  it('anchors an equipment given by id on its candidate IRIs, tested for its kind by the ontology’s marks, the untyped equipment left out when none is a candidate', () => {
     const q = read('Point', [{ type: 'ofEquipment', equipment: { id: 'AHU1' }, equipmentClasses: [`${BRICK}AHU`] }], profile())!;
-    // The candidates, then the equipment the profile knows by its links alone (kinds add up).
-    expect(q.values('c1_a')).toEqual([`${A}AHU1`, `${B}AHU1`, `${A}LCP1`]);
+    expect(q.values('c1_a')).toEqual([`${A}AHU1`, `${B}AHU1`]);
     expect(q.values('c1_k')).toEqual([]);
     expect(q.text).toContain('?c1_a rdf:type ?c1_k. GRAPH <urn:bkg:ontology> { ?c1_k bkg:kind bkg:Equipment. }');
+    expect(q.text).not.toContain('UNION');
+  });
+
+  it('keeps, of the profile’s untyped equipment, the candidates an id can be (kinds add up)', () => {
+    const q = read('Point', [{ type: 'ofEquipment', equipment: { id: 'LCP1' }, equipmentClasses: [`${BRICK}AHU`] }], profile())!;
+    // The candidates, then the one of them the profile knows by its links alone.
+    expect(q.values('c1_a')).toEqual([`${A}LCP1`, `${B}LCP1`, `${A}LCP1`]);
+    expect(q.text).toContain('UNION');
   });
 
   it('lists the untyped entities of a kind instead of scanning every hasPoint edge for them', () => {

@@ -37,16 +37,52 @@ describe('GraphReadings', () => {
     expect(reads()).toBe(2);
   });
 
-  it('reads again once the time keptFor gives has passed', async () => {
+  it('renews a reading once the time keptFor gives has passed, answering the old one until the new one is read', async () => {
     vi.useFakeTimers();
     try {
-      const { readings } = countingStore();
+      const { readings, reads } = countingStore();
       const kept = readings((ms) => Math.max(5000, 10 * ms));
       expect(await kept.of('g')).toBe('g:1');
       vi.advanceTimersByTime(4000);
       expect(await kept.of('g')).toBe('g:1');
+      expect(reads()).toBe(1);
       vi.advanceTimersByTime(2000);
+      expect(await Promise.all([kept.of('g'), kept.of('g')])).toEqual(['g:1', 'g:1']);
+      await vi.waitFor(() => expect(reads()).toBe(2));
       expect(await kept.of('g')).toBe('g:2');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the old reading when its renewal fails, and tries again next time', async () => {
+    vi.useFakeTimers();
+    try {
+      const { readings, reads, failNext } = countingStore();
+      const kept = readings(() => 5000);
+      expect(await kept.of('g')).toBe('g:1');
+      vi.advanceTimersByTime(6000);
+      failNext();
+      expect(await kept.of('g')).toBe('g:1');
+      await vi.waitFor(() => expect(reads()).toBe(2));
+      expect(await kept.of('g')).toBe('g:1');
+      await vi.waitFor(() => expect(reads()).toBe(3));
+      expect(await kept.of('g')).toBe('g:3');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops a renewal that was read while the graph changed', async () => {
+    vi.useFakeTimers();
+    try {
+      const { store, readings } = countingStore();
+      const kept = readings(() => 5000);
+      expect(await kept.of('g')).toBe('g:1');
+      vi.advanceTimersByTime(6000);
+      expect(await kept.of('g')).toBe('g:1');
+      await store.replaceGraph('g', '', 'text/turtle');
+      expect(await kept.of('g')).toBe('g:3');
     } finally {
       vi.useRealTimers();
     }
