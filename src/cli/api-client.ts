@@ -58,6 +58,11 @@ export class ApiClient {
     return this.token !== undefined;
   }
 
+  /** An API path as a full URL, and the headers that authenticate a call to it: for clients other than this one (MCP's). */
+  endpoint(path: string): { url: URL; headers: Record<string, string> } {
+    return { url: new URL(path, this.base), headers: this.token === undefined ? {} : { authorization: `Bearer ${this.token}` } };
+  }
+
   /** A JSON call; the parsed answer (undefined for 204), or ApiError. */
   async call<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const response = await this.send(method, path, { accept: 'application/json', ...options });

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_ACCEPTABLE'
+  | 'METHOD_NOT_ALLOWED'
   | 'RANGE_NOT_SATISFIABLE'
   | 'RATE_LIMITED'
   | 'GRAPHQL_VALIDATION_FAILED'
@@ -34,6 +35,7 @@ const statusOf: Record<ErrorCode, number> = {
   QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   NOT_ACCEPTABLE: 406,
+  METHOD_NOT_ALLOWED: 405,
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   GRAPHQL_VALIDATION_FAILED: 400,
@@ -45,6 +47,9 @@ const statusOf: Record<ErrorCode, number> = {
   SITE_LOADING: 503,
   INTERNAL_SERVER_ERROR: 500,
 };
+
+/** Whether a code (from a GraphQL answer's extensions, say) is one of the service's own. */
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(statusOf, code);
 
 /**
  * The one application error type: a code, the HTTP status derived from it, a message safe to show

@@ -2,7 +2,8 @@ import express, { type Express } from 'express';
 import { keysRoutes } from '../sites/keys-routes.ts';
 import type { Config } from '../config/config.ts';
 import { notFound } from '../errors/app-error.ts';
-import { createGraphQL } from '../graphql/create-yoga.ts';
+import { createGraphQL, typeDefs } from '../graphql/create-yoga.ts';
+import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import type { Logger } from '../log/logger.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 import { readingsRoutes } from '../readings/readings-routes.ts';
@@ -92,6 +93,19 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
   app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, siteQuotaBytes: config.files.siteQuotaBytes, download }));
   app.use('/api/v1/keys', keysRoutes(services.keys));
+  app.use(
+    '/mcp',
+    mcpRoutes({
+      sites: services.sites,
+      store: services.store,
+      query: services.query,
+      readings: services.live.store,
+      files: services.files,
+      graphql: yoga,
+      schemaText: typeDefs,
+      sparqlLimits: config.sparqlEndpoint,
+    }),
+  );
 
   app.use((req, _res, next) => next(notFound(`No route for ${req.method} ${req.path}.`)));
   app.use(errorHandler(logger));

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
-import { createRequire } from 'node:module';
+import { SERVICE_VERSION as version } from '../config/service-version.ts';
 import { z } from 'zod';
 import { newKeySchema } from '../sites/keys-routes.ts';
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
@@ -46,6 +46,7 @@ const ERRORS = {
   401: json(errorBody, 'No credentials, or a bad, expired or revoked token (`WWW-Authenticate: Bearer error="invalid_token"`).'),
   403: json(errorBody, 'Not allowed: a write without write access, any write on the demo site, or an admin operation without an admin key.'),
   404: json(errorBody, 'No such resource, or one the caller may not read (the two are indistinguishable).'),
+  405: json(errorBody, 'The method is not served on this path (`Allow` names those that are).'),
   406: json(errorBody, 'No representation for the Accept header.'),
   409: json(errorBody, 'A resource with this id exists already.'),
   413: json(errorBody, 'The body is over the size limit, or a file does not fit in its site’s storage quota (code QUOTA_EXCEEDED).'),
@@ -86,6 +87,7 @@ const TAGS = {
   timeseries: 'Timeseries',
   keys: 'Keys',
   graphql: 'GraphQL',
+  mcp: 'MCP',
   operations: 'Operations',
   docs: 'Documentation',
 };
@@ -106,7 +108,11 @@ function register(registry: OpenAPIRegistry): void {
   const open = { security: [] };
 
   // Sites
-  path({ method: 'get', path: '/api/v1/sites/', tags: [TAGS.sites], summary: 'List the sites the caller may read (the demo site included)', responses: { 200: json(z.array(siteRecord), 'The sites, by id.'), ...errors() } });
+  // The paths existing clients (the live service's MCP client) call without the version segment are listed as such.
+  const unversioned = ' (also `/api/…`, without the version segment, as existing clients call it)';
+  for (const [base, note] of [['/api/v1', ''], ['/api', unversioned]] as const) {
+    path({ method: 'get', path: `${base}/sites/`, tags: [TAGS.sites], summary: `List the sites the caller may read (the demo site included)${note}`, responses: { 200: json(z.array(siteRecord), 'The sites, by id.'), ...errors() } });
+  }
   path({
     method: 'post',
     path: '/api/v1/sites/',
@@ -286,14 +292,16 @@ function register(registry: OpenAPIRegistry): void {
     },
     responses: { 200: json(ingestReport, 'What was stored and what was refused.'), ...errors(400, 403, 404, 413, 415, 503) },
   });
-  path({
-    method: 'post',
-    path: '/api/v1/sites/{siteId}/timeseries',
-    tags: [TAGS.timeseries],
-    summary: 'Historical readings of up to 200 series, raw or per window (SPEC 4.4)',
-    request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: timeseriesQueryBody.meta({ id: 'TimeseriesQuery' }) } } } },
-    responses: { 200: json(timeseriesAnswer, 'The series; ids no point carries are under `errors`.'), ...errors(400, 404, 503) },
-  });
+  for (const [base, note] of [['/api/v1', ''], ['/api', unversioned]] as const) {
+    path({
+      method: 'post',
+      path: `${base}/sites/{siteId}/timeseries`,
+      tags: [TAGS.timeseries],
+      summary: `Historical readings of up to 200 series, raw or per window (SPEC 4.4)${note}`,
+      request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: timeseriesQueryBody.meta({ id: 'TimeseriesQuery' }) } } } },
+      responses: { 200: json(timeseriesAnswer, 'The series, with the site’s timezone under `query.timezone`; ids no point carries are under `errors`.'), ...errors(400, 404, 503) },
+    });
+  }
 
   // Files
   const fileList = z.union([z.array(fileRecord), filePage]);
@@ -391,6 +399,25 @@ function register(registry: OpenAPIRegistry): void {
   });
   path({ method: 'get', path: '/graphql/schema.graphql', tags: [TAGS.docs], summary: 'The GraphQL schema (SDL), with descriptions', ...open, responses: { 200: text('The SDL.', ['text/plain']) } });
 
+  // MCP (docs/mcp.md)
+  const jsonRpc = z
+    .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string().optional(), params: z.unknown().optional(), result: z.unknown().optional(), error: z.unknown().optional() })
+    .meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, resources/read, …).' });
+  path({
+    method: 'post',
+    path: '/mcp',
+    tags: [TAGS.mcp],
+    summary: 'The MCP server (Streamable HTTP, stateless): read-only tools over the sites the caller may read',
+    description:
+      'Tools: list_sites, describe_site, find_entities, graphql, timeseries, sparql, list_files (docs/mcp.md). Send `Accept: application/json, text/event-stream`; answers are JSON. ' +
+      'A tool refused (a site the caller may not read, a bad argument) answers its error with the REST status inside the result (`isError`).',
+    request: { body: { required: true, content: { 'application/json': { schema: z.union([jsonRpc, z.array(jsonRpc)]) } } } },
+    responses: { 200: json(z.union([jsonRpc, z.array(jsonRpc)]), 'The JSON-RPC answer.'), 202: { description: 'A notification, accepted.' }, ...errors(400, 406, 415) },
+  });
+  for (const method of ['get', 'delete'] as const) {
+    path({ method, path: '/mcp', tags: [TAGS.mcp], summary: 'Not served: the MCP endpoint keeps no sessions (405, `Allow: POST`)', responses: { ...errors(405) } });
+  }
+
   // Operations and documentation
   path({ method: 'get', path: '/healthz', tags: [TAGS.operations], summary: 'Liveness: the process answers and no engine is broken for good', ...open, responses: { 200: json(health, 'Alive.'), 503: json(health, 'An engine is broken and not recovering: restart the service.') } });
   path({ method: 'get', path: '/readyz', tags: [TAGS.operations], summary: 'Readiness: every engine answers and every site is restored', ...open, responses: { 200: json(readiness, 'Ready.'), 503: json(readiness, 'An engine is unavailable, or sites are still being restored after a restart.') } });
@@ -432,7 +459,6 @@ function register(registry: OpenAPIRegistry): void {
   });
 }
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 let built: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
 
 /** The OpenAPI 3.1 document of the REST API, generated once from the request schemas. */

@@ -168,6 +168,7 @@ export const timeseriesAnswer = z
       end: z.string().meta({ description: 'Resolved end (exclusive).' }),
       window: z.string().nullable(),
       aggregate: z.string().nullable(),
+      timezone: z.string().meta({ description: 'The site’s IANA timezone, in which every instant of the answer is written.', example: 'Europe/Berlin' }),
     }),
     series: z.array(
       z.object({

@@ -103,6 +103,15 @@ export class ReadingStore {
     return bySite;
   }
 
+  /** How many series of a site have readings, and the first and last instant of them (null: none). */
+  async coverage(siteId: string): Promise<{ series: number; first: number | null; last: number | null }> {
+    const [row] = await this.db.query<{ series: unknown; first: unknown; last: unknown }>(
+      'SELECT count(DISTINCT timeseries_id) AS series, min(ts) AS first, max(ts) AS last FROM readings WHERE site = $1',
+      [siteId],
+    );
+    return { series: Number(row?.series ?? 0), first: row?.first == null ? null : msOf(row.first), last: row?.last == null ? null : msOf(row.last) };
+  }
+
   /** Each series' readings with `start <= ts < end`, oldest first, at most `limit` per series, in one query. */
   async range(siteId: string, timeseriesIds: readonly string[], start: number, end: number, limit: number): Promise<Map<string, SeriesPoint[]>> {
     const rows = await this.db.query<{ id: string; ts: unknown; value: unknown }>(

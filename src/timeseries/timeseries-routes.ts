@@ -2,7 +2,7 @@ import { Router, json } from 'express';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore, SeriesPoint } from '../readings/reading-store.ts';
 import { readableSite, requireCredentials } from '../sites/site-access.ts';
-import type { SiteStore } from '../sites/site-store.ts';
+import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
 import { parseTimeseriesQuery } from './timeseries-query.ts';
 import { timeseriesPoints } from './timeseries-points.ts';
 import { formatInZone } from '../readings/zoned-time.ts';
@@ -20,51 +20,58 @@ export interface TimeseriesSources {
 }
 
 /**
- * `POST /sites/{id}/timeseries` (SPEC 4.4, 4.1.11): historical readings of up to 200 series, raw or
+ * The answer of `POST /sites/{id}/timeseries` (SPEC 4.4, 4.1.11) for a site the caller may read, and
+ * of the MCP `timeseries` tool: historical readings of up to 200 series, raw or
  * aggregated per window. Ids are checked against the site's graph (two SPARQL queries: the points, their equipment); readings come
  * in one SQL query. Instants are ISO-8601 in the site's timezone with their offset.
  */
-export function timeseriesRoutes(sources: TimeseriesSources): Router {
-  const { sites, query: entities, readings } = sources;
+export async function answerTimeseries(sources: TimeseriesSources, site: SiteRecord, body: unknown) {
+  const { query: entities, readings } = sources;
   const now = sources.now ?? Date.now;
+  const query = parseTimeseriesQuery(body ?? {}, now(), site.timezone);
+  const points = await timeseriesPoints(entities, site.id, query.timeseriesIds);
+  const known = query.timeseriesIds.filter((id) => points.has(id));
+  const errors: Record<string, string> = {};
+  for (const id of query.timeseriesIds) if (!points.has(id)) errors[id] = UNKNOWN_TIMESERIES;
+  let data = new Map<string, SeriesPoint[]>();
+  if (known.length > 0) {
+    data = query.window
+      ? await readings.aggregate(site.id, known, { start: query.start, end: query.end, windowMs: query.window.ms, aggregate: query.window.aggregate, limit: query.limit })
+      : await readings.range(site.id, known, query.start, query.end, query.limit);
+  }
+  const zone = site.timezone;
+  return {
+    query: {
+      start: formatInZone(query.start, zone),
+      end: formatInZone(query.end, zone),
+      window: query.window?.text ?? null,
+      aggregate: query.window?.aggregate ?? null,
+      timezone: zone,
+    },
+    series: known.map((id) => {
+      const point = points.get(id)!;
+      return {
+        timeseriesId: id,
+        name: point.name,
+        type: point.type,
+        unit: point.unit,
+        equipment: point.equipment,
+        pointId: point.pointId,
+        equipmentId: point.equipmentId,
+        data: (data.get(id) ?? []).map((p) => ({ t: formatInZone(p.ms, zone), v: p.value })),
+      };
+    }),
+    errors,
+  };
+}
+
+/** `POST /sites/{id}/timeseries`: `answerTimeseries` over HTTP. */
+export function timeseriesRoutes(sources: TimeseriesSources): Router {
   const router = Router();
   router.post('/:siteId/timeseries', json({ limit: '256kb' }), async (req, res) => {
     requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
-    const query = parseTimeseriesQuery(req.body ?? {}, now(), site.timezone);
-    const points = await timeseriesPoints(entities, site.id, query.timeseriesIds);
-    const known = query.timeseriesIds.filter((id) => points.has(id));
-    const errors: Record<string, string> = {};
-    for (const id of query.timeseriesIds) if (!points.has(id)) errors[id] = UNKNOWN_TIMESERIES;
-    let data = new Map<string, SeriesPoint[]>();
-    if (known.length > 0) {
-      data = query.window
-        ? await readings.aggregate(site.id, known, { start: query.start, end: query.end, windowMs: query.window.ms, aggregate: query.window.aggregate, limit: query.limit })
-        : await readings.range(site.id, known, query.start, query.end, query.limit);
-    }
-    const zone = site.timezone;
-    res.json({
-      query: {
-        start: formatInZone(query.start, zone),
-        end: formatInZone(query.end, zone),
-        window: query.window?.text ?? null,
-        aggregate: query.window?.aggregate ?? null,
-      },
-      series: known.map((id) => {
-        const point = points.get(id)!;
-        return {
-          timeseriesId: id,
-          name: point.name,
-          type: point.type,
-          unit: point.unit,
-          equipment: point.equipment,
-          pointId: point.pointId,
-          equipmentId: point.equipmentId,
-          data: (data.get(id) ?? []).map((p) => ({ t: formatInZone(p.ms, zone), v: p.value })),
-        };
-      }),
-      errors,
-    });
+    const site = await readableSite(sources.sites, req.client, req.params.siteId);
+    res.json(await answerTimeseries(sources, site, req.body));
   });
   return router;
 }

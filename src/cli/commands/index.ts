@@ -4,10 +4,11 @@ import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
 import { load } from './load.ts';
+import { mcp } from './mcp.ts';
 import { sitesCreate } from './sites-create.ts';
 import { sitesDelete } from './sites-delete.ts';
 import { sitesList } from './sites-list.ts';
 import { validate } from './validate.ts';
 
 /** Every command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesDelete, load, exportGraph, validate, keysCreate, keysList, keysRevoke];
+export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesDelete, load, exportGraph, validate, keysCreate, keysList, keysRevoke, mcp];

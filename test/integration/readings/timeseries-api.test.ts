@@ -38,7 +38,7 @@ describe('raw readings', () => {
     const { status, body } = await query('berlin', { timeseriesIds: ['ts-fan', 'ts-zat'], start: iso(T0), end: iso(T0 + 60 * MIN) });
     expect(status).toBe(200);
     expect(body).toEqual({
-      query: { start: '2026-01-15T10:00:00+01:00', end: '2026-01-15T11:00:00+01:00', window: null, aggregate: null },
+      query: { start: '2026-01-15T10:00:00+01:00', end: '2026-01-15T11:00:00+01:00', window: null, aggregate: null, timezone: 'Europe/Berlin' },
       series: [
         {
           timeseriesId: 'ts-fan',
@@ -87,7 +87,7 @@ describe('raw readings', () => {
   it('writes instants with the offset of the site: Los Angeles', async () => {
     const { body } = await query('la', { timeseriesIds: ['ts-sat'], start: '2026-01-15T00:00:00', end: '2026-01-16T00:00:00' });
     // Times without an offset are the site's wall-clock time: 00:00 in Los Angeles is 08:00Z.
-    expect(body.query).toEqual({ start: '2026-01-15T00:00:00-08:00', end: '2026-01-16T00:00:00-08:00', window: null, aggregate: null });
+    expect(body.query).toEqual({ start: '2026-01-15T00:00:00-08:00', end: '2026-01-16T00:00:00-08:00', window: null, aggregate: null, timezone: 'America/Los_Angeles' });
     expect(body.series[0].data).toEqual([{ t: '2026-01-15T01:00:00-08:00', v: 5 }]);
   });
 
@@ -122,7 +122,7 @@ describe('aggregated readings', () => {
     ['last', [12, 15, 18, 21]],
   ])('%s per 15m window', async (aggregate, values) => {
     const { body } = await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0), end: iso(T0 + 60 * MIN), window: '15m', aggregate });
-    expect(body.query).toEqual({ start: '2026-01-15T10:00:00+01:00', end: '2026-01-15T11:00:00+01:00', window: '15m', aggregate });
+    expect(body.query).toEqual({ start: '2026-01-15T10:00:00+01:00', end: '2026-01-15T11:00:00+01:00', window: '15m', aggregate, timezone: 'Europe/Berlin' });
     expect(body.series[0].data).toEqual(
       ['10:00', '10:15', '10:30', '10:45'].map((time, i) => ({ t: `2026-01-15T${time}:00+01:00`, v: values[i] })),
     );
