@@ -22,7 +22,7 @@ export const mcp: Command = {
     'Started by an assistant, not by hand: it reads JSON-RPC on stdin and writes it on stdout. It connects to\n' +
     "the service's /mcp endpoint (--url or BKG_URL) with the key (--token or BKG_TOKEN) first, and fails with a\n" +
     'clear message on stderr when it cannot. An assistant is configured as in docs/mcp.md, e.g.\n' +
-    '  { "command": "npx", "args": ["bkg", "mcp"], "env": { "BKG_URL": "http://localhost:4000", "BKG_TOKEN": "<key>" } }',
+    '  { "command": "node", "args": ["<checkout>/bin/bkg.js", "mcp"], "env": { "BKG_URL": "http://localhost:4000", "BKG_TOKEN": "<key>" } }',
   async run({ api }) {
     const { url, headers } = api.endpoint('mcp');
     const remote = new Client({ name: 'bkg-cli', version: SERVICE_VERSION });

@@ -94,6 +94,22 @@ describe('configured limits', () => {
     await expectLimited(await as('/api/v1/sites/'), LIMITS.key);
   });
 
+  it('counts MCP calls (/mcp) with the key’s REST and GraphQL requests, and refuses the one over with 429', async () => {
+    const key = await newKey();
+    const as = fetchAs(h, key);
+    const mcp = (id: number) =>
+      as('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_sites', arguments: {} } }),
+      });
+    const statuses = [];
+    for (let i = 0; i < LIMITS.key - 1; i++) statuses.push((await mcp(i)).status);
+    statuses.push((await as('/api/v1/sites/alpha/')).status);
+    expect(statuses).toEqual(Array(LIMITS.key).fill(200));
+    await expectLimited(await mcp(99), LIMITS.key);
+  });
+
   it('counts each API key on its own', async () => {
     const [first, second] = [await newKey(), await newKey()];
     for (let i = 0; i < LIMITS.key; i++) await fetchAs(h, first)('/api/v1/sites/');

@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBuilding } from '../../support/generated-building.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { hs256Token, JWT_SECRET } from '../../support/user-tokens.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const DEMO_FIXTURE = resolve(root, 'fixtures/demo.ttl');
@@ -20,7 +21,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
     sites: { big: generateBuilding(200) },
-    env: { BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR_SECONDS: '3600', BKG_DEMO_BACKFILL_DAYS: '2' },
+    env: { BKG_JWT_SECRET: JWT_SECRET, BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR_SECONDS: '3600', BKG_DEMO_BACKFILL_DAYS: '2' },
   });
 }, 120_000);
 afterAll(async () => {
@@ -242,6 +243,18 @@ describe('refusals, as the REST API refuses', () => {
       ] as const) {
         expect(await refusal(client, tool, { siteId: 'other', ...args }), tool).toMatchObject({ status: rest.status, code: 'NOT_FOUND' });
       }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a user token reads the sites its claims name, as on REST', async () => {
+    const token = await hs256Token({ sub: 'agent-user', sites: ['big'] });
+    const client = await httpClient(token);
+    try {
+      expect(ids((await call(client, 'list_sites', {})).items)).toEqual(['big', 'demo']);
+      expect((await call(client, 'find_entities', { siteId: 'big', kind: 'building' })).total).toBe(1);
+      expect(await refusal(client, 'describe_site', { siteId: 'other' })).toMatchObject({ status: 404 });
     } finally {
       await client.close();
     }
