@@ -115,7 +115,8 @@ export async function readSiteProfile(run: SelectRunner, site: string): Promise<
   const complete = FALLBACK_KINDS.every((kind) => untyped.has(kind));
   const namespaces = typedNamespaces && complete ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort() : undefined;
   const predicateList = await readPredicates(run, site);
-  const notPlain = op('||', op('!', op('isliteral', ID)), op('!=', op('datatype', ID), namedNode(XSD_STRING)));
+  // LANG too: Virtuoso gives a language-tagged literal the datatype xsd:string.
+  const notPlain = op('||', op('||', op('!', op('isliteral', ID)), op('!=', op('datatype', ID), namedNode(XSD_STRING))), op('!=', op('lang', ID), literal('')));
   const otherIfcIds = await run(select({ variables: [ID], where: [graph(namedNode(site), triple(R, namedNode(`${REF}ifcGlobalID`), ID), filter(notPlain))], limit: 1 }));
   return {
     untyped,

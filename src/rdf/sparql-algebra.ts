@@ -183,6 +183,7 @@ export type Operator =
   | 'isiri'
   | '>'
   | 'datatype'
+  | 'lang'
   | 'bound'
   | 'if'
   | 'coalesce';

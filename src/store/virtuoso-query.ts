@@ -115,10 +115,19 @@ class Rewriter {
     return { shared: inner.filter((v) => bound.has(v)), own: inner.filter((v) => !bound.has(v)) };
   }
 
-  /** Notes a VALUES block that binds an end of a transitive subquery; whether there was one. */
-  bindsAnEnd(values: ValuesPattern): boolean {
+  /**
+   * Notes a VALUES block that binds an end of a transitive subquery; whether there was one. It
+   * binds one only where each alternative around it (`around`) is around the subquery too: a
+   * VALUES in one branch of a UNION (a profile's untyped entities) binds nothing outside it, and
+   * copied into a subquery outside the branch it cut the walk to its rows (Virtuoso answered
+   * nothing for a location named by its label).
+   */
+  bindsAnEnd(values: ValuesPattern, around: ReadonlyMap<Pattern, readonly object[]>): boolean {
     const vars = Object.keys(values.values[0] ?? {}).map((k) => k.slice(1));
-    const blocks = [...this.blocks.values()].filter((b) => b.ends.some((end) => vars.includes(end.value)));
+    const scope = around.get(values) ?? [];
+    const blocks = [...this.blocks.entries()]
+      .filter(([node, b]) => b.ends.some((end) => vars.includes(end.value)) && scope.every((alternative) => around.get(node)?.includes(alternative)))
+      .map(([, b]) => b);
     for (const block of blocks) block.values.push(values);
     return blocks.length > 0;
   }
@@ -223,10 +232,47 @@ function replaceExists(e: Expression, replace: (exists: { operator: string; args
   return op.type === 'operation' ? ({ ...op, args: op.args!.map((a) => replaceExists(a, replace)) } as Expression) : e;
 }
 
+/**
+ * Each VALUES block and transitive subquery of the patterns, with the alternatives around it,
+ * outermost first: the UNION branches, OPTIONALs, MINUSes and EXISTS patterns it is inside.
+ */
+function alternativesAround(list: Pattern[]): Map<Pattern, readonly object[]> {
+  const around = new Map<Pattern, readonly object[]>();
+  const walk = (patterns: readonly Pattern[], chain: readonly object[]): void => {
+    for (const p of patterns) {
+      if (p.type === 'values' || asTransitive(p)) {
+        around.set(p, chain);
+        continue;
+      }
+      switch (p.type) {
+        case 'union':
+          for (const branch of p.patterns) walk([branch], [...chain, branch]);
+          break;
+        case 'optional':
+        case 'minus':
+          walk(p.patterns, [...chain, p]);
+          break;
+        case 'filter':
+        case 'bind':
+          mapExists(p.expression as Expression, (group) => (walk([group], [...chain, group]), group));
+          break;
+        case 'query':
+          walk(p.where ?? [], chain);
+          break;
+        default:
+          if ('patterns' in p && Array.isArray(p.patterns)) walk(p.patterns as Pattern[], chain);
+      }
+    }
+  };
+  walk(list, []);
+  return around;
+}
+
 /** VALUES blocks that bind a transitive end, each moved into a subquery of its own (and copied into the transitive one's). */
 function wrapValues(list: Pattern[], rewriter: Rewriter): Pattern[] {
+  const around = alternativesAround(list);
   return mapPatterns(list, (p) => {
-    if (p.type !== 'values' || !rewriter.bindsAnEnd(p as ValuesPattern)) return undefined;
+    if (p.type !== 'values' || !rewriter.bindsAnEnd(p as ValuesPattern, around)) return undefined;
     return [subquery(Object.keys((p as ValuesPattern).values[0] ?? {}).map((k) => variableTerm(k.slice(1))), [p])];
   });
 }

@@ -21,6 +21,17 @@ describe('forVirtuoso', () => {
     expect(out).not.toMatch(/\)\+|>\+/);
   });
 
+  it('binds a transitive end only with a VALUES joined around it, not one in a UNION branch beside it', () => {
+    // The branch's VALUES (a profile's untyped locations) binds ?s in that branch alone: copied
+    // into the transitive subquery it cut the walk from every other ?s (Virtuoso answered nothing).
+    const out = forVirtuoso(wrap('{ ?s a <urn:Floor> } UNION { VALUES ?s { <urn:wing> } } ?s <urn:hasPart>* ?o'));
+    expect(out).toMatch(/OPTION \(TRANSITIVE, t_in\(\?s\)/);
+    expect(out).not.toMatch(/SELECT DISTINCT \?s \?o WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
+    // Joined around it, the same VALUES still binds it.
+    const joined = forVirtuoso(wrap('VALUES ?s { <urn:wing> } { ?s a <urn:Floor> } UNION { ?s a <urn:Wing> } ?s <urn:hasPart>* ?o'));
+    expect(joined).toMatch(/SELECT DISTINCT \?s \?o WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
+  });
+
   it('bounds a zero-or-one step to one, and tests a constant end after the subquery', () => {
     const out = forVirtuoso(wrap('<urn:a> <urn:p>? ?o'));
     expect(out).toMatch(/t_min\(0\), t_max\(1\)\) \.\s*FILTER\(\?virtuoso_step_\d+ = <urn:a>\)/);
