@@ -42,7 +42,7 @@ export function registerDataTools(server: McpServer, sources: McpSources, caller
       annotations: readOnly,
     },
     ({ siteId, ...request }) =>
-      answering(async () => answerTimeseries({ sites: sources.sites, query: sources.query, readings: sources.readings }, await site(siteId), request)),
+      answering(async () => answerTimeseries({ sites: sources.sites, query: sources.query, readings: sources.readings }, await site(siteId), request, caller.work)),
   );
 
   server.registerTool(

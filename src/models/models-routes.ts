@@ -90,7 +90,7 @@ export function modelsRoutes(sites: SiteStore, files: SiteFiles, elements: Model
     if (query.ifcId !== undefined) {
       const row = await elements.ifc.element(ifc.id, query.ifcId);
       if (!row) throw notFound(`No element with GlobalId "${query.ifcId}" in this model.`);
-      const entity = await entityForIfcId(elements.query, siteId, row.global_id);
+      const entity = await entityForIfcId(elements.query, siteId, row.global_id, req.work);
       res.json({ ...elementJson(row), model: ifc.id, mapped: entity !== null, entity });
       return;
     }

@@ -8,6 +8,7 @@ import { ATTRIBUTE_OF, classFilter } from '../compiler/build-plan.ts';
 import type { EntityObject } from '../compiler/shape-entity.ts';
 import type { Constraint, EntityKind, FieldPlan, RelationName, RootPlan, RootQueryName, ScalarField, Selection } from '../compiler/plan.ts';
 import { relations } from '../compiler/relations.ts';
+import type { RequestWork } from '../limits/request-work.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { noCurrentValues } from './current-value-source.ts';
 import type { QueryLayer } from './query-layer.ts';
@@ -54,6 +55,8 @@ export interface EntityRequest<F extends EntityField, G extends EntityField = ne
   readonly kind: EntityKind | 'KgEntity';
   readonly where?: EntityWhere;
   readonly fields: readonly F[];
+  /** The request the entities are asked for: its deadline, budget and client's signal bound the queries. */
+  readonly work?: RequestWork;
   /**
    * With each entity, the entities of one of its kind's relation fields (GraphQL's: `equipment` of
    * a Point), with their `fields`: one more query for all of them.
@@ -103,7 +106,7 @@ function entityOf(object: EntityObject, fields: readonly EntityField[], related:
 
 /** The entities of a site that `request` asks for, in IRI order, with its fields. */
 export async function queryEntities<F extends EntityField, G extends EntityField = never>(layer: QueryLayer, request: EntityRequest<F, G>): Promise<Array<Entity<F, G>>> {
-  const { siteId, kind, where = {}, fields, related } = request;
+  const { siteId, kind, where = {}, fields, related, work } = request;
   const ontology = await layer.siteOntology(siteId);
   const constraints: Constraint[] = [];
   if (kind !== 'KgEntity') constraints.push({ type: 'kind', kind, classes: ontology.sortedKindClasses(kind) });
@@ -123,6 +126,6 @@ export async function queryEntities<F extends EntityField, G extends EntityField
     constraints,
     selection: kind === 'KgEntity' ? { union: new Map(UNION_MEMBERS.map((member) => [member, selectionOf(member, fields, related)])) } : selectionOf(kind, fields, related),
   };
-  const found = (await layer.execute(plan, ontology, noCurrentValues)) as EntityObject[];
+  const found = (await layer.execute(plan, ontology, noCurrentValues, work)) as EntityObject[];
   return found.map((object) => entityOf(object, fields, related?.fields) as Entity<F, G>);
 }

@@ -3,6 +3,7 @@
  * it (name, type, unit, equipment), asked of the query layer: the points carrying the ids, and
  * their equipment, as GraphQL's `point { equipment }` finds them.
  */
+import type { RequestWork } from '../limits/request-work.ts';
 import { queryEntities } from '../query/query-entities.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 
@@ -25,7 +26,7 @@ const byName = (a: { name: string; iri: string }, b: { name: string; iri: string
  * The point of each timeseries id found in the site's graph; ids no point carries are absent.
  * When several points share an id, the first by name (then IRI) describes it.
  */
-export async function timeseriesPoints(query: QueryLayer, siteId: string, timeseriesIds: readonly string[]): Promise<Map<string, TimeseriesPoint>> {
+export async function timeseriesPoints(query: QueryLayer, siteId: string, timeseriesIds: readonly string[], work?: RequestWork): Promise<Map<string, TimeseriesPoint>> {
   const result = new Map<string, TimeseriesPoint>();
   if (timeseriesIds.length === 0) return result;
   const points = await queryEntities(query, {
@@ -34,6 +35,7 @@ export async function timeseriesPoints(query: QueryLayer, siteId: string, timese
     where: { timeseriesIds },
     fields: ['id', 'name', 'type', 'unit', 'timeseriesIds'],
     related: { field: 'equipment', fields: ['id', 'name'] },
+    work,
   });
   const asked = new Set(timeseriesIds);
   for (const point of points.sort(byName)) {

@@ -1,4 +1,5 @@
 import { Router, json } from 'express';
+import type { RequestWork } from '../limits/request-work.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore, SeriesPoint } from '../readings/reading-store.ts';
 import { readableSite, requireCredentials } from '../sites/site-access.ts';
@@ -25,11 +26,11 @@ export interface TimeseriesSources {
  * aggregated per window. Ids are checked against the site's graph (two SPARQL queries: the points, their equipment); readings come
  * in one SQL query. Instants are ISO-8601 in the site's timezone with their offset.
  */
-export async function answerTimeseries(sources: TimeseriesSources, site: SiteRecord, body: unknown) {
+export async function answerTimeseries(sources: TimeseriesSources, site: SiteRecord, body: unknown, work?: RequestWork) {
   const { query: entities, readings } = sources;
   const now = sources.now ?? Date.now;
   const query = parseTimeseriesQuery(body ?? {}, now(), site.timezone);
-  const points = await timeseriesPoints(entities, site.id, query.timeseriesIds);
+  const points = await timeseriesPoints(entities, site.id, query.timeseriesIds, work);
   const known = query.timeseriesIds.filter((id) => points.has(id));
   const errors: Record<string, string> = {};
   for (const id of query.timeseriesIds) if (!points.has(id)) errors[id] = UNKNOWN_TIMESERIES;
@@ -71,7 +72,7 @@ export function timeseriesRoutes(sources: TimeseriesSources): Router {
   router.post('/:siteId/timeseries', json({ limit: '256kb' }), async (req, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sources.sites, req.client, req.params.siteId);
-    res.json(await answerTimeseries(sources, site, req.body));
+    res.json(await answerTimeseries(sources, site, req.body, req.work));
   });
   return router;
 }
