@@ -116,7 +116,7 @@ interface Shape {
   /** Fetches the entities' facts too (a whole service query); competes only with other full shapes. */
   readonly full?: boolean;
   /**
-   * Answers a narrower question than the service's own asks (e.g. ignores names from skos:prefLabel), which
+   * Answers a narrower question than the service asks (e.g. ignores names from skos:prefLabel), which
    * happens to give the same answer on this data: shown for reference, never "the fastest".
    */
   readonly narrower?: boolean;
