@@ -2,7 +2,7 @@
  * Measures what reading and converting an IFC file costs: generates IFC4 files of simple boxes
  * (scripts/lib/ifc-step-writer.ts) with 20,000 to 200,000 elements, runs the service's two IFC
  * child processes on each under GNU time, and prints peak resident memory and user CPU seconds as
- * the README's table (section "IFC models").
+ * the table of docs/files-and-models.md (section "Memory").
  *
  *   npm run measure:ifc                 # 20k, 100k, 200k elements (10, 50, 100 MB)
  *   npm run measure:ifc -- 5000 50000   # other element counts

@@ -116,7 +116,7 @@ interface Shape {
   /** Fetches the entities' facts too (a whole service query); competes only with other full shapes. */
   readonly full?: boolean;
   /**
-   * Answers a narrower question than MAPPING.md asks (e.g. ignores names from skos:prefLabel), which
+   * Answers a narrower question than the service asks (e.g. ignores names from skos:prefLabel), which
    * happens to give the same answer on this data: shown for reference, never "the fastest".
    */
   readonly narrower?: boolean;
@@ -686,7 +686,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     title: `name CONTAINS "${needle}" over all entities`,
     shapes: [
       {
-        label: 'the name as MAPPING.md defines it (`nameFilter`: rdfs:label, else skos:prefLabel, else brick:label, else the id) on every typed entity',
+        label: 'the name as the service defines it (`nameFilter`: rdfs:label, else skos:prefLabel, else brick:label, else the id) on every typed entity',
         queries: [select('?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e a ?any } } ${nameFilter(e, name, variable('name'))}`)],
         answer: column('e'),
       },
@@ -856,7 +856,7 @@ function render(
       `Median of ${meta.runs} runs after one warm-up, results serialized as SPARQL JSON. ` +
       `**(emitted)** marks what src/compiler sends today; shapes named "full" (and the fact shapes) fetch the entities' facts as the service does, ` +
       `the others only the candidates; "rows" is the number of result rows (all queries of the shape); ` +
-      `≠ marks an answer that differs from the question's first shape, *(narrower)* a shape that answers a narrower question than MAPPING.md ` +
+      `≠ marks an answer that differs from the question's first shape, *(narrower)* a shape that answers a narrower question than the service's own ` +
       `and only happens to agree on this data (neither competes for fastest); ` +
       `† marks a shape run once because its warm-up exceeded ${groupDigits(meta.budgetMs / 1000)} s. ` +
       `Load average (1 min) at start ${meta.loadStart}, at end ${meta.loadEnd} on this shared machine: absolute times are noisy, compare within a question.`,

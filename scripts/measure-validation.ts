@@ -1,7 +1,7 @@
 /**
  * Times the model validator (src/validation) on a model file: loading the ontology and shapes,
  * then validating, median of the runs, wall-clock and CPU time (on a shared machine the CPU time is
- * what an idle one would take); prints the machine's load with it. The README quotes it.
+ * what an idle one would take); prints the machine's load with it. docs/loading-and-validation.md quotes it.
  *
  * Usage: npm run measure:validation -- FILE [--runs 3]
  *   npm run generate -- --triples 100k --out /tmp/p100k.ttl && npm run measure:validation -- /tmp/p100k.ttl

@@ -1,6 +1,6 @@
 /**
  * The benchmark's Markdown: one report per size (`bench/results-<size>.md`) and a summary across
- * sizes (`bench/results-summary.md`), which the README quotes. Targets are checked here.
+ * sizes (`bench/results-summary.md`), which docs/benchmarks.md links. Targets are checked here.
  */
 import { formatCount, groupDigits } from '../lib/counts.ts';
 import type { LoadMeasure } from './gateway.ts';

@@ -80,7 +80,7 @@ export class SiteIds {
  * The site's shared local names, each with the IRIs that have it (space-separated: an IRI holds
  * no space). The site's entities are its typed subjects and MAPPING.md's untyped fallback ones
  * (the ends of point and location links), the same on every store: one scan of them, grouped by
- * the store (120–340 ms at 100k triples in Oxigraph; README "How Brick maps onto the API").
+ * the store (120–340 ms at 100k triples in Oxigraph; docs/brick-mapping.md).
  */
 export function sharedNamesQuery(site: string): SelectQuery {
   const { point, located } = ALL_PATHS;

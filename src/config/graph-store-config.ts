@@ -41,7 +41,7 @@ export function graphStoreConfig(env: Record<string, string | undefined>, proble
   const config: GraphStoreConfig = {
     kind: read.oneOf('BKG_GRAPH_STORE', ['oxigraph', 'sparql', 'comunica'] as const, 'oxigraph'),
     threads: read.int('BKG_STORE_THREADS', 2, 1, 16),
-    // ~0.5 KB a triple in each thread (README, Benchmarks): 10M is ~5 GiB a copy. 0 turns it off.
+    // ~0.5 KB a triple in each thread (docs/benchmarks.md): 10M is ~5 GiB a copy. 0 turns it off.
     siteQuotaTriples: read.int('BKG_SITE_QUOTA_TRIPLES', 10_000_000, 0, Number.MAX_SAFE_INTEGER) || undefined,
     sandboxThreads: read.int('BKG_SPARQL_THREADS', 2, 1, 16),
     queryUrl: read.url('SPARQL_QUERY_URL', ['http:', 'https:']),

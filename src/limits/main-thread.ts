@@ -2,7 +2,7 @@
  * The main thread is every request's: work on it that grows with an answer (a large answer's rows,
  * records, objects, GraphQL completion and JSON) runs in slices of about `SLICE_MS`, and between
  * two slices the event loop serves what is waiting (a probe, another site's small query) before the
- * work goes on. Measured on the 1M-triple site (README, "Large answers"): the largest answer held
+ * work goes on. Measured on the 1M-triple site (docs/api.md, "Large answers"): the largest answer held
  * the main thread for seconds at a time before; now each hold is a slice.
  */
 /** How long one slice of a request's work may hold the main thread, in milliseconds. */

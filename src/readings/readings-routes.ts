@@ -22,7 +22,7 @@ function itemsOf(req: Request): unknown[] {
   throw badUserInput('Expected a JSON array of readings.', { fields: { non_field_errors: ['Expected a JSON array of {timeseriesId, timestamp, value} objects.'] } });
 }
 
-/** `POST /sites/{id}/readings`: store readings, item by item (README "Readings"). */
+/** `POST /sites/{id}/readings`: store readings, item by item (docs/readings.md). */
 export function readingsRoutes(sites: SiteStore, ingest: ReadingIngest): Router {
   const router = Router();
   router.post(

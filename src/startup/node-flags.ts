@@ -5,6 +5,6 @@
  * scripts and tests that start the service pass this list.
  *
  * A 64 MiB young generation: with V8's default, the objects of a large answer outlived it and
- * garbage collection took ~11 ms of a 1,900-entity request; with this ~1.5 ms (README, "Running at scale").
+ * garbage collection took ~11 ms of a 1,900-entity request; with this ~1.5 ms (docs/stores-and-scaling.md, "Running at scale").
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];

@@ -2,7 +2,7 @@
  * The vitest projects: `oxigraph` runs every test on the embedded engines; `comunica` (with
  * `BKG_TEST_COMUNICA=1`) and `sparql:<name>` (when `BKG_TEST_SPARQL_URL` names an endpoint and
  * `BKG_TEST_SPARQL_CONFORMANCE=1`) run the GraphQL fixture suites again, unchanged, on that store,
- * so the output says which store failed. `.ci/run` turns both on (README, "Which stores were
+ * so the output says which store failed. `.ci/run` turns both on (docs/stores-and-scaling.md, "Which stores were
  * tested, and how"); `npm test` alone runs the embedded project only.
  */
 import type { TestProjectInlineConfiguration } from 'vitest/config';

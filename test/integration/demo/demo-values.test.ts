@@ -66,7 +66,7 @@ describe('properties', () => {
 
   // MAPPING "Values and references" says value = the literal's lexical form. Triplestores keep
   // numbers as numbers (Oxigraph and Virtuoso both drop the text they were written as), so the
-  // service answers the datatype's canonical form, as the README says. demo.ttl states
+  // service answers the datatype's canonical form, as docs/brick-mapping.md says. demo.ttl states
   // "650000.0"^^xsd:decimal, "2640.0"^^xsd:decimal and Room-1-06's area "20.0"^^xsd:decimal.
   it('a decimal is answered in its canonical form ("650000", as xsd:decimal canonicalizes "650000.0")', async () => {
     const data = await run(`{

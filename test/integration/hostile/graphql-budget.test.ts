@@ -53,7 +53,7 @@ describe('a request whose answer explodes', () => {
     for (const error of res.errors!) expect(error.extensions?.code).toBe('QUERY_TOO_LARGE');
     expect(res.errors![0]!.message).toMatch(/more than 20,000 entities in the answer.*anonymous.*API key/);
     expect(res.errors![0]!.extensions).toMatchObject({ exceeded: 'entities', limit: 20_000, tier: 'anonymous' });
-    // ~0.25 s on an idle 2-core machine (README, Security); the bound leaves room for a CI machine
+    // ~0.25 s on an idle 2-core machine (docs/security.md); the bound leaves room for a CI machine
     // running suites side by side. Unrefused, one alias alone took 18 s and 1.2 GB.
     expect(ms).toBeLessThan(PROMPT_MS);
     // The process is whole: the same caller's ordinary query answers.

@@ -1,5 +1,5 @@
 // Moving a deployment from the embedded store to an external SPARQL store, as an operator would
-// (README, "Restarts, restores and the embedded store's ceiling"): `bkg export` of a site from a
+// (docs/stores-and-scaling.md, "The embedded store's ceiling"): `bkg export` of a site from a
 // service on the embedded store, `bkg load` of that file into a service on the SPARQL store
 // (Virtuoso in CI), and the same GraphQL questions get the same answers from both.
 import { execFileSync, spawn } from 'node:child_process';
