@@ -75,6 +75,10 @@ describe('nameMatch', () => {
     expect(await list('equipment', 'name: "pump_4", nameMatch: CONTAINS')).toEqual(['Pump_4']);
   });
 
+  it('an explicit null nameMatch matches as the default CONTAINS does', async () => {
+    expect(await list('equipment', 'name: "pump_4", nameMatch: null')).toEqual(['Pump_4']);
+  });
+
   it('EXACT is case-sensitive and whole-string', async () => {
     expect(await list('equipment', 'name: "Primary Pump", nameMatch: EXACT')).toEqual(['Primary Pump']);
     expect(await list('equipment', 'name: "primary pump", nameMatch: EXACT')).toEqual([]);
