@@ -15,7 +15,7 @@ query DemoAhus {
   equipment(siteId: "demo", is: "AHU") {
     name
     type
-    points { name type unit timeseriesId }
+    points { name type unit unitSymbol timeseriesId }
     downstream(maxDepth: 1) { name type }
   }
 }
@@ -41,6 +41,7 @@ query ZoneTemperatures {
   point(siteId: "demo", is: "Zone_Air_Temperature_Sensor") {
     name
     unit
+    unitSymbol
     timeseriesId
     currentValue { value timestamp quality }
   }

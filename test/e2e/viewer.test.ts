@@ -3,7 +3,8 @@
  * on the demo site it loads the fragments model the service made from the demo IFC file, and a
  * click on an element shows its graph entity with live values (unit symbols, when and how good);
  * a storey filter, an unmapped element, a search that selects and frames an element, links in the
- * panel, and the key prompt for other sites. Screenshots go to test-artifacts/.
+ * panel, and the key prompt for other sites; the service's icon, and GraphiQL's titled example tabs.
+ * Screenshots go to test-artifacts/.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -195,6 +196,26 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer page in headless Chromium', (
     await h.services.demo!.reset();
     expect(await (await h.fetch('/api/v1/sites/demo/models?file_format=frag')).json()).toEqual(before);
     expect(before).toEqual([expect.objectContaining({ name: 'Demo Tower.frag', source_ifc: '5d0c8f3e-2a41-4b7e-9c55-3f1d2e8a6b10' })]);
+  });
+
+  it('shows the service’s icon', async () => {
+    const icon = await page.evaluate(async () => {
+      const href = (document.querySelector('link[rel="icon"]') as HTMLLinkElement).href;
+      const res = await fetch(href);
+      return { href: new URL(href).pathname, status: res.status, type: res.headers.get('content-type') };
+    });
+    expect(icon).toEqual({ href: '/favicon.svg', status: 200, type: expect.stringContaining('image/svg+xml') });
+  });
+
+  it('GraphiQL titles each example tab by its operation, none <untitled>', async () => {
+    const graphiql = await browser.newPage();
+    await graphiql.goto(`${h.url}/graphql`);
+    await graphiql.getByText('ChilledWaterChain').first().waitFor({ timeout: 60_000 });
+    const body = await graphiql.locator('body').innerText();
+    for (const name of ['DemoAhus', 'WhatFeedsAZone', 'BuildingLocations', 'ZoneTemperatures', 'EntityOfAnIfcElement', 'ChilledWaterChain']) expect(body).toContain(name);
+    expect(body).not.toContain('<untitled>');
+    await graphiql.screenshot({ path: join(ARTIFACTS, 'graphiql-tabs.png') });
+    await graphiql.close();
   });
 
   it('asks for a key on another site, and uses it', async () => {
