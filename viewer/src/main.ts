@@ -158,6 +158,8 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
   let refresh: number | undefined;
   let current = 0;
 
+  const showError = (error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true);
+
   /** Runs `render` now and again every REFRESH_MS until the next selection; errors show in the panel. */
   const selection = (render: (request: number) => Promise<void>) => {
     const request = ++current;
@@ -166,7 +168,7 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
       renderMessage(panel, 'Looking it up…');
       await render(request);
       refresh = window.setInterval(() => void render(request).catch(() => undefined), REFRESH_MS);
-    })().catch((error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true));
+    })().catch(showError);
   };
 
   const showPick = (pick: Pick) =>
@@ -205,11 +207,11 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
         if (entity.ifcId && (await focus(entity.ifcId))) return;
         await scene.select(null);
         showEntity(entity);
-      })().catch(fail),
+      })().catch(showError),
     showElement: (globalId) =>
       void focus(globalId)
         .then((found) => found || renderMessage(panel, `Element ${globalId} is in no model shown.`, true))
-        .catch(fail),
+        .catch(showError),
   };
 
   scene.canvas.addEventListener('pointerdown', (event) => {
@@ -224,7 +226,7 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
       ++current;
       window.clearInterval(refresh);
       renderMessage(panel, 'Nothing there. Click an element of the model.');
-    })().catch((error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true));
+    })().catch(showError);
   });
   return actions;
 }

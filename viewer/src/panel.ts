@@ -105,20 +105,23 @@ export function renderSelection(panel: HTMLElement, element: ModelElement | null
     );
     return;
   }
-  const where = element
-    ? elementFacts
-    : entity.ifcId
-      ? el('p', {}, el('button', { type: 'button', class: 'link', 'data-testid': 'show-element' }, 'Show in 3D'))
-      : el('p', { class: 'muted', 'data-testid': 'no-element' }, 'No element in the model.');
-  if (!element && entity.ifcId) where!.querySelector('button')!.addEventListener('click', () => actions.showElement(entity.ifcId!));
-  const sections: Array<HTMLElement | null> = [
+  const sections: HTMLElement[] = [
     el('h2', { 'data-testid': 'entity-name' }, entity.name),
     el('p', { class: 'muted class-name', 'data-testid': 'entity-type' }, className(entity.type), ` · ${entity.__typename}`),
-    where,
+    elementFacts ?? elementLink(entity, actions),
   ];
   if (entity.points) sections.push(el('h3', {}, `Points (${entity.points.length})`), pointsTable(entity.points));
   if (entity.upstream) sections.push(el('h3', {}, 'Upstream equipment'), entityList(entity.upstream, actions));
-  panel.replaceChildren(...sections.filter((s): s is HTMLElement => s !== null));
+  panel.replaceChildren(...sections);
+}
+
+/** For an entity shown without its element: a link to the element, or that it has none. */
+function elementLink(entity: GraphEntity, actions: PanelActions): HTMLElement {
+  const globalId = entity.ifcId;
+  if (!globalId) return el('p', { class: 'muted', 'data-testid': 'no-element' }, 'No element in the model.');
+  const link = el('button', { type: 'button', class: 'link', 'data-testid': 'show-element' }, 'Show in 3D');
+  link.addEventListener('click', () => actions.showElement(globalId));
+  return el('p', {}, link);
 }
 
 /** Renders a message (loading, an error) in the panel. */
