@@ -171,6 +171,14 @@ describe('properties', () => {
     ]);
   });
 
+  it('gives a Brick entity property’s unit symbol from QUDT’s data', async () => {
+    const data = await ok('{ location(siteId: "lp", locationId: "Hall") { properties { name unit unitSymbol } } }');
+    expect([...data.location.properties].sort(byPropertyName)).toEqual([
+      { name: 'area', unit: 'M2', unitSymbol: 'm²' },
+      { name: 'capacity', unit: null, unitSymbol: null },
+    ]);
+  });
+
   it('is present on buildings and systems, with typed literals as lexical forms', async () => {
     expect(await properties('building', 'id: "Bldg"')).toEqual([{ name: 'yearBuilt', value: '1998', unit: null }]);
     expect(await properties('system', 'name: "Main HVAC"')).toEqual([
