@@ -14,7 +14,8 @@ async function search(api: Api, term: string, by: SearchBy): Promise<EntitySumma
   try {
     return searchEntities(await api.graphql<SearchAnswer>(searchQuery(by), { siteId: api.siteId, term }));
   } catch (error) {
-    // A term that names no class is no error of the user's: it matches by name only.
+    // A term that names no class (UNKNOWN_CLASS) is no error of the user's: it matches by name only.
+    // Any other failure shows through the search by name, which asks at the same time.
     if (by === 'is' && error instanceof ApiError) return [];
     throw error;
   }
