@@ -28,11 +28,12 @@ import type {
 } from './plan.ts';
 import { relations } from './relations.ts';
 
-const SCALARS = new Set<ScalarField>(['uri', 'id', 'name', 'type', 'typeHierarchy', 'ifcId', 'unit', 'timeseriesId', 'writable', 'valueType', 'equipmentId']);
+const SCALARS = new Set<ScalarField>(['uri', 'id', 'name', 'type', 'typeHierarchy', 'ifcId', 'unit', 'unitSymbol', 'timeseriesId', 'writable', 'valueType', 'equipmentId']);
 /** The fact each scalar field needs fetched with its entity. */
 export const ATTRIBUTE_OF: Readonly<Partial<Record<ScalarField, Attribute>>> = {
   ifcId: 'ifc',
   unit: 'unit',
+  unitSymbol: 'unit',
   timeseriesId: 'timeseries',
   timeseriesIds: 'timeseries',
   writable: 'literals',

@@ -14,6 +14,7 @@ export interface ReferenceField {
   readonly name: string;
   readonly value: string;
   readonly unit: null;
+  readonly unitSymbol: null;
 }
 
 /** One external reference of an entity. */
@@ -64,7 +65,7 @@ export async function readExternalReferences(rows: readonly SparqlRow[]): Promis
     let reference = references.get(r.value);
     if (!reference) references.set(r.value, (reference = { uri: r.type === 'bnode' ? null : r.value, classes: new Set(), fields: new Map() }));
     if (p.value === TYPE) reference.classes.add(v.value);
-    else reference.fields.set(`${p.value}\u0000${v.value}`, { name: localName(p.value), value: v.value, unit: null });
+    else reference.fields.set(`${p.value}\u0000${v.value}`, { name: localName(p.value), value: v.value, unit: null, unitSymbol: null });
   }
   const result = new Map<string, ExternalReference[]>();
   for (const [parent, references] of gathered) {

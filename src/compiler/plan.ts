@@ -16,6 +16,7 @@ export type ScalarField =
   | 'typeHierarchy'
   | 'ifcId'
   | 'unit'
+  | 'unitSymbol'
   | 'timeseriesId'
   /** Every timeseries id of the entity, sorted (domain code's; GraphQL shows `timeseriesId`). */
   | 'timeseriesIds'

@@ -3,6 +3,7 @@
  * fields, exactly as MAPPING.md defines them.
  */
 import type { Ontology } from '../ontology/ontology.ts';
+import { unitSymbol } from '../ontology/unit-symbols.ts';
 import { BRICK, localName } from '../rdf/vocabulary.ts';
 import type { EntityRecord } from './entity-records.ts';
 import type { SiteIds } from './site-ids.ts';
@@ -104,6 +105,10 @@ function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, onto
     case 'unit': {
       const unit = first(record.units);
       return unit === undefined ? null : localName(unit);
+    }
+    case 'unitSymbol': {
+      const unit = first(record.units);
+      return unit === undefined ? null : unitSymbol(unit);
     }
     case 'timeseriesId':
       return first(record.timeseriesIds) ?? null;

@@ -3,22 +3,25 @@ import { Router } from 'express';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { notFound } from '../errors/app-error.ts';
 
-/** Example operations GraphiQL opens with, one tab each, all on the demo site (readable without a key). */
+/**
+ * Example operations GraphiQL opens with, one tab each, all on the demo site (readable without a key).
+ * Each is a named query: GraphiQL titles a tab with its operation's name (`<untitled>` otherwise).
+ */
 export const GRAPHIQL_EXAMPLES: readonly string[] = [
   `# The demo site's AHUs: their points, and what they feed.
 # Ctrl-Enter runs a tab; the other tabs hold more examples. Add a header
 # {"Authorization": "Bearer <key>"} to query your own sites.
-{
+query DemoAhus {
   equipment(siteId: "demo", is: "AHU") {
     name
     type
-    points { name type unit timeseriesId }
+    points { name type unit unitSymbol timeseriesId }
     downstream(maxDepth: 1) { name type }
   }
 }
 `,
   `# What feeds a zone, up to three hops.
-{
+query WhatFeedsAZone {
   zone(siteId: "demo", name: "Zone 2-04") {
     name
     upstream(maxDepth: 3) { name type }
@@ -26,7 +29,7 @@ export const GRAPHIQL_EXAMPLES: readonly string[] = [
 }
 `,
   `# The building's locations, the whole tree, with the equipment in each.
-{
+query BuildingLocations {
   building(siteId: "demo") {
     name
     locations(recursive: true) { name type equipment { name type } }
@@ -34,17 +37,18 @@ export const GRAPHIQL_EXAMPLES: readonly string[] = [
 }
 `,
   `# Zone temperatures and their latest readings (the demo simulator writes them every minute).
-{
+query ZoneTemperatures {
   point(siteId: "demo", is: "Zone_Air_Temperature_Sensor") {
     name
     unit
+    unitSymbol
     timeseriesId
     currentValue { value timestamp quality }
   }
 }
 `,
   `# The entity behind an element clicked in the IFC model; null when the GlobalId maps to none.
-{
+query EntityOfAnIfcElement {
   entityByIfcId(siteId: "demo", ifcId: "2t4oFYgav4YgXJsMhiI4RW") {
     __typename
     ... on Equipment { name type points { name } }
@@ -53,7 +57,7 @@ export const GRAPHIQL_EXAMPLES: readonly string[] = [
 }
 `,
   `# The chiller's chilled-water chain.
-{
+query ChilledWaterChain {
   equipment(siteId: "demo", name: "CH-1") {
     name
     downstream(medium: "CHILLED_WATER") { name type }
@@ -96,7 +100,7 @@ export function renderGraphiQL(options: GraphiQLOptions): string {
   const title = (options.title ?? 'GraphiQL').replace(/[<&]/g, '');
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="${base}/graphiql.css"></head>
+<head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${base}/graphiql.css"></head>
 <body id="body" class="no-focus-outline">
 <noscript>You need to enable JavaScript to run GraphiQL.</noscript>
 <div id="root"></div>

@@ -24,6 +24,7 @@ import { useRateLimit } from './use-rate-limit.ts';
 import { useRequestWork } from './use-request-work.ts';
 import { docsRoutes } from '../openapi/docs-routes.ts';
 import { metricsRoute } from './metrics-route.ts';
+import { faviconRoute } from './favicon-route.ts';
 import { graphiqlAssets } from '../graphql/graphiql.ts';
 import { listAppRoutes, routeNamer } from './route-table.ts';
 import { useRequestMetrics } from './use-request-metrics.ts';
@@ -41,9 +42,9 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   app.use(useRequestScope(), useRequestMetrics(services.metrics, logger, (method, path) => routeOf(method, path)));
   app.use(useCors(config.cors));
 
-  // Probes, metrics and documentation are neither authenticated nor limited.
+  // Probes, metrics, documentation and the icon are neither authenticated nor limited.
   app.get('/metrics', metricsRoute(services.metrics, config.metricsToken));
-  app.use(docsRoutes(), graphiqlAssets());
+  app.use(docsRoutes(), graphiqlAssets(), faviconRoute());
   // Live while every engine serves or is replacing a failed part; 503 once one is broken for good.
   app.get('/healthz', (_req, res) => {
     const graph = services.store.health();

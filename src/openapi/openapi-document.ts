@@ -439,6 +439,9 @@ function register(registry: OpenAPIRegistry): void {
   });
   path({ method: 'get', path: '/openapi.json', tags: [TAGS.docs], summary: 'This document', ...open, responses: { 200: text('OpenAPI 3.1.', ['application/json']) } });
   path({ method: 'get', path: '/docs', tags: [TAGS.docs], summary: 'This document, rendered (Swagger UI)', ...open, responses: { 200: text('HTML.', ['text/html']) } });
+  for (const icon of ['/favicon.svg', '/favicon.ico']) {
+    path({ method: 'get', path: icon, tags: [TAGS.docs], summary: 'The service’s icon (SVG), which GraphiQL and the viewer page show', ...open, responses: { 200: text('The icon.', ['image/svg+xml']) } });
+  }
   path({
     method: 'get',
     path: '/docs/{asset}',

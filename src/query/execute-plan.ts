@@ -21,6 +21,7 @@ import type { Ontology } from '../ontology/ontology.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import { localName } from '../rdf/vocabulary.ts';
+import { unitSymbol } from '../ontology/unit-symbols.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
 import type { QueryRunner } from './query-runner.ts';
 
@@ -322,13 +323,13 @@ async function fillProperties(
   ctx: PlanContext,
 ): Promise<void> {
   const rows = await select(graph, propertiesQuery(graph, parents), ctx);
-  const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null }>>();
+  const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null; unitSymbol: string | null }>>();
   const slices = new MainThreadSlices(ctx.work?.signal);
   for (const row of rows) {
     const pause = slices.step();
     if (pause) await pause;
     if (!row.parent || !row.p || !row.v) continue;
-    const property = { name: localName(row.p.value), value: row.v.value, unit: row.u ? localName(row.u.value) : null };
+    const property = { name: localName(row.p.value), value: row.v.value, unit: row.u ? localName(row.u.value) : null, unitSymbol: row.u ? unitSymbol(row.u.value) : null };
     const properties = byParent.get(row.parent.value) ?? new Map();
     properties.set(`${property.name}\u0000${property.value}\u0000${property.unit}`, property);
     byParent.set(row.parent.value, properties);

@@ -1,14 +1,17 @@
 /**
  * The viewer page: `/viewer?site=<id>` (the demo site when none is given). It asks for an API key
  * unless the site is the public demo, lists the site's models, loads the fragments files (and OBJ
- * or glTF models on request), and on a click shows the picked element's graph entity. A storey
- * filter and fit-to-view sit in the bar. `window.__viewer` lets tests wait for the model and find
- * an element on screen.
+ * or glTF models on request), and on a click shows the picked element's graph entity. A search
+ * finds entities by name or class; picking one (or an entity listed in the panel) selects and
+ * frames its element, or shows its panel when it has none. A storey filter and fit-to-view sit in
+ * the bar. `window.__viewer` lets tests wait for the model, find an element on screen and read the
+ * selection.
  */
-import { Api, ApiError, type ModelElement, type ModelFile } from './api.ts';
-import { ENTITY_QUERY, type GraphEntity } from './entity-query.ts';
-import { modelItem, renderMessage, renderSelection } from './panel.ts';
+import { Api, ApiError, type ModelFile } from './api.ts';
+import { ENTITY_BY_ID, ENTITY_BY_IFC_ID, type EntitySummary, type GraphEntity } from './entity-query.ts';
+import { modelItem, renderMessage, renderSelection, type PanelActions } from './panel.ts';
 import { Scene, type Pick } from './scene.ts';
+import { wireSearch } from './search.ts';
 
 const DEMO_SITE = 'demo';
 const KEY_STORAGE = 'bkg-viewer-key';
@@ -20,6 +23,8 @@ interface ViewerHook {
   ready: boolean;
   error: string | null;
   screenPosition(globalId: string): Promise<{ x: number; y: number } | null>;
+  /** The GlobalId of the highlighted element, or null. */
+  selected(): Promise<string | null>;
 }
 
 declare global {
@@ -36,7 +41,7 @@ const status = (text: string) => {
 const params = new URLSearchParams(location.search);
 const siteId = params.get('site') || DEMO_SITE;
 const key = sessionStorage.getItem(KEY_STORAGE) ?? undefined;
-const hook: ViewerHook = { ready: false, error: null, screenPosition: async () => null };
+const hook: ViewerHook = { ready: false, error: null, screenPosition: async () => null, selected: async () => null };
 window.__viewer = hook;
 $('site-name').textContent = `site ${siteId}`;
 
@@ -67,6 +72,7 @@ async function start(): Promise<void> {
 
   const scene = new Scene($('viewport'));
   hook.screenPosition = (globalId) => scene.screenPosition(globalId);
+  hook.selected = () => scene.selectedGlobalId();
   const list = $('model-list');
   const fragments = models.filter((m) => m.format === 'frag');
   const loaded = new Set<string>();
@@ -123,30 +129,89 @@ async function start(): Promise<void> {
       status(storey ? `Storey ${storey}` : 'All storeys');
     })().catch(fail);
   });
+  // An element found from the graph may stand on a storey the filter hides: show them all first.
+  const showAllStoreys = async () => {
+    if (!select.value) return;
+    select.value = '';
+    await scene.showOnly(null);
+    status('All storeys');
+  };
 
   const fit = $<HTMLButtonElement>('fit-button');
   fit.disabled = false;
   fit.addEventListener('click', () => void scene.fit().catch(fail));
 
-  wireSelection(scene, api);
+  const actions = wireSelection(scene, api, showAllStoreys);
+  wireSearch($<HTMLInputElement>('search-input'), $('search-results'), api, (entity) => actions.open(entity));
   await scene.fit();
   status(fragments.length > 0 ? `${loaded.size} model${loaded.size === 1 ? '' : 's'} loaded: click an element` : 'No fragments model to show yet');
   hook.ready = true;
 }
 
-/** Clicks (not drags) on the canvas pick an element and show its entity, refreshed while selected. */
-function wireSelection(scene: Scene, api: Api): void {
+/**
+ * What selects: clicks (not drags) on the canvas, and entities opened from the search or the panel.
+ * The panel shows the selection and reads its current values again while it stays selected.
+ */
+function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<void>): PanelActions {
   const panel = $('entity');
   let down: { x: number; y: number } | undefined;
   let refresh: number | undefined;
   let current = 0;
 
-  const show = async (pick: Pick, request: number) => {
-    const [element, data] = await Promise.all([
-      api.element(pick.modelId, pick.globalId),
-      api.graphql<{ entityByIfcId: GraphEntity | null }>(ENTITY_QUERY, { siteId: api.siteId, ifcId: pick.globalId }),
-    ]);
-    if (request === current) renderSelection(panel, element as ModelElement, data.entityByIfcId);
+  const showError = (error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true);
+
+  /** Runs `render` now and again every REFRESH_MS until the next selection; errors show in the panel. */
+  const selection = (render: (request: number) => Promise<void>) => {
+    const request = ++current;
+    window.clearInterval(refresh);
+    void (async () => {
+      renderMessage(panel, 'Looking it up…');
+      await render(request);
+      refresh = window.setInterval(() => void render(request).catch(() => undefined), REFRESH_MS);
+    })().catch(showError);
+  };
+
+  const showPick = (pick: Pick) =>
+    selection(async (request) => {
+      const [element, data] = await Promise.all([
+        api.element(pick.modelId, pick.globalId),
+        api.graphql<{ entityByIfcId: GraphEntity | null }>(ENTITY_BY_IFC_ID, { siteId: api.siteId, ifcId: pick.globalId }),
+      ]);
+      if (request === current) renderSelection(panel, element, data.entityByIfcId, actions);
+    });
+
+  /** Selects, highlights and frames an element; false when no loaded model has it. */
+  const focus = async (globalId: string): Promise<boolean> => {
+    const pick = await scene.find(globalId);
+    if (!pick) return false;
+    await showAllStoreys();
+    await scene.select(pick);
+    await scene.frame(pick);
+    showPick(pick);
+    return true;
+  };
+
+  const showEntity = (entity: EntitySummary) =>
+    selection(async (request) => {
+      const variables = entity.__typename === 'System' ? { siteId: api.siteId, name: entity.name } : { siteId: api.siteId, id: entity.id };
+      const data = await api.graphql<{ entities?: GraphEntity[]; entity?: GraphEntity | null }>(ENTITY_BY_ID[entity.__typename], variables);
+      const found = data.entity ?? data.entities?.find((e) => e.id === entity.id) ?? null;
+      if (request !== current) return;
+      if (found) renderSelection(panel, null, found, actions);
+      else renderMessage(panel, `${entity.name} is no longer in the graph.`, true);
+    });
+
+  const actions: PanelActions = {
+    open: (entity) =>
+      void (async () => {
+        if (entity.ifcId && (await focus(entity.ifcId))) return;
+        await scene.select(null);
+        showEntity(entity);
+      })().catch(showError),
+    showElement: (globalId) =>
+      void focus(globalId)
+        .then((found) => found || renderMessage(panel, `Element ${globalId} is in no model shown.`, true))
+        .catch(showError),
   };
 
   scene.canvas.addEventListener('pointerdown', (event) => {
@@ -154,17 +219,16 @@ function wireSelection(scene: Scene, api: Api): void {
   });
   scene.canvas.addEventListener('pointerup', (event) => {
     if (!down || Math.hypot(event.clientX - down.x, event.clientY - down.y) > 4) return;
-    const request = ++current;
-    window.clearInterval(refresh);
     void (async () => {
       const pick = await scene.pick(event.clientX, event.clientY);
       await scene.select(pick);
-      if (!pick) return renderMessage(panel, 'Nothing there. Click an element of the model.');
-      renderMessage(panel, 'Looking it up…');
-      await show(pick, request);
-      refresh = window.setInterval(() => void show(pick, request).catch(() => undefined), REFRESH_MS);
-    })().catch((error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true));
+      if (pick) return showPick(pick);
+      ++current;
+      window.clearInterval(refresh);
+      renderMessage(panel, 'Nothing there. Click an element of the model.');
+    })().catch(showError);
   });
+  return actions;
 }
 
 function fail(error: unknown): void {

@@ -1,7 +1,8 @@
 /**
  * The 3D side of the viewer: a That Open Engine world (scene, camera, renderer), fragments models
  * by model file id, OBJ and glTF models beside them, picking, highlighting, showing one storey,
- * fitting the view, and projecting an element to the screen (the end-to-end test's hook).
+ * fitting the view to everything or to one element, finding an element by GlobalId, and projecting an
+ * element to the screen (the end-to-end test's hook).
  */
 import * as OBC from '@thatopen/components';
 import { RenderedFaces, type FragmentsModel } from '@thatopen/fragments';
@@ -98,6 +99,21 @@ export class Scene {
     await this.fragments.core.update(true);
   }
 
+  /** The element with this GlobalId in any loaded fragments model, or null. */
+  async find(globalId: string): Promise<Pick | null> {
+    for (const [modelId, model] of this.fragments.list) {
+      const [localId] = await model.getLocalIdsByGuids([globalId]);
+      if (localId !== null && localId !== undefined) return { modelId, globalId, localId };
+    }
+    return null;
+  }
+
+  /** Moves the camera so one element fills the view. */
+  async frame(pick: Pick): Promise<void> {
+    await this.world.camera.fitToItems({ [pick.modelId]: new Set([pick.localId]) });
+    await this.fragments.core.update(true);
+  }
+
   /** Shows only these elements of each fragments model (by GlobalId); null shows everything. */
   async showOnly(globalIds: ReadonlyMap<string, readonly string[]> | null): Promise<void> {
     for (const [modelId, model] of this.fragments.list) {
@@ -120,15 +136,20 @@ export class Scene {
 
   /** Where an element's bounding-box centre is on the page (client coordinates), or null when no model has it. */
   async screenPosition(globalId: string): Promise<{ x: number; y: number } | null> {
-    for (const model of this.fragments.list.values()) {
-      const [localId] = await model.getLocalIdsByGuids([globalId]);
-      if (localId === null || localId === undefined) continue;
-      const centre = (await model.getMergedBox([localId])).getCenter(new THREE.Vector3());
-      const ndc = centre.project(this.world.camera.three);
-      const rect = this.canvas.getBoundingClientRect();
-      return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
-    }
-    return null;
+    const pick = await this.find(globalId);
+    const model = pick && this.fragments.list.get(pick.modelId);
+    if (!pick || !model) return null;
+    const centre = (await model.getMergedBox([pick.localId])).getCenter(new THREE.Vector3());
+    const ndc = centre.project(this.world.camera.three);
+    const rect = this.canvas.getBoundingClientRect();
+    return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
+  }
+
+  /** The highlighted element's GlobalId, or null. */
+  async selectedGlobalId(): Promise<string | null> {
+    if (!this.selected) return null;
+    const [globalId] = await this.selected.model.getGuidsByLocalIds([this.selected.localId]);
+    return globalId ?? null;
   }
 
   private async localIds(model: FragmentsModel, globalIds: readonly string[]): Promise<number[]> {

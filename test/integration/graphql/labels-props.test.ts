@@ -75,6 +75,10 @@ describe('nameMatch', () => {
     expect(await list('equipment', 'name: "pump_4", nameMatch: CONTAINS')).toEqual(['Pump_4']);
   });
 
+  it('an explicit null nameMatch matches as the default CONTAINS does', async () => {
+    expect(await list('equipment', 'name: "pump_4", nameMatch: null')).toEqual(['Pump_4']);
+  });
+
   it('EXACT is case-sensitive and whole-string', async () => {
     expect(await list('equipment', 'name: "Primary Pump", nameMatch: EXACT')).toEqual(['Primary Pump']);
     expect(await list('equipment', 'name: "primary pump", nameMatch: EXACT')).toEqual([]);
@@ -164,6 +168,14 @@ describe('properties', () => {
     expect(await properties('zone', 'id: "Zone1"')).toEqual([
       { name: 'area', value: '250', unit: 'M2' },
       { name: 'usage', value: 'office', unit: null },
+    ]);
+  });
+
+  it('gives a Brick entity property’s unit symbol from QUDT’s data', async () => {
+    const data = await ok('{ location(siteId: "lp", locationId: "Hall") { properties { name unit unitSymbol } } }');
+    expect([...data.location.properties].sort(byPropertyName)).toEqual([
+      { name: 'area', unit: 'M2', unitSymbol: 'm²' },
+      { name: 'capacity', unit: null, unitSymbol: null },
     ]);
   });
 

@@ -97,6 +97,16 @@ describe('Point.unit', () => {
   });
 });
 
+describe('Point.unitSymbol', () => {
+  it('is the unit’s symbol from QUDT’s data, else null', async () => {
+    const symbols = await byName('unitSymbol');
+    expect(symbols['VAV-1 Zone Temp']).toBe('°C');
+    expect(symbols['VAV-1 Airflow']).toBe('L/s');
+    expect(symbols['VAV-1 Damper Command']).toBe('%');
+    expect(symbols['VAV-1 Zone Setpoint']).toBeNull();
+  });
+});
+
 describe('Point.timeseriesId', () => {
   it('reads hasExternalReference, hasTimeseriesReference and the Brick 1.2 timeseries form', async () => {
     const ids = await byName('timeseriesId');

@@ -3,6 +3,7 @@
 // what an integrator opens in a browser: GraphiQL with examples for the demo site, the published SDL.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { Kind, parse } from 'graphql';
 import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/config/config.ts';
@@ -215,11 +216,29 @@ describe('operations: metrics, logs, GraphiQL', () => {
       expect(html).not.toMatch(/https?:\/\//);
       const options = JSON.parse(/renderYogaGraphiQL\([^,]+, (\{.*\})\);/.exec(html)![1]!.replace(/\\u003c/g, '<'));
       expect(options.defaultTabs.map((t: { query: string }) => t.query)).toEqual(GRAPHIQL_EXAMPLES);
+      // GraphiQL's versioned assets are kept for good; the icon (an unversioned path) for a day.
+      const icon = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1];
+      expect(icon).toBe('/favicon.svg');
       for (const asset of html.match(/(?:src|href)="[^"]+"/g)!) {
         const url = /"([^"]+)"/.exec(asset)![1]!;
         const served = await h.fetch(url);
         expect(served.status, url).toBe(200);
-        expect(served.headers.get('cache-control')).toContain('immutable');
+        if (url !== icon) expect(served.headers.get('cache-control')).toContain('immutable');
+      }
+    });
+
+    it('titles each example tab with its own operation name (not <untitled>)', () => {
+      const names = GRAPHIQL_EXAMPLES.map((example) => parse(example).definitions.map((d) => (d.kind === Kind.OPERATION_DEFINITION ? d.name?.value : undefined)));
+      expect(names.every((ops) => ops.length === 1 && ops[0])).toBe(true);
+      expect(new Set(names.flat()).size).toBe(GRAPHIQL_EXAMPLES.length);
+    });
+
+    it('serves an icon at /favicon.ico and /favicon.svg', async () => {
+      for (const path of ['/favicon.ico', '/favicon.svg']) {
+        const res = await fetch(`${h.url}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('content-type')).toContain('image/svg+xml');
+        expect(await res.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
       }
     });
 

@@ -36,12 +36,12 @@ describe('readExternalReferences', () => {
         uri: `${X}ifc`,
         type: null,
         fields: [
-          { name: 'ifcGlobalID', value: '2O2Fr', unit: null },
-          { name: 'ifcName', value: 'AHU', unit: null },
+          { name: 'ifcGlobalID', value: '2O2Fr', unit: null, unitSymbol: null },
+          { name: 'ifcName', value: 'AHU', unit: null, unitSymbol: null },
         ],
       },
     ]);
-    expect(refs.get(`${X}Q`)).toEqual([{ uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-q', unit: null }] }]);
+    expect(refs.get(`${X}Q`)).toEqual([{ uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-q', unit: null, unitSymbol: null }] }]);
   });
 
   it('orders references by type and fields, never by blank-node labels, which differ between stores', async () => {

@@ -33,4 +33,14 @@ describe('published GraphQL schema', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('shows CONTAINS as the default of every nameMatch argument, as the service applies it', () => {
+    const schema = buildSchema(publishedSchema());
+    const nameMatchArgs = Object.values(schema.getTypeMap())
+      .filter((type) => isObjectType(type) || isInterfaceType(type))
+      .flatMap((type) => Object.values(type.getFields()).flatMap((field) => field.args.filter((arg) => arg.name === 'nameMatch').map((arg) => ({ at: `${type.name}.${field.name}`, default: arg.defaultValue }))));
+    expect(nameMatchArgs.length).toBeGreaterThan(0);
+    expect(nameMatchArgs.filter((arg) => arg.default !== 'CONTAINS')).toEqual([]);
+    expect(publishedSchema()).not.toMatch(/nameMatch: NameMatch\n/);
+  });
 });
