@@ -19,7 +19,9 @@ export async function readableSite(sites: SiteStore, client: Client, siteId: str
 export async function writableSite(sites: SiteStore, client: Client, siteId: string): Promise<SiteRecord> {
   const site = await readableSite(sites, client, siteId);
   if (site.id === DEMO_SITE) throw forbidden('The demo site is read-only.');
-  if (!canWrite(client, site.id)) throw forbidden('This key may not write to this site.');
+  if (!canWrite(client, site.id)) {
+    throw forbidden(client.kind === 'user' ? 'This token may not write to this site: user tokens only read.' : 'This key may not write to this site.');
+  }
   return site;
 }
 
