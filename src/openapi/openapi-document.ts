@@ -43,7 +43,7 @@ const text = (description: string, types: readonly string[]): ResponseConfig => 
 
 const ERRORS = {
   400: json(z.union([fieldErrors, errorBody]), 'Invalid input: field errors (`{"field": ["message"]}`) or `{detail, code}`.'),
-  401: json(errorBody, 'No credentials, or a bad, expired or revoked token (`WWW-Authenticate: Bearer error="invalid_token"`).'),
+  401: json(errorBody, 'No credentials (`WWW-Authenticate: Bearer`), or a bad, expired or revoked token (`WWW-Authenticate: Bearer error="invalid_token"`).'),
   403: json(errorBody, 'Not allowed: a write without write access, any write on the demo site, or an admin operation without an admin key.'),
   404: json(errorBody, 'No such resource, or one the caller may not read (the two are indistinguishable).'),
   405: json(errorBody, 'The method is not served on this path (`Allow` names those that are).'),

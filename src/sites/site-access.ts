@@ -1,11 +1,11 @@
 import { canRead, canWrite, DEMO_SITE, isAdmin, type Client } from '../auth/client.ts';
-import { forbidden, notFound, unauthenticated } from '../errors/app-error.ts';
+import { forbidden, MissingCredentials, notFound } from '../errors/app-error.ts';
 import type { SiteRecord, SiteStore } from './site-store.ts';
 import { SITE_ID } from './site-directory.ts';
 
 /** REST needs credentials: anonymous callers may only read the demo site, through GraphQL. */
 export function requireCredentials(client: Client): void {
-  if (client.kind === 'anonymous') throw unauthenticated('This endpoint needs an Authorization: Bearer <token> header.');
+  if (client.kind === 'anonymous') throw new MissingCredentials('This endpoint needs an Authorization: Bearer <token> header.');
 }
 
 /** The site, if the client may read it; otherwise 404, so a foreign site's existence is never revealed. */
