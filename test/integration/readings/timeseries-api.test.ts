@@ -23,6 +23,8 @@ beforeAll(async () => {
     { timeseriesId: 'ts-fan', timestamp: iso(T0 + 20 * MIN), value: 0 },
   ]);
   await postReadings(h, 'la', [{ timeseriesId: 'ts-sat', timestamp: iso(T0), value: 5 }]);
+  // ts-sat-sp: 09:00 → 13.3, 09:05 → 13.4, 09:10 → 0.1, 09:15 → 0.2 (sums whose doubles carry noise).
+  await postReadings(h, 'berlin', [13.3, 13.4, 0.1, 0.2].map((value, i) => ({ timeseriesId: 'ts-sat-sp', timestamp: iso(T0 + i * 5 * MIN), value })));
 });
 afterAll(async () => {
   await h?.close();
@@ -143,6 +145,14 @@ describe('aggregated readings', () => {
     expect(count.body.series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 2 }]);
     const mean = await query('berlin', { timeseriesIds: ['ts-fan'], start: iso(T0), end: iso(T0 + 60 * MIN), window: '1h' });
     expect(mean.body.series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 0.5 }]);
+  });
+
+  it('rounds a mean and a sum to 12 significant digits: 13.35, not 13.350000000000001', async () => {
+    const window = (aggregate: string) => query('berlin', { timeseriesIds: ['ts-sat-sp'], start: iso(T0), end: iso(T0 + 20 * MIN), window: '10m', aggregate });
+    expect((await window('mean')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([13.35, 0.15]);
+    expect((await window('sum')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([26.7, 0.3]);
+    // A reading itself is never rounded.
+    expect((await window('max')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([13.4, 0.2]);
   });
 });
 
