@@ -5,7 +5,7 @@ import { newKeySchema } from '../sites/keys-routes.ts';
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
 import { createFileFields, listElementsQuery, listFilesQuery, listModelsQuery, updateFileFields } from '../files/file-fields.ts';
 import { MAX_READINGS_PER_REQUEST, readingItemSchema } from '../readings/reading-input.ts';
-import { newSiteSchema } from '../sites/site-schema.ts';
+import { newSiteSchema, siteChangesSchema } from '../sites/site-schema.ts';
 import { timeseriesQueryBody } from '../timeseries/timeseries-query.ts';
 import {
   createdKey,
@@ -119,9 +119,19 @@ function register(registry: OpenAPIRegistry): void {
     tags: [TAGS.sites],
     summary: 'Create a site (admin)',
     request: { body: { required: true, content: { 'application/json': { schema: newSiteSchema.meta({ id: 'NewSite' }) } } } },
-    responses: { 201: json(siteRecord, 'The new site.'), ...errors(400, 403, 409) },
+    responses: { 201: json(siteRecord, 'The new site.'), ...errors(400, 403, 409, 415) },
   });
   path({ method: 'get', path: '/api/v1/sites/{siteId}', tags: [TAGS.sites], summary: 'Read a site', request: { params: siteParams }, responses: { 200: json(siteRecord, 'The site.'), ...errors(404) } });
+  path({
+    method: 'patch',
+    path: '/api/v1/sites/{siteId}',
+    tags: [TAGS.sites],
+    summary: 'Change a site’s name, time zone or other descriptive fields (admin; the demo site is read-only)',
+    description:
+      'Only the fields given change; `null` clears an optional one. The id cannot change. Readings keep their instants: answers write them in the new time zone at once.',
+    request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: siteChangesSchema.meta({ id: 'SiteChanges' }) } } } },
+    responses: { 200: json(siteRecord, 'The changed site.'), ...errors(400, 403, 404, 415) },
+  });
   path({
     method: 'delete',
     path: '/api/v1/sites/{siteId}',

@@ -78,7 +78,7 @@ describe('help', () => {
   it('bkg --help (through bin/bkg.js, what `npx bkg` runs) lists every command and exits 0', async () => {
     const run = await cli(['--help'], {}, ['bin/bkg.js']);
     expect(run.code).toBe(0);
-    for (const command of ['sites list', 'sites create <id>', 'sites delete <id>', 'load <siteId> <file>', 'export <siteId>', 'keys create', 'keys list', 'keys revoke <id>', 'tokens issue']) {
+    for (const command of ['sites list', 'sites create <id>', 'sites update <id>', 'sites delete <id>', 'load <siteId> <file>', 'export <siteId>', 'keys create', 'keys list', 'keys revoke <id>', 'tokens issue']) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -111,6 +111,19 @@ describe('sites, load and export', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^ID\s+NAME\s+PLACE\s+TIMEZONE\s+CREATED\n/);
     expect(list.stdout).toMatch(/plant\s+Plant Building\s+Berlin\s+Europe\/Berlin/);
+  });
+
+  it('updates a site: name and time zone, the rest kept', async () => {
+    const run = await cli(['sites', 'update', 'plant', '--name', 'Plant Hall', '--timezone', 'Europe/Paris']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Updated site "plant" (Plant Hall, Europe/Paris).\n');
+    expect((await cli(['sites', 'list'])).stdout).toMatch(/plant\s+Plant Hall\s+Berlin\s+Europe\/Paris/);
+    const wrong = await cli(['sites', 'update', 'plant', '--timezone', 'Berlin']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe('Error (HTTP 400): timezone: An IANA time zone name, e.g. "Europe/Berlin".\n');
+    expect((await cliInProcess(['sites', 'update', 'plant'])).stderr).toContain('Give at least one field to change');
+    expect((await cli(['sites', 'update', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin'])).code).toBe(0);
   });
 
   it('a field error from the service is one line per request, exit 1', async () => {

@@ -93,6 +93,18 @@ describe('raw readings', () => {
     expect(body.series[0].data).toEqual([{ t: '2026-01-15T01:00:00-08:00', v: 5 }]);
   });
 
+  it('a site whose time zone is changed answers in the new zone at once; the readings keep their instants', async () => {
+    await createSite(h, 'moving', 'Europe/Berlin');
+    await postReadings(h, 'moving', [{ timeseriesId: 'ts-sat', timestamp: iso(T0), value: 7 }]);
+    const ask = async () => (await query('moving', { timeseriesIds: ['ts-sat'], start: iso(T0 - 60 * MIN), end: iso(T0 + 60 * MIN) })).body;
+    expect((await ask()).series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 7 }]);
+    const patched = await h.fetch('/api/v1/sites/moving/', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timezone: 'Asia/Tokyo' }) });
+    expect(patched.status).toBe(200);
+    const after = await ask();
+    expect(after.query.timezone).toBe('Asia/Tokyo');
+    expect(after.series[0].data).toEqual([{ t: '2026-01-15T18:00:00+09:00', v: 7 }]);
+  });
+
   it('defaults to the last hour until now(), and takes relative starts', async () => {
     const now = Date.now();
     await postReadings(h, 'berlin', [
