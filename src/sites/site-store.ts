@@ -136,6 +136,19 @@ export class SiteStore implements SiteDirectory {
     return row && toRecord(row);
   }
 
+  /** The prefixes the site's model declared in its last Turtle loads (`{}` when none). */
+  async prefixes(id: string): Promise<Record<string, string>> {
+    const [row] = await this.db.query<{ prefixes: Record<string, string> | null }>('SELECT prefixes FROM sites WHERE id = $1', [id]);
+    return row?.prefixes ?? {};
+  }
+
+  /** Keeps a load's prefix declarations: a replace sets them, a merge adds them to those kept (its own win). */
+  async keepPrefixes(id: string, prefixes: Readonly<Record<string, string>>, replace: boolean): Promise<void> {
+    const json = JSON.stringify(prefixes);
+    if (replace) await this.db.query('UPDATE sites SET prefixes = $2::jsonb WHERE id = $1', [id, json]);
+    else await this.db.query("UPDATE sites SET prefixes = coalesce(prefixes, '{}'::jsonb) || $2::jsonb WHERE id = $1", [id, json]);
+  }
+
   /** Deletes a site's record; false if there was none. */
   async delete(id: string): Promise<boolean> {
     const deleted = (await this.db.query('DELETE FROM sites WHERE id = $1 RETURNING id', [id])).length > 0;

@@ -155,6 +155,14 @@ describe('sites, load and export', () => {
     const turtle = await cli(['export', 'plant']);
     expect(turtle.code).toBe(0);
     expect(countTriples(turtle.stdout, 'text/turtle')).toBe(expected);
+    // With the prefixes the model declared, used in the triples: not a page of full IRIs.
+    for (const line of ['@prefix ex: <https://example.org/f#>.', '@prefix brick: <https://brickschema.org/schema/Brick#>.', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.']) {
+      expect(turtle.stdout).toContain(line);
+    }
+    expect(turtle.stdout).toMatch(/^ex:\S+ /m);
+    expect(turtle.stdout).toMatch(/ a brick:\w+[;.]$/m);
+    const triples = turtle.stdout.split('\n').filter((line) => !line.startsWith('@prefix'));
+    expect(triples.join('\n')).not.toContain('<https://brickschema.org/schema/Brick#');
 
     const file = join(dir, 'plant.nt');
     const written = await cli(['export', 'plant', '--format', 'ntriples', '-o', file]);
