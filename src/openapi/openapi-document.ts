@@ -162,6 +162,8 @@ function register(registry: OpenAPIRegistry): void {
     path: '/api/v1/sites/{siteId}/graph',
     tags: [TAGS.graph],
     summary: 'Export the site’s graph',
+    description:
+      'Turtle declares the prefixes the model had: those of the site’s last Turtle loads (a replace sets them, a merge adds), then brick, rec, ref, rdf, rdfs, owl, skos, xsd, unit and qudt, then `site:` for the namespace of its entities; only those the graph uses. Past a million triples the answer is N-Triples (valid Turtle, without prefixes), streamed.',
     request: { params: siteParams },
     responses: { 200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']), ...errors(404, 406, 503) },
   });
