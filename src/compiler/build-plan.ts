@@ -261,6 +261,7 @@ function unmarkedOf(ontology: Ontology): Pick<RootPlan, 'unmarked'> {
 
 /** `hasProperty` as a predicate IRI (full, or prefixed with a known prefix) or as a local name. */
 function propertyName(text: string): PropertyName {
-  const iri = expandPrefixedName(text) ?? (isAbsoluteIri(text) ? text : undefined);
+  // Only a valid IRI names a predicate: anything else is a local name, which may match nothing.
+  const iri = [expandPrefixedName(text), text].find((candidate) => candidate !== undefined && isAbsoluteIri(candidate));
   return iri === undefined ? { localName: text } : { iri };
 }
