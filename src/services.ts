@@ -19,7 +19,8 @@ import { Readings } from './readings/readings.ts';
 import type { RedisConnection } from './redis/redis-connection.ts';
 import { DemoSimulator } from './simulator/demo-simulator.ts';
 import { DemoSite, demoSiteRecord } from './sites/demo-site.ts';
-import { loadSiteFile, siteFilesIn } from './sites/load-site-files.ts';
+import { StartupError } from './startup/startup-error.ts';
+import { loadSiteFile, SiteFileError, siteFilesIn } from './sites/load-site-files.ts';
 import { SiteStore } from './sites/site-store.ts';
 import { ModelValidation } from './validation/model-validation.ts';
 import { InstrumentedStore } from './store/instrumented-store.ts';
@@ -97,7 +98,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     demo.schedule(config.demoResetSeconds);
   }
   for (const file of config.sitesDir ? await siteFilesIn(config.sitesDir, logger) : []) {
-    await loadSiteFile(store, file, logger);
+    await loadSiteFile(store, file, logger).catch(async (error: unknown) => {
+      if (!(error instanceof SiteFileError)) throw error;
+      // Start-up stops here: what opened so far is closed, and the problem names the file.
+      demo?.stop();
+      files.stop();
+      await Promise.allSettled([redis?.close(), database.close(), store.close()]);
+      throw new StartupError([error.message]);
+    });
     await sites.ensure({ id: file.siteId, name: file.siteId, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
   }
   await ifc.start();

@@ -161,7 +161,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 
     const url = resolveUrl(options.url as string | undefined, io.env);
     const token = (options.token as string | undefined) || io.env.BKG_TOKEN || io.env.BKG_ADMIN_KEY || undefined;
-    await command.run({ args: parsed.positionals, options, api: new ApiClient(url, token), json: options.json === true, stdout, stderr });
+    await command.run({ args: parsed.positionals, options, api: new ApiClient(url, token), env: io.env, json: options.json === true, stdout, stderr });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

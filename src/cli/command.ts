@@ -21,6 +21,8 @@ export interface CommandContext {
   /** Option values by name (strings or booleans, as declared). */
   readonly options: Readonly<Record<string, string | boolean | undefined>>;
   readonly api: ApiClient;
+  /** The CLI's environment variables, for commands that work without the service (`bkg tokens issue`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Print the service's JSON answers instead of text. */
   readonly json: boolean;
   readonly stdout: Output;

@@ -5,7 +5,9 @@
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode } from 'graphql';
 import { AppError, badUserInput } from '../errors/app-error.ts';
 import { ENTITY_KINDS } from '../ontology/entity-kind.ts';
+import { expandPrefixedName } from '../ontology/prefixes.ts';
 import type { Ontology } from '../ontology/ontology.ts';
+import { isAbsoluteIri } from '../rdf/iri.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { collectFields, type RequestDocument } from './collect-fields.ts';
 import type {
@@ -17,6 +19,7 @@ import type {
   FieldPlan,
   NameFilter,
   Page,
+  PropertyName,
   RelationArgs,
   RelationName,
   RootPlan,
@@ -208,7 +211,9 @@ function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, arg
   if (system) constraints.push({ type: 'inSystem', system, systemClasses: classesOf('System') });
   const hasProperty = str(args, 'hasProperty');
   const propertyValue = str(args, 'propertyValue');
-  if (hasProperty !== undefined || propertyValue !== undefined) constraints.push({ type: 'property', name: hasProperty, value: propertyValue });
+  if (hasProperty !== undefined || propertyValue !== undefined) {
+    constraints.push({ type: 'property', name: hasProperty === undefined ? undefined : propertyName(hasProperty), value: propertyValue });
+  }
   const ifcId = str(args, 'ifcId');
   if (ifcId !== undefined) constraints.push({ type: 'ifcId', ifcId });
   return constraints;
@@ -254,3 +259,10 @@ function unmarkedOf(ontology: Ontology): Pick<RootPlan, 'unmarked'> {
   return entries.length > 0 ? { unmarked: Object.fromEntries(entries) } : {};
 }
 
+
+/** `hasProperty` as a predicate IRI (full, or prefixed with a known prefix) or as a local name. */
+function propertyName(text: string): PropertyName {
+  // Only a valid IRI names a predicate: anything else is a local name, which may match nothing.
+  const iri = [expandPrefixedName(text), text].find((candidate) => candidate !== undefined && isAbsoluteIri(candidate));
+  return iri === undefined ? { localName: text } : { iri };
+}

@@ -108,9 +108,16 @@ export type Constraint =
   | { readonly type: 'equipmentClass'; readonly classes: ClassFilter }
   | { readonly type: 'ofZone'; readonly zone: EntityRef; readonly zoneClasses: readonly string[] }
   | { readonly type: 'inSystem'; readonly system: EntityRef; readonly systemClasses: readonly string[] }
-  | { readonly type: 'property'; readonly name?: string; readonly value?: string }
+  | { readonly type: 'property'; readonly name?: PropertyName; readonly value?: string }
   | { readonly type: 'ifcId'; readonly ifcId: string }
   | { readonly type: 'timeseries'; readonly ids: readonly string[] };
+
+/**
+ * How `hasProperty` names a property: by its predicate's full IRI (or a prefixed name with a known
+ * prefix, `brick:area`), matching that predicate exactly, or by a bare local name, matching every
+ * predicate that ends with it (`area` is `brick:area` and `ex:area` alike).
+ */
+export type PropertyName = { readonly iri: string } | { readonly localName: string };
 
 /** How a root argument names another entity: by id (local name or IRI) or by name. */
 export type EntityRef = { readonly id: string } | { readonly name: NameFilter };

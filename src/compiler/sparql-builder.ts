@@ -28,7 +28,7 @@ import {
   type SelectQuery,
   type VariableTerm,
 } from '../rdf/sparql-algebra.ts';
-import { BKG, BRICK, ONTOLOGY_GRAPH, RDF, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
+import { BKG, BRICK, ONTOLOGY_GRAPH, RDF, RDFS, REF, SKOS } from '../rdf/vocabulary.ts';
 import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan, UnmarkedClasses } from './plan.ts';
 import { isAlternatives, isTraversal, locationPaths, relations, zonePoints, type Alternatives, type TraversalRelation } from './relations.ts';
 import { SiteIds } from './site-ids.ts';
@@ -45,6 +45,7 @@ import {
   kindTest,
   nameFilter,
   propertyBranches,
+  namesPredicate,
   propertyGenerator,
   propertyTest,
   referencePath,
@@ -433,7 +434,7 @@ function compileConstraint(
     case 'property': {
       const check = [propertyTest(e, c.name, c.value)];
       if (c.name === undefined || !profile?.predicates) return { check };
-      const predicates = [...profile.predicates].filter((p) => localName(p) === c.name);
+      const predicates = [...profile.predicates].filter((p) => namesPredicate(c.name!, p));
       return predicates.length > 0 ? { generate: [propertyGenerator(e, predicates, c.value)], check } : undefined;
     }
     case 'inLocation': {

@@ -36,7 +36,7 @@ import {
 } from '../rdf/sparql-algebra.ts';
 import { RELATIONSHIPS, type Relationship } from '../rdf/relationships.ts';
 import { BKG, BRICK, ONTOLOGY_GRAPH, RDF, RDFS, REF, SKOS, localName } from '../rdf/vocabulary.ts';
-import type { EntityKind, NameFilter } from './plan.ts';
+import type { EntityKind, NameFilter, PropertyName } from './plan.ts';
 
 /** One step of a property path: a predicate read forwards (`p`) or backwards (`^p`). */
 export interface Step {
@@ -252,16 +252,25 @@ export function propertyBranches(e: VariableTerm, p: VariableTerm, v: VariableTe
 
 const [PROP_P, PROP_V, PROP_NODE] = ['prop_p', 'prop_v', 'prop_node'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm];
 
+/** Whether a predicate is the one a property name names: that IRI exactly, or any with that local name. */
+export const namesPredicate = (name: PropertyName, predicate: string): boolean =>
+  'iri' in name ? predicate === name.iri : localName(predicate) === name.localName;
+
 /**
- * `e` has a property with this name (predicate local name) and/or value, tested on a bound `e`.
+ * `e` has a property with this name (a predicate IRI, or a local name) and/or value, tested on a bound `e`.
  * Every EXISTS holds one triple pattern: Oxigraph plans an EXISTS as if `e` were unbound, and a
  * join inside one started from `?node brick:value ?v` for every candidate (23 s for the equipment
  * of a 100k-triple site; this form: under a millisecond for a few).
  */
-export function propertyTest(e: VariableTerm, name: string | undefined, value: string | undefined): Pattern {
+export function propertyTest(e: VariableTerm, name: PropertyName | undefined, value: string | undefined): Pattern {
   const [p, v, node] = [PROP_P, PROP_V, PROP_NODE];
-  // STRENDS first: a cheap test before the regular expression that makes the match exact.
-  const nameTests = name === undefined ? [] : [op('strends', op('str', p), literal(name)), op('=', localNameOf(p), literal(name))];
+  // For a local name, STRENDS first: a cheap test before the regular expression that makes the match exact.
+  const nameTests =
+    name === undefined
+      ? []
+      : 'iri' in name
+        ? [op('=', p, namedNode(name.iri))]
+        : [op('strends', op('str', p), literal(name.localName)), op('=', localNameOf(p), literal(name.localName))];
   const valueTests = value === undefined ? [] : [op('=', op('str', v), literal(value))];
   const test = (tests: readonly Expression[]) => (tests.length > 0 ? filter(and(tests)) : undefined);
   const literalValued = exists(triple(e, p, v), test([op('isliteral', v), notIn(p, LABELS), ...nameTests, ...valueTests]));

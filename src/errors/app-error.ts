@@ -79,8 +79,19 @@ export const badUserInput = (message: string, details?: Record<string, unknown>)
 /** A resource the caller named does not exist, or is not theirs to see. */
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 
-/** The caller sent no valid credentials where they are required, or bad ones anywhere. */
+/** The caller sent bad credentials (a malformed, unknown, expired or revoked token), anywhere. */
 export const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
+
+/**
+ * The caller sent no credentials at all where they are required. Also UNAUTHENTICATED, but its
+ * challenge carries no `error="invalid_token"`: RFC 6750 §3 reserves that for a token that was sent.
+ */
+export class MissingCredentials extends AppError {
+  constructor(message: string) {
+    super('UNAUTHENTICATED', message);
+    this.name = 'MissingCredentials';
+  }
+}
 
 /** The caller is known but may not do this (a write on the read-only demo site, a non-admin key). */
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);

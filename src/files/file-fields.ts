@@ -29,9 +29,10 @@ const sortOrder = z.preprocess(
   (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : emptyAsAbsent(value)),
   z
     .number({ error: 'A valid integer is required.' })
+    // The range first, and alone: a number past it (1e20) is an integer too big, not "not an integer".
+    .min(0, { error: 'Ensure this value is greater than or equal to 0.', abort: true })
+    .max(2_147_483_647, { error: 'Ensure this value is less than or equal to 2147483647.', abort: true })
     .int('A valid integer is required.')
-    .min(0, 'Ensure this value is greater than or equal to 0.')
-    .max(2_147_483_647, 'Ensure this value is less than or equal to 2147483647.')
     .optional(),
 );
 const sourceIfc = string()

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, MissingCredentials } from '../errors/app-error.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** Whether the request is for the GraphQL endpoint, whose errors take GraphQL's shape. */
@@ -10,7 +10,8 @@ export const isGraphQLPath = (path: string) => path === '/graphql' || path.start
  * errors, else `{"detail", "code"}`), a GraphQL `errors` array on /graphql.
  */
 export function sendError(res: Response, error: AppError, graphql: boolean): void {
-  if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+  // RFC 6750 §3: a bare challenge when no token was sent, `invalid_token` when one was and failed.
+  if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', error instanceof MissingCredentials ? 'Bearer' : 'Bearer error="invalid_token"');
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   if (graphql) {
     res.status(error.status).json({ errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ?? {}) } }] });

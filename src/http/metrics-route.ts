@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { unauthenticated } from '../errors/app-error.ts';
+import { MissingCredentials, unauthenticated } from '../errors/app-error.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -13,9 +13,12 @@ export function metricsRoute(metrics: Metrics, token: string | undefined): Reque
   const expected = token === undefined ? undefined : digest(token);
   return async (req, res) => {
     if (expected) {
-      const given = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
+      const authorization = req.get('authorization');
+      const message = '/metrics needs Authorization: Bearer <BKG_METRICS_TOKEN>.';
+      if (!authorization) throw new MissingCredentials(message);
+      const given = /^Bearer\s+(.+)$/i.exec(authorization)?.[1] ?? '';
       // Compared as digests: equal lengths, in constant time.
-      if (!timingSafeEqual(digest(given), expected)) throw unauthenticated('/metrics needs Authorization: Bearer <BKG_METRICS_TOKEN>.');
+      if (!timingSafeEqual(digest(given), expected)) throw unauthenticated(message);
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   };

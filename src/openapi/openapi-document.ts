@@ -5,7 +5,7 @@ import { newKeySchema } from '../sites/keys-routes.ts';
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
 import { createFileFields, listElementsQuery, listFilesQuery, listModelsQuery, updateFileFields } from '../files/file-fields.ts';
 import { MAX_READINGS_PER_REQUEST, readingItemSchema } from '../readings/reading-input.ts';
-import { newSiteSchema } from '../sites/site-schema.ts';
+import { newSiteSchema, siteChangesSchema } from '../sites/site-schema.ts';
 import { timeseriesQueryBody } from '../timeseries/timeseries-query.ts';
 import {
   createdKey,
@@ -43,7 +43,7 @@ const text = (description: string, types: readonly string[]): ResponseConfig => 
 
 const ERRORS = {
   400: json(z.union([fieldErrors, errorBody]), 'Invalid input: field errors (`{"field": ["message"]}`) or `{detail, code}`.'),
-  401: json(errorBody, 'No credentials, or a bad, expired or revoked token (`WWW-Authenticate: Bearer error="invalid_token"`).'),
+  401: json(errorBody, 'No credentials (`WWW-Authenticate: Bearer`), or a bad, expired or revoked token (`WWW-Authenticate: Bearer error="invalid_token"`).'),
   403: json(errorBody, 'Not allowed: a write without write access, any write on the demo site, or an admin operation without an admin key.'),
   404: json(errorBody, 'No such resource, or one the caller may not read (the two are indistinguishable).'),
   405: json(errorBody, 'The method is not served on this path (`Allow` names those that are).'),
@@ -119,9 +119,19 @@ function register(registry: OpenAPIRegistry): void {
     tags: [TAGS.sites],
     summary: 'Create a site (admin)',
     request: { body: { required: true, content: { 'application/json': { schema: newSiteSchema.meta({ id: 'NewSite' }) } } } },
-    responses: { 201: json(siteRecord, 'The new site.'), ...errors(400, 403, 409) },
+    responses: { 201: json(siteRecord, 'The new site.'), ...errors(400, 403, 409, 415) },
   });
   path({ method: 'get', path: '/api/v1/sites/{siteId}', tags: [TAGS.sites], summary: 'Read a site', request: { params: siteParams }, responses: { 200: json(siteRecord, 'The site.'), ...errors(404) } });
+  path({
+    method: 'patch',
+    path: '/api/v1/sites/{siteId}',
+    tags: [TAGS.sites],
+    summary: 'Change a site’s name, time zone or other descriptive fields (admin; the demo site is read-only)',
+    description:
+      'Only the fields given change; `null` clears an optional one. The id cannot change. Readings keep their instants: answers write them in the new time zone at once.',
+    request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: siteChangesSchema.meta({ id: 'SiteChanges' }) } } } },
+    responses: { 200: json(siteRecord, 'The changed site.'), ...errors(400, 403, 404, 415) },
+  });
   path({
     method: 'delete',
     path: '/api/v1/sites/{siteId}',
@@ -152,6 +162,8 @@ function register(registry: OpenAPIRegistry): void {
     path: '/api/v1/sites/{siteId}/graph',
     tags: [TAGS.graph],
     summary: 'Export the site’s graph',
+    description:
+      'Turtle declares the prefixes the model had: those of the site’s last Turtle loads (a replace sets them, a merge adds), then brick, rec, ref, rdf, rdfs, owl, skos, xsd, unit and qudt, then `site:` for the namespace of its entities; only those the graph uses. Past a million triples the answer is N-Triples (valid Turtle, without prefixes), streamed.',
     request: { params: siteParams },
     responses: { 200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']), ...errors(404, 406, 503) },
   });

@@ -39,6 +39,17 @@ const AGGREGATE_SQL: Record<Aggregate, string> = {
   last: '(array_agg(value ORDER BY ts DESC) FILTER (WHERE value IS NOT NULL))[1]',
 };
 
+/**
+ * Significant digits a computed aggregate (mean, sum) keeps. Adding doubles leaves noise in the
+ * last of their ~16 digits (a mean of 13.3 and 13.4 is 13.350000000000001); 12 drop it and keep
+ * more than any sensor measures. The other aggregates are readings as stored, never rounded.
+ */
+export const COMPUTED_DIGITS = 12;
+
+const COMPUTED: ReadonlySet<Aggregate> = new Set(['mean', 'sum']);
+
+const roundComputed = (value: number | null): number | null => (value === null ? null : Number(value.toPrecision(COMPUTED_DIGITS)));
+
 /** Rows per INSERT: unnest() batches of this size measured fastest on PGlite (INFRA.md). */
 const BATCH = 1000;
 
@@ -150,7 +161,7 @@ export class ReadingStore {
        ORDER BY s.n, w.t`,
       [siteId, [...timeseriesIds], iso(range.start), iso(range.end), `${range.windowMs / 1000} seconds`, range.limit],
     );
-    return groupRows(rows, 't');
+    return groupRows(rows, 't', COMPUTED.has(range.aggregate) ? roundComputed : undefined);
   }
 
   /** The instant of the site's newest reading, if it has any (the simulator's backfill starts there). */
@@ -160,12 +171,16 @@ export class ReadingStore {
   }
 }
 
-function groupRows<K extends string>(rows: ReadonlyArray<{ id: string; value: unknown } & Record<K, unknown>>, time: K): Map<string, SeriesPoint[]> {
+function groupRows<K extends string>(
+  rows: ReadonlyArray<{ id: string; value: unknown } & Record<K, unknown>>,
+  time: K,
+  round: (value: number | null) => number | null = (value) => value,
+): Map<string, SeriesPoint[]> {
   const series = new Map<string, SeriesPoint[]>();
   for (const row of rows) {
     let points = series.get(row.id);
     if (!points) series.set(row.id, (points = []));
-    points.push({ ms: msOf(row[time]), value: numberOrNull(row.value) });
+    points.push({ ms: msOf(row[time]), value: round(numberOrNull(row.value)) });
   }
   return series;
 }

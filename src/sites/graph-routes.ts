@@ -10,6 +10,7 @@ import { receiveBody, type ReceivedBody } from '../http-kit/receive-body.ts';
 import { countUpload } from '../http-kit/count-upload.ts';
 import type { SiteKnowledge } from '../query/site-knowledge.ts';
 import { NestingTooDeep } from '../rdf/nesting-scanner.ts';
+import { PrefixDeclarations } from '../rdf/prefix-declarations.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { RdfSyntaxError, type GraphStore, type RdfFormat } from '../store/graph-store.ts';
 import { rdfNestingScanner } from '../store/rdf-nesting.ts';
@@ -19,9 +20,10 @@ import { reportTurtle } from '../validation/report-turtle.ts';
 import type { ValidationReport } from '../validation/validation-report.ts';
 import { readableSite, requireCredentials, writableSite } from './site-access.ts';
 import type { GraphLoads } from './graph-loads.ts';
+import { exportPrefixes, turtleWithPrefixes } from './graph-turtle.ts';
 import type { SiteStore } from './site-store.ts';
 
-/** Past this many triples an export is the graph's N-Triples as the store's files hold it (valid Turtle too, without prefixes). */
+/** Past this many triples an export is the graph's N-Triples as the store's files hold it (valid Turtle too, without prefixes: never parsed again here). */
 const STREAMED_FROM = 1_000_000;
 
 const FORMATS: Readonly<Record<string, RdfFormat>> = {
@@ -75,11 +77,12 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   const stored = async (graph: string): Promise<ModelSource> => ({ data: await store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' });
   // The nesting is checked as the body arrives: no parser, the store's or the validator's, ever
   // reads a document that would make it trap.
-  const receiveDocument = async (req: Request, format: RdfFormat, received?: (bytes: number) => void): Promise<ReceivedBody> => {
+  const receiveDocument = async (req: Request, format: RdfFormat, received?: (bytes: number) => void, prefixes?: PrefixDeclarations): Promise<ReceivedBody> => {
     const scanner = rdfNestingScanner(format);
     try {
       return await receiveBody(req, options.tmpDir, options.maxUploadBytes, (chunk) => {
         scanner.push(chunk);
+        prefixes?.push(chunk);
         received?.(chunk.length);
       });
     } catch (error) {
@@ -96,8 +99,10 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     const length = Number(req.get('content-length'));
     const progress = options.loads.start(site.id, replace, Number.isSafeInteger(length) && length >= 0 ? length : null);
     let body: ReceivedBody;
+    // The model's own prefixes, kept for its exports (only Turtle declares any).
+    const prefixes = format === 'text/turtle' ? new PrefixDeclarations() : undefined;
     try {
-      body = await receiveDocument(req, format, (bytes) => progress.receive(bytes));
+      body = await receiveDocument(req, format, (bytes) => progress.receive(bytes), prefixes);
     } catch (error) {
       progress.failed((error as Error).message);
       throw error;
@@ -121,6 +126,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       }
       const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
       const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format, parsed) : await store.mergeGraph(graph, { path: body.path }, format, parsed);
+      await sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
       progress.done(triples);
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
@@ -191,7 +197,15 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       await pipeline(Readable.from(stream.chunks), res);
       return;
     }
-    res.type(format).send(await store.exportGraph(graph, format as 'text/turtle' | 'application/n-triples'));
+    const nTriples = await store.exportGraph(graph, 'application/n-triples');
+    if (format === 'application/n-triples') {
+      res.type(format).send(nTriples);
+      return;
+    }
+    // Turtle with the prefixes the model had: its own declarations, the well-known ones, its entities' namespaces.
+    const profile = await options.knowledge.profile(graph);
+    const prefixes = exportPrefixes(nTriples, await sites.prefixes(site.id), profile?.namespaces ?? []);
+    res.type(format).send(await turtleWithPrefixes(nTriples, prefixes));
   });
   return router;
 }

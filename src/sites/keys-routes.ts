@@ -1,4 +1,4 @@
-import { Router, json } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { notFound } from '../errors/app-error.ts';
 import { plainText } from '../http-kit/plain-text.ts';
@@ -6,6 +6,7 @@ import { validateBody } from '../http-kit/validate-body.ts';
 import { SITE_ID } from './site-directory.ts';
 import { requireAdmin, requireCredentials } from './site-access.ts';
 import type { KeyStore } from '../auth/key-store.ts';
+import { jsonBody } from '../http-kit/json-body.ts';
 
 /** The body of `POST /api/v1/keys/`. */
 export const newKeySchema = z.object({
@@ -20,7 +21,7 @@ export const newKeySchema = z.object({
 /** `/keys/`: create (the secret is in the answer, once), list, revoke. Admins only. */
 export function keysRoutes(keys: KeyStore): Router {
   const router = Router();
-  router.use(json({ limit: '256kb' }));
+  router.use(jsonBody('256kb'));
   router.use((req, _res, next) => {
     requireCredentials(req.client);
     requireAdmin(req.client);

@@ -1,11 +1,11 @@
 import { canRead, canWrite, DEMO_SITE, isAdmin, type Client } from '../auth/client.ts';
-import { forbidden, notFound, unauthenticated } from '../errors/app-error.ts';
+import { forbidden, MissingCredentials, notFound } from '../errors/app-error.ts';
 import type { SiteRecord, SiteStore } from './site-store.ts';
 import { SITE_ID } from './site-directory.ts';
 
 /** REST needs credentials: anonymous callers may only read the demo site, through GraphQL. */
 export function requireCredentials(client: Client): void {
-  if (client.kind === 'anonymous') throw unauthenticated('This endpoint needs an Authorization: Bearer <token> header.');
+  if (client.kind === 'anonymous') throw new MissingCredentials('This endpoint needs an Authorization: Bearer <token> header.');
 }
 
 /** The site, if the client may read it; otherwise 404, so a foreign site's existence is never revealed. */
@@ -19,7 +19,9 @@ export async function readableSite(sites: SiteStore, client: Client, siteId: str
 export async function writableSite(sites: SiteStore, client: Client, siteId: string): Promise<SiteRecord> {
   const site = await readableSite(sites, client, siteId);
   if (site.id === DEMO_SITE) throw forbidden('The demo site is read-only.');
-  if (!canWrite(client, site.id)) throw forbidden('This key may not write to this site.');
+  if (!canWrite(client, site.id)) {
+    throw forbidden(client.kind === 'user' ? 'This token may not write to this site: user tokens only read.' : 'This key may not write to this site.');
+  }
   return site;
 }
 

@@ -40,3 +40,12 @@ export const newSiteSchema = z.object({
     .nullish()
     .transform((v) => v ?? 'UTC'),
 });
+
+/**
+ * The body of `PATCH /api/v1/sites/{id}`: any of the descriptive fields, checked as on create; absent
+ * ones keep their value, `null` clears an optional one (and sets the time zone back to UTC). The id
+ * cannot change (it names the graph, the files and the readings): an `id` key is refused, not ignored.
+ */
+export const siteChangesSchema = newSiteSchema.omit({ id: true }).partial().strict();
+
+export type SiteChanges = z.infer<typeof siteChangesSchema>;

@@ -27,6 +27,9 @@ type SiteRow = Omit<SiteRecord, 'created_at' | 'updated_at'> & { created_at: unk
 
 const SITE_COLUMNS = 'id, name, organization, address, city, country, country_code, latitude, longitude, timezone, created_at, updated_at';
 
+/** The fields `update` may change: all but the id and the timestamps. */
+const CHANGEABLE = ['name', 'organization', 'address', 'city', 'country', 'country_code', 'latitude', 'longitude', 'timezone'] as const satisfies ReadonlyArray<keyof NewSite>;
+
 const INSERT_SITE = `INSERT INTO sites (id, name, organization, address, city, country, country_code, latitude, longitude, timezone)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
@@ -119,6 +122,31 @@ export class SiteStore implements SiteDirectory {
       if (existing) return existing;
     }
     throw new AppError('CONFLICT', `Site "${site.id.slice(0, 100)}" is being changed concurrently.`);
+  }
+
+  /** Changes a site's descriptive fields (those given); the updated record, or undefined if there is no such site. */
+  async update(id: string, changes: Partial<Omit<NewSite, 'id'>>): Promise<SiteRecord | undefined> {
+    // Column names from this fixed list only; the values go as parameters.
+    const columns = CHANGEABLE.filter((column) => changes[column] !== undefined);
+    const assignments = columns.map((column, i) => `${column} = $${i + 2}`);
+    const [row] = await this.db.query<SiteRow>(
+      `UPDATE sites SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING ${SITE_COLUMNS}`,
+      [id, ...columns.map((column) => changes[column])],
+    );
+    return row && toRecord(row);
+  }
+
+  /** The prefixes the site's model declared in its last Turtle loads (`{}` when none). */
+  async prefixes(id: string): Promise<Record<string, string>> {
+    const [row] = await this.db.query<{ prefixes: Record<string, string> | null }>('SELECT prefixes FROM sites WHERE id = $1', [id]);
+    return row?.prefixes ?? {};
+  }
+
+  /** Keeps a load's prefix declarations: a replace sets them, a merge adds them to those kept (its own win). */
+  async keepPrefixes(id: string, prefixes: Readonly<Record<string, string>>, replace: boolean): Promise<void> {
+    const json = JSON.stringify(prefixes);
+    if (replace) await this.db.query('UPDATE sites SET prefixes = $2::jsonb WHERE id = $1', [id, json]);
+    else await this.db.query("UPDATE sites SET prefixes = coalesce(prefixes, '{}'::jsonb) || $2::jsonb WHERE id = $1", [id, json]);
   }
 
   /** Deletes a site's record; false if there was none. */

@@ -11,6 +11,7 @@ import { badUserInput } from '../errors/app-error.ts';
 import { PREFIXES } from '../ontology/prefixes.ts';
 import { RDF, UNIT } from '../rdf/vocabulary.ts';
 import type { QueryForm } from '../store/graph-store.ts';
+import { describeParseError } from './describe-parse-error.ts';
 import { checkQueryDepth, checkQueryNesting } from './query-nesting.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -52,7 +53,7 @@ export function confineQuery(text: string, graphs: readonly string[], maxResults
   try {
     parsed = new sparqljs.Parser({ prefixes: DECLARED }).parse(text);
   } catch (error) {
-    throw refuse(`The query is not valid SPARQL 1.1: ${(error as Error).message.split('\n')[0]}`);
+    throw refuse(`The query is not valid SPARQL 1.1: ${describeParseError(error, text)}.`);
   }
   checkQueryDepth(parsed);
   if (parsed.type === 'update') throw refuse('This endpoint is read-only: SPARQL Update (INSERT, DELETE, LOAD, CLEAR, DROP, …) is refused.');

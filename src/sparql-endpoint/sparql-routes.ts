@@ -39,7 +39,7 @@ export function sparqlRoutes(sites: SiteStore, store: GraphStore, limits: Sparql
     const query = siteQuery(site.id, params.query, limits);
     const types = RESULT_TYPES[query.form];
     const type = req.accepts([...types]);
-    if (!type) throw new AppError('NOT_ACCEPTABLE', `A ${query.form} query answers ${types.join(', ')}.`, { supported: types });
+    if (!type) throw new AppError('NOT_ACCEPTABLE', `${query.form === 'ASK' ? 'An' : 'A'} ${query.form} query answers ${types.join(', ')}.`, { supported: types });
     const result = await answerQuery(store, query, limits, req.work?.signal);
     res.type(type).send(writeResults(result, type));
   };

@@ -1,4 +1,4 @@
-import { Router, json } from 'express';
+import { Router, type Request } from 'express';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore, SeriesPoint } from '../readings/reading-store.ts';
@@ -7,6 +7,7 @@ import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
 import { parseTimeseriesQuery } from './timeseries-query.ts';
 import { timeseriesPoints } from './timeseries-points.ts';
 import { formatInZone } from '../readings/zoned-time.ts';
+import { jsonBody } from '../http-kit/json-body.ts';
 
 /** Why an id has no series in the answer. */
 export const UNKNOWN_TIMESERIES = "No point of this site's graph carries this timeseries id.";
@@ -69,7 +70,7 @@ export async function answerTimeseries(sources: TimeseriesSources, site: SiteRec
 /** `POST /sites/{id}/timeseries`: `answerTimeseries` over HTTP. */
 export function timeseriesRoutes(sources: TimeseriesSources): Router {
   const router = Router();
-  router.post('/:siteId/timeseries', json({ limit: '256kb' }), async (req, res) => {
+  router.post('/:siteId/timeseries', jsonBody('256kb'), async (req: Request<{ siteId: string }>, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sources.sites, req.client, req.params.siteId);
     res.json(await answerTimeseries(sources, site, req.body, req.work));

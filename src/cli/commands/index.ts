@@ -8,7 +8,9 @@ import { mcp } from './mcp.ts';
 import { sitesCreate } from './sites-create.ts';
 import { sitesDelete } from './sites-delete.ts';
 import { sitesList } from './sites-list.ts';
+import { sitesUpdate } from './sites-update.ts';
+import { tokensIssue } from './tokens-issue.ts';
 import { validate } from './validate.ts';
 
 /** Every command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesDelete, load, exportGraph, validate, keysCreate, keysList, keysRevoke, mcp];
+export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesUpdate, sitesDelete, load, exportGraph, validate, keysCreate, keysList, keysRevoke, tokensIssue, mcp];

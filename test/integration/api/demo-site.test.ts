@@ -116,6 +116,7 @@ describe('writes answer 403 for every caller, admin included', () => {
   const WRITES: Array<[string, string, RequestInit]> = [
     ['create it again', '/api/v1/sites/', jsonBody('POST', { id: 'demo', name: 'Demo Tower, mine now' })],
     ['delete it', '/api/v1/sites/demo/', { method: 'DELETE' }],
+    ['rename it', '/api/v1/sites/demo/', jsonBody('PATCH', { name: 'Demo Tower, mine now', timezone: 'Asia/Tokyo' })],
     ['replace its graph', '/api/v1/sites/demo/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle }],
     ['merge into its graph', '/api/v1/sites/demo/graph', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: turtle }],
     ['replace its graph (unversioned path)', '/api/sites/demo/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle }],

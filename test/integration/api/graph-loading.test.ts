@@ -197,6 +197,43 @@ describe('GET exports by Accept', () => {
   });
 });
 
+describe('Turtle exports declare the prefixes the model had', () => {
+  const turtleOf = async (siteId: string) => (await h.fetch(`/api/v1/sites/${siteId}/graph`, { headers: { accept: 'text/turtle' } })).text();
+  const MODEL = `@prefix hq: <https://example.org/hq#> .
+@prefix brick: <https://brickschema.org/schema/Brick#> .
+@prefix unused: <https://example.org/unused#> .
+hq:AHU1 a brick:AHU ; brick:feeds hq:VAV1 .
+`;
+
+  it("uses the prefixes of the site's last Turtle load: a replace sets them, a merge adds to them", async () => {
+    expect((await h.fetch('/api/v1/sites/', jsonBody('POST', { id: 'prefixed', name: 'Prefixed' }))).status).toBe(201);
+    expect((await load('prefixed', 'PUT', 'text/turtle', MODEL)).status).toBe(200);
+    const text = await turtleOf('prefixed');
+    expect(text).toContain('@prefix hq: <https://example.org/hq#>.');
+    expect(text).toContain('@prefix brick: <https://brickschema.org/schema/Brick#>.');
+    expect(text).toMatch(/^hq:AHU1 /m);
+    expect(text).toContain('a brick:AHU');
+    expect(text).not.toContain('unused');
+    expect(new Parser().parse(text)).toHaveLength(2);
+
+    expect((await load('prefixed', 'POST', 'text/turtle', 'PREFIX wing: <https://example.org/wing#>\nwing:VAV2 a <https://brickschema.org/schema/Brick#VAV> .\n')).status).toBe(200);
+    const merged = await turtleOf('prefixed');
+    expect(merged).toContain('@prefix hq: <https://example.org/hq#>.');
+    expect(merged).toContain('@prefix wing: <https://example.org/wing#>.');
+    expect(merged).toMatch(/^wing:VAV2 a brick:VAV.$/m);
+  });
+
+  it('a model that declared none (N-Triples, a start-up file) gets the well-known prefixes and site: for its entities', async () => {
+    expect((await load('prefixed', 'PUT', 'application/n-triples', '<https://example.org/nt#AHU9> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://brickschema.org/schema/Brick#AHU> .\n')).status).toBe(200);
+    const text = await turtleOf('prefixed');
+    expect(text).not.toContain('hq:');
+    expect(text).toContain('@prefix brick: <https://brickschema.org/schema/Brick#>.');
+    expect(text).toContain('@prefix site: <https://example.org/nt#>.');
+    expect(text).toMatch(/^site:AHU9 a brick:AHU.$/m);
+    expect(await turtleOf('alpha')).toContain('@prefix brick: <https://brickschema.org/schema/Brick#>.');
+  });
+});
+
 describe('syntax errors', () => {
   // Each body has valid triples before the error, so a partial load would show in the export. The
   // error is at `token` on line `line`; the column is where that token starts (1-based).

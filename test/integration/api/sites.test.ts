@@ -1,4 +1,4 @@
-// Sites over REST (SPEC 4.4, 9.1): list, create (admin), read, delete with the graph and keys'
+// Sites over REST (SPEC 4.4, 9.1): list, create (admin), read, update (admin), delete with the graph and keys'
 // references; 201/200/204, DRF-style 400 field errors, 409 on a duplicate id; the same routes answer
 // under /api/sites/ without the version segment.
 import { readFileSync } from 'node:fs';
@@ -100,6 +100,30 @@ describe('POST /api/v1/sites/', () => {
     expect(await array.json()).toHaveProperty('non_field_errors');
   });
 
+  it('answers 415 saying JSON is expected for a form, text or untyped body, on every JSON-only route', async () => {
+    const form = await h.fetch('/api/v1/sites/', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'id=formed&name=Formed' });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({
+      detail: 'Send the body as JSON (Content-Type: application/json), not application/x-www-form-urlencoded.',
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      supported: ['application/json'],
+    });
+    expect((await h.fetch('/api/v1/sites/formed/')).status).toBe(404);
+    const routes: Array<[string, string]> = [
+      ['POST', '/api/v1/sites/'],
+      ['PATCH', `/api/v1/sites/${fullSite.id}/`],
+      ['POST', '/api/v1/keys/'],
+      ['POST', `/api/v1/sites/${fullSite.id}/timeseries`],
+    ];
+    for (const [method, path] of routes) {
+      for (const headers of [{ 'content-type': 'text/plain' }, {} as Record<string, string>]) {
+        const res = await h.fetch(path, { method, headers, body: new TextEncoder().encode('{"name": "x"}') });
+        expect(`${method} ${path} ${JSON.stringify(headers)}: ${res.status}`).toBe(`${method} ${path} ${JSON.stringify(headers)}: 415`);
+        expect(((await res.json()) as { detail: string }).detail).toMatch(/^Send the body as JSON/);
+      }
+    }
+  });
+
   it('answers 409 for an id that exists, created over the API or loaded at start-up', async () => {
     for (const id of [fullSite.id, 'alpha']) {
       const res = await createSite({ ...fullSite, id, name: 'Another' });
@@ -143,6 +167,46 @@ describe('GET /api/v1/sites/', () => {
   it('gives each site its full record', async () => {
     const sites = (await (await h.fetch('/api/v1/sites/')).json()) as Array<Record<string, unknown>>;
     expect(sites.find((s) => s.id === fullSite.id)).toMatchObject(fullSite);
+  });
+});
+
+describe('PATCH /api/v1/sites/{id}/', () => {
+  const patch = (id: string, body: unknown, token?: string | null) => (token === undefined ? h.fetch : fetchAs(h, token))(`/api/v1/sites/${id}/`, jsonBody('PATCH', body));
+
+  it('changes the name and the time zone (only the fields given) and answers 200 with the record', async () => {
+    expect((await createSite({ id: 'renamed', name: 'Old name', city: 'Hamburg' })).status).toBe(201);
+    const before = await (await h.fetch('/api/v1/sites/renamed/')).json();
+    const res = await patch('renamed', { name: 'New name', timezone: 'America/New_York' });
+    expect(res.status).toBe(200);
+    const after = await res.json();
+    expect(after).toMatchObject({ id: 'renamed', name: 'New name', timezone: 'America/New_York', city: 'Hamburg', created_at: before.created_at });
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+    expect(await (await h.fetch('/api/sites/renamed/')).json()).toEqual(after);
+    // null clears an optional field; the time zone goes back to UTC.
+    expect(await (await patch('renamed', { city: null, timezone: null, country_code: 'us' })).json()).toMatchObject({ city: null, timezone: 'UTC', country_code: 'US', name: 'New name' });
+  });
+
+  it('checks the fields as create does, and refuses to change the id', async () => {
+    const bad = await patch('renamed', { timezone: 'Mars/Olympus', name: ' ', latitude: 91 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      timezone: ['An IANA time zone name, e.g. "Europe/Berlin".'],
+      name: ['This field may not be blank.'],
+      latitude: ['From -90 to 90.'],
+    });
+    const id = await patch('renamed', { id: 'other' });
+    expect(id.status).toBe(400);
+    expect(JSON.stringify(await id.json())).toContain('id');
+    expect((await (await h.fetch('/api/v1/sites/renamed/')).json()).name).toBe('New name');
+  });
+
+  it('is for admins only (403), and a site the caller cannot read is 404', async () => {
+    const { key: writer } = await createKey(h, { name: 'writer', sites: ['alpha'], write: true });
+    expect((await patch('alpha', { name: 'Mine' }, writer)).status).toBe(403);
+    expect((await patch('alpha', { name: 'Mine' }, await hs256Token({ sites: ['alpha'] }))).status).toBe(403);
+    expect((await patch('beta', { name: 'Mine' }, writer)).status).toBe(404);
+    expect((await patch('no-such-site', { name: 'Mine' })).status).toBe(404);
+    expect((await (await h.fetch('/api/v1/sites/alpha/')).json()).name).not.toBe('Mine');
   });
 });
 

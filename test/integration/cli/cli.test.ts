@@ -24,6 +24,7 @@ interface Run {
 
 let h: Harness;
 let dir: string;
+const JWT_SECRET = 'a-user-token-secret-of-at-least-32-characters';
 
 /** Runs the CLI as the admin (or with `env`'s token), without touching this process's event loop. */
 function cli(args: string[], env: Record<string, string> = {}, entry = ['--import', 'tsx', 'src/cli/main.ts']): Promise<Run> {
@@ -65,7 +66,7 @@ async function cliInProcess(args: string[]): Promise<Run> {
 const countTriples = (text: string, format: string) => new Parser({ format }).parse(text).length;
 
 beforeAll(async () => {
-  h = await createHarness({ sites: {} });
+  h = await createHarness({ sites: {}, env: { BKG_JWT_SECRET: JWT_SECRET } });
   dir = await mkdtemp(join(tmpdir(), 'bkg-cli-'));
 });
 afterAll(async () => {
@@ -77,7 +78,7 @@ describe('help', () => {
   it('bkg --help (through bin/bkg.js, what `npx bkg` runs) lists every command and exits 0', async () => {
     const run = await cli(['--help'], {}, ['bin/bkg.js']);
     expect(run.code).toBe(0);
-    for (const command of ['sites list', 'sites create <id>', 'sites delete <id>', 'load <siteId> <file>', 'export <siteId>', 'keys create', 'keys list', 'keys revoke <id>']) {
+    for (const command of ['sites list', 'sites create <id>', 'sites update <id>', 'sites delete <id>', 'load <siteId> <file>', 'export <siteId>', 'keys create', 'keys list', 'keys revoke <id>', 'tokens issue']) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -112,6 +113,19 @@ describe('sites, load and export', () => {
     expect(list.stdout).toMatch(/plant\s+Plant Building\s+Berlin\s+Europe\/Berlin/);
   });
 
+  it('updates a site: name and time zone, the rest kept', async () => {
+    const run = await cli(['sites', 'update', 'plant', '--name', 'Plant Hall', '--timezone', 'Europe/Paris']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Updated site "plant" (Plant Hall, Europe/Paris).\n');
+    expect((await cli(['sites', 'list'])).stdout).toMatch(/plant\s+Plant Hall\s+Berlin\s+Europe\/Paris/);
+    const wrong = await cli(['sites', 'update', 'plant', '--timezone', 'Berlin']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe('Error (HTTP 400): timezone: An IANA time zone name, e.g. "Europe/Berlin".\n');
+    expect((await cliInProcess(['sites', 'update', 'plant'])).stderr).toContain('Give at least one field to change');
+    expect((await cli(['sites', 'update', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin'])).code).toBe(0);
+  });
+
   it('a field error from the service is one line per request, exit 1', async () => {
     const run = await cli(['sites', 'create', 'Bad_Id', '--name', 'X']);
     expect(run.code).toBe(1);
@@ -141,6 +155,14 @@ describe('sites, load and export', () => {
     const turtle = await cli(['export', 'plant']);
     expect(turtle.code).toBe(0);
     expect(countTriples(turtle.stdout, 'text/turtle')).toBe(expected);
+    // With the prefixes the model declared, used in the triples: not a page of full IRIs.
+    for (const line of ['@prefix ex: <https://example.org/f#>.', '@prefix brick: <https://brickschema.org/schema/Brick#>.', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.']) {
+      expect(turtle.stdout).toContain(line);
+    }
+    expect(turtle.stdout).toMatch(/^ex:\S+ /m);
+    expect(turtle.stdout).toMatch(/ a brick:\w+[;.]$/m);
+    const triples = turtle.stdout.split('\n').filter((line) => !line.startsWith('@prefix'));
+    expect(triples.join('\n')).not.toContain('<https://brickschema.org/schema/Brick#');
 
     const file = join(dir, 'plant.nt');
     const written = await cli(['export', 'plant', '--format', 'ntriples', '-o', file]);
@@ -215,6 +237,75 @@ describe('keys', () => {
     const none = await cli(['keys', 'list'], { BKG_TOKEN: '' });
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/^Error \(HTTP 401\): .*pass --token or set BKG_TOKEN\)\n$/);
+  });
+});
+
+describe('tokens issue', () => {
+  /** A GET with a bearer token: the status and the JSON answer. */
+  const getAs = async (token: string, path: string) => {
+    const res = await fetch(`${h.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+  const issue = (args: string[], env: Record<string, string> = { BKG_JWT_SECRET: JWT_SECRET }) => cli(['tokens', 'issue', ...args], { BKG_URL: '', BKG_TOKEN: '', ...env });
+
+  it('issues a token, with no service needed, that reads the named sites only and never writes', async () => {
+    expect((await cli(['sites', 'create', 'lab', '--name', 'Lab'])).code).toBe(0);
+    expect((await cli(['sites', 'create', 'vault', '--name', 'Vault'])).code).toBe(0);
+    const run = await issue(['--user', 'alice', '--sites', 'plant,lab', '--hours', '8']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    const token = run.stdout.trim();
+
+    expect(await getAs(token, '/api/v1/sites/plant/')).toMatchObject({ status: 200, body: { id: 'plant' } });
+    expect((await getAs(token, '/api/v1/sites/lab/')).status).toBe(200);
+    expect((await getAs(token, '/api/v1/sites/vault/')).status).toBe(404);
+    const listed = (await getAs(token, '/api/v1/sites/')).body as Array<{ id: string }>;
+    expect(listed.map((s) => s.id).sort()).toEqual(['lab', 'plant']);
+    const write = await fetch(`${h.url}/api/v1/sites/plant/graph`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/turtle' }, body: '' });
+    expect(write.status).toBe(403);
+    expect(await write.json()).toMatchObject({ detail: 'This token may not write to this site: user tokens only read.' });
+  });
+
+  it('--json prints the claims and the token; --all-sites reads every site', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const run = await issue(['--user', 'bob', '--all-sites', '--hours', '0.5', '--json']);
+    expect(run.code).toBe(0);
+    const { token, claims } = JSON.parse(run.stdout) as { token: string; claims: { sub: string; sites: unknown; iat: number; exp: number } };
+    expect(claims).toMatchObject({ sub: 'bob', sites: '*' });
+    expect(claims.iat).toBeGreaterThanOrEqual(before);
+    expect(claims.exp - claims.iat).toBe(1800);
+    expect((await getAs(token, '/api/v1/sites/vault/')).status).toBe(200);
+  });
+
+  it('a token is refused once its lifetime is over', async () => {
+    const run = await issue(['--user', 'carol', '--sites', 'plant', '--hours', '0.0003']);
+    expect(run.code).toBe(0);
+    const token = run.stdout.trim();
+    expect((await getAs(token, '/api/v1/sites/plant/')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect(await getAs(token, '/api/v1/sites/plant/')).toEqual({ status: 401, body: expect.objectContaining({ detail: 'The token has expired.' }) });
+  });
+
+  it('a token signed with another secret is refused', async () => {
+    const run = await issue(['--user', 'mallory', '--all-sites'], { BKG_JWT_SECRET: 'x'.repeat(40) });
+    expect(run.code).toBe(0);
+    expect((await getAs(run.stdout.trim(), '/api/v1/sites/plant/')).status).toBe(401);
+  });
+
+  it('says what is missing: the secret, the user, the sites, a sensible lifetime', async () => {
+    expect((await issue(['--user', 'alice', '--sites', 'plant'], {})).stderr).toContain('Set BKG_JWT_SECRET');
+    expect((await issue(['--user', 'alice', '--sites', 'plant'], { BKG_JWT_SECRET: 'short' })).stderr).toContain('BKG_JWT_SECRET must be at least 32 characters');
+    expect((await issue(['--sites', 'plant'])).stderr).toContain('--user <name>');
+    expect((await issue(['--user', 'alice'])).stderr).toContain('--sites hq,lab (or --all-sites)');
+    expect((await issue(['--user', 'alice', '--sites', 'Bad_Site'])).stderr).toContain('"Bad_Site" is not a site id');
+    const tooLong = await issue(['--user', 'alice', '--sites', 'plant', '--hours', '100000']);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toContain('--hours must be a number of hours');
+  });
+
+  afterAll(async () => {
+    for (const site of ['lab', 'vault']) await cli(['sites', 'delete', site]);
   });
 });
 

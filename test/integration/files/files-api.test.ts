@@ -106,6 +106,8 @@ describe.each(storeVariants())('site files on $name', (variant) => {
         [{ site_id: 'hq', category: 'other', entity_uri: 'not an iri', file: file('x', 'a.txt') }, { entity_uri: ['Enter an absolute IRI (the graph entity the file documents).'] }],
         [{ site_id: 'hq', category: 'other', sort_order: 'first', file: file('x', 'a.obj') }, { sort_order: ['A valid integer is required.'] }],
         [{ site_id: 'hq', category: 'other', sort_order: '-1', file: file('x', 'a.obj') }, { sort_order: ['Ensure this value is greater than or equal to 0.'] }],
+        [{ site_id: 'hq', category: 'other', sort_order: '99999999999999999999', file: file('x', 'a.obj') }, { sort_order: ['Ensure this value is less than or equal to 2147483647.'] }],
+        [{ site_id: 'hq', category: 'other', sort_order: '2.5', file: file('x', 'a.obj') }, { sort_order: ['A valid integer is required.'] }],
         [{ site_id: 'hq', category: 'other', format: 'stl', file: file('x', 'a.stl') }, { format: ['"stl" is not a valid choice.'] }],
         [{ site_id: 'hq', category: 'other', source_ifc: 'nope', file: file('x', 'a.frag') }, { source_ifc: ['Must be a valid UUID.'] }],
         [{ site_id: 'hq', category: 'other', source_ifc: '00000000-0000-4000-8000-000000000000', file: file('x', 'a.frag') }, { source_ifc: ['No IFC file with this id on this site.'] }],

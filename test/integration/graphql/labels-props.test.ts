@@ -208,6 +208,15 @@ describe('hasProperty and propertyValue', () => {
     expect(await list('equipment', 'hasProperty: "pointCount", propertyValue: "DDC-7"')).toEqual([]);
   });
 
+  it('hasProperty takes the predicate\'s full IRI (or a prefixed name) too, matching that predicate only', async () => {
+    expect(await list('equipment', 'hasProperty: "https://example.org/f#controllerName"')).toEqual(['Primary Pump', 'Tertiary Pump']);
+    expect(await list('equipment', 'hasProperty: "https://example.org/f#serial", propertyValue: "12"')).toEqual(['Secondary Pump']);
+    expect(await list('equipment', 'hasProperty: "https://example.org/other#controllerName"')).toEqual([]);
+    expect(await list('zone', 'hasProperty: "https://brickschema.org/schema/Brick#area", propertyValue: "250"')).toEqual(['North Zone']);
+    expect(await list('zone', 'hasProperty: "brick:area"')).toEqual(['North Zone']);
+    expect(await list('zone', 'hasProperty: "rec:area"')).toEqual([]);
+  });
+
   it('match Brick entity properties on zones', async () => {
     expect(await list('zone', 'hasProperty: "area"')).toEqual(['North Zone']);
     expect(await list('zone', 'hasProperty: "area", propertyValue: "250"')).toEqual(['North Zone']);

@@ -75,8 +75,12 @@ describe('operations: metrics, logs, GraphiQL', () => {
 
   describe('/metrics', () => {
     it('answers only the configured bearer token, in Prometheus text format', async () => {
-      expect((await fetch(`${h.url}/metrics`)).status).toBe(401);
-      expect((await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).status).toBe(401);
+      const none = await fetch(`${h.url}/metrics`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      const wrong = await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
       const res = await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/plain');

@@ -23,6 +23,8 @@ beforeAll(async () => {
     { timeseriesId: 'ts-fan', timestamp: iso(T0 + 20 * MIN), value: 0 },
   ]);
   await postReadings(h, 'la', [{ timeseriesId: 'ts-sat', timestamp: iso(T0), value: 5 }]);
+  // ts-sat-sp: 09:00 → 13.3, 09:05 → 13.4, 09:10 → 0.1, 09:15 → 0.2 (sums whose doubles carry noise).
+  await postReadings(h, 'berlin', [13.3, 13.4, 0.1, 0.2].map((value, i) => ({ timeseriesId: 'ts-sat-sp', timestamp: iso(T0 + i * 5 * MIN), value })));
 });
 afterAll(async () => {
   await h?.close();
@@ -91,6 +93,18 @@ describe('raw readings', () => {
     expect(body.series[0].data).toEqual([{ t: '2026-01-15T01:00:00-08:00', v: 5 }]);
   });
 
+  it('a site whose time zone is changed answers in the new zone at once; the readings keep their instants', async () => {
+    await createSite(h, 'moving', 'Europe/Berlin');
+    await postReadings(h, 'moving', [{ timeseriesId: 'ts-sat', timestamp: iso(T0), value: 7 }]);
+    const ask = async () => (await query('moving', { timeseriesIds: ['ts-sat'], start: iso(T0 - 60 * MIN), end: iso(T0 + 60 * MIN) })).body;
+    expect((await ask()).series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 7 }]);
+    const patched = await h.fetch('/api/v1/sites/moving/', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timezone: 'Asia/Tokyo' }) });
+    expect(patched.status).toBe(200);
+    const after = await ask();
+    expect(after.query.timezone).toBe('Asia/Tokyo');
+    expect(after.series[0].data).toEqual([{ t: '2026-01-15T18:00:00+09:00', v: 7 }]);
+  });
+
   it('defaults to the last hour until now(), and takes relative starts', async () => {
     const now = Date.now();
     await postReadings(h, 'berlin', [
@@ -143,6 +157,14 @@ describe('aggregated readings', () => {
     expect(count.body.series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 2 }]);
     const mean = await query('berlin', { timeseriesIds: ['ts-fan'], start: iso(T0), end: iso(T0 + 60 * MIN), window: '1h' });
     expect(mean.body.series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 0.5 }]);
+  });
+
+  it('rounds a mean and a sum to 12 significant digits: 13.35, not 13.350000000000001', async () => {
+    const window = (aggregate: string) => query('berlin', { timeseriesIds: ['ts-sat-sp'], start: iso(T0), end: iso(T0 + 20 * MIN), window: '10m', aggregate });
+    expect((await window('mean')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([13.35, 0.15]);
+    expect((await window('sum')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([26.7, 0.3]);
+    // A reading itself is never rounded.
+    expect((await window('max')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([13.4, 0.2]);
   });
 });
 

@@ -11,6 +11,7 @@ import { createApp } from '../../../src/http/create-app.ts';
 import { createLogger } from '../../../src/log/logger.ts';
 import { ONTOLOGY_GRAPH, siteGraph } from '../../../src/rdf/vocabulary.ts';
 import { createServices, type Services } from '../../../src/services.ts';
+import { StartupError } from '../../../src/startup/startup-error.ts';
 import { selectQuery } from '../../support/select-query.ts';
 
 const ADMIN_KEY = 'persistence-admin-key-0123456789';
@@ -157,5 +158,23 @@ describe('the embedded store across a restart', () => {
         await new Promise((resolve) => server.close(resolve));
       }
     });
+  });
+});
+
+describe('a site file with a syntax error', () => {
+  it('stops start-up with a problem that names the file and the line, and logs it', async () => {
+    const sitesDir = await sitesDirWith('broken', { good: SITE, broken: `${SITE}ex:X a brick:VAV ;\n  rdfs:label "no end .\n` });
+    const config = configFor(join(root, 'broken-data'), sitesDir);
+    const lines: string[] = [];
+    const logger = createLogger({ logLevel: 'error' }, { write: (line: string) => void lines.push(line) });
+    const failure = await createServices(config, logger).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(StartupError);
+    const [problem] = (failure as StartupError).problems;
+    expect(problem).toContain(join(sitesDir, 'broken.ttl'));
+    expect(problem).toMatch(/^The site file .*broken\.ttl \(site "broken"\) could not be loaded: .*line 8\b/);
+    expect(lines.map((line) => JSON.parse(line) as { msg: string; file: string })).toContainEqual(expect.objectContaining({ msg: problem, file: join(sitesDir, 'broken.ttl') }));
   });
 });

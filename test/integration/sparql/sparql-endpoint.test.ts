@@ -130,8 +130,17 @@ for (const [name, storeEnv] of stores) {
       it('says what it cannot answer: 406 for a format the form has not, 400 for bad SPARQL or no query, 415 for other bodies', async () => {
         const notAcceptable = await get('ASK {}', 'text/csv');
         expect(notAcceptable.status).toBe(406);
-        expect(((await notAcceptable.json()) as Json).supported).toContain('application/sparql-results+xml');
+        const refusal = (await notAcceptable.json()) as Json;
+        expect(refusal.supported).toContain('application/sparql-results+xml');
+        expect(refusal.detail).toMatch(/^An ASK query answers /);
         await refused(await get('SELEKT * WHERE {}'), 'BAD_USER_INPUT', /not valid SPARQL 1\.1/);
+        // Where and what, in one line: not "Parse error on line 1:" cut off at its colon.
+        const syntax = await get('SELECT * WHERE {\n  ?s ?p ?o .\n  FILTER(?o > ) }');
+        expect(syntax.status).toBe(400);
+        const { detail } = (await syntax.json()) as { detail: string };
+        expect(detail).toMatch(/^The query is not valid SPARQL 1\.1: line 3, column 15: found "\)", expected one of IRIREF, PNAME_NS, \(, INTEGER, VAR, .*, … \(\d+ kinds\)\.$/);
+        expect(detail.length).toBeLessThan(300);
+        expect(((await (await get('SELECT * WHERE { ?s ?p ?o ')).json()) as Json).detail).toMatch(/line 1, column 27: found the end of the query, expected one of/);
         const missing = await h.fetch(path());
         expect(missing.status).toBe(400);
         expect(((await missing.json()) as Json).query[0]).toMatch(/SPARQL query is required/);

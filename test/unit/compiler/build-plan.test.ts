@@ -415,9 +415,17 @@ describe('root constraints', () => {
   });
 
   it('maps hasProperty and propertyValue to one property constraint, either alone or both', () => {
-    expect(constraintsOf('{ system(siteId: "s", hasProperty: "area") { id } }')).toEqual([{ type: 'property', name: 'area', value: undefined }]);
+    expect(constraintsOf('{ system(siteId: "s", hasProperty: "area") { id } }')).toEqual([{ type: 'property', name: { localName: 'area' }, value: undefined }]);
     expect(constraintsOf('{ system(siteId: "s", propertyValue: "42") { id } }')).toEqual([{ type: 'property', name: undefined, value: '42' }]);
-    expect(constraintsOf('{ zone(siteId: "s", hasProperty: "area", propertyValue: "42") { id } }')).toEqual([{ type: 'property', name: 'area', value: '42' }]);
+    expect(constraintsOf('{ zone(siteId: "s", hasProperty: "area", propertyValue: "42") { id } }')).toEqual([{ type: 'property', name: { localName: 'area' }, value: '42' }]);
+  });
+
+  it('reads hasProperty as a predicate IRI when it is one (full, or prefixed with a known prefix), else as a local name', () => {
+    const nameOf = (text: string) => (constraintsOf(`{ zone(siteId: "s", hasProperty: ${JSON.stringify(text)}) { id } }`)[0] as { name: unknown }).name;
+    expect(nameOf('https://example.org/f#area')).toEqual({ iri: 'https://example.org/f#area' });
+    expect(nameOf('brick:area')).toEqual({ iri: 'https://brickschema.org/schema/Brick#area' });
+    expect(nameOf('ex:area')).toEqual({ iri: 'ex:area' });
+    expect(nameOf('brick:area with spaces')).toEqual({ localName: 'brick:area with spaces' });
   });
 
   it('reads location’s locationId as the id of the location itself', () => {

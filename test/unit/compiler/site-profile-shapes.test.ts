@@ -100,17 +100,17 @@ describe('rootQuery with a site profile', () => {
   });
 
   it('generates from the predicates a property name resolves to, with the value tested', () => {
-    const q = read('Equipment', [{ type: 'property', name: 'controllerName', value: 'DDC-1' }], profile())!;
+    const q = read('Equipment', [{ type: 'property', name: { localName: 'controllerName' }, value: 'DDC-1' }], profile())!;
     expect(q.values('prop_p')).toEqual([`${A}controllerName`, `${B}controllerName`, `${A}controllerName`, `${B}controllerName`]);
     expect(q.text).toContain('FILTER((STR(?prop_v)) = "DDC-1")');
   });
 
   it('matches nothing for a property name no predicate of the site has', () => {
-    expect(read('Equipment', [{ type: 'property', name: 'nowhere' }], profile())).toBeUndefined();
+    expect(read('Equipment', [{ type: 'property', name: { localName: 'nowhere' } }], profile())).toBeUndefined();
   });
 
   it('tests a property on a bound entity with one triple pattern per EXISTS', () => {
-    const q = read('Equipment', [{ type: 'id', id: `${A}AHU1` }, { type: 'property', name: 'controllerName' }], profile({ predicates: undefined }))!;
+    const q = read('Equipment', [{ type: 'id', id: `${A}AHU1` }, { type: 'property', name: { localName: 'controllerName' } }], profile({ predicates: undefined }))!;
     expect(q.values('e')).toEqual([`${A}AHU1`]);
     expect(q.text).toMatch(/FILTER\(\(EXISTS \{ \?e \?prop_p \?prop_v\. FILTER\(.*\) \}\) \|\| \(EXISTS \{ \?e \?prop_p \?prop_node\. FILTER\(.*\) FILTER\(EXISTS \{ \?prop_node brick:value \?prop_v\. \}\) \}\)\)/);
   });

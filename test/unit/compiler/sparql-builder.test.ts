@@ -265,9 +265,9 @@ describe('rootQuery', () => {
     ['ofZone (local name)', { type: 'ofZone', zone: { id: 'Z1' }, zoneClasses: KIND_CLASSES.Zone }],
     ['inSystem (IRI)', { type: 'inSystem', system: { id: direct('HW') }, systemClasses: KIND_CLASSES.System }],
     ['inSystem (local name)', { type: 'inSystem', system: { id: 'HW' }, systemClasses: KIND_CLASSES.System }],
-    ['property (name)', { type: 'property', name: 'area' }],
+    ['property (name)', { type: 'property', name: { localName: 'area' } }],
     ['property (value)', { type: 'property', value: '42' }],
-    ['property (name and value)', { type: 'property', name: 'area', value: '42' }],
+    ['property (name and value)', { type: 'property', name: { localName: 'area' }, value: '42' }],
     ['ifcId', { type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }],
     ['timeseries', { type: 'timeseries', ids: ['ts-1', 'ts-2'] }],
   ];
@@ -324,7 +324,7 @@ describe('rootQuery', () => {
 
   it('runs every constraint of a building, zone, system and entity-by-IFC query through the same checks', () => {
     expectConfined(root('Building', [kind('Building'), { type: 'id', id: 'B1' }, { type: 'name', name: name('Main', 'EXACT') }]));
-    expectConfined(root('Zone', [kind('Zone'), { type: 'property', name: 'area', value: '1' }]));
+    expectConfined(root('Zone', [kind('Zone'), { type: 'property', name: { localName: 'area' }, value: '1' }]));
     expectConfined(root('System', [kind('System'), { type: 'class', classes: { iri: `${BRICK}System`, closure: [`${BRICK}System`] } }]));
     expectConfined(root(undefined, [{ type: 'ifcId', ifcId: 'abc' }]));
   });
@@ -428,7 +428,7 @@ describe('rootQuery', () => {
       ['name', { type: 'name', name: name(HOSTILE) }, [HOSTILE]],
       ['name, exact', { type: 'name', name: name(HOSTILE, 'EXACT') }, [HOSTILE]],
       ['locationName', { type: 'inLocation', location: { name: name(HOSTILE) }, locationClasses: KIND_CLASSES.Location }, [HOSTILE]],
-      ['hasProperty', { type: 'property', name: HOSTILE }, [HOSTILE]],
+      ['hasProperty', { type: 'property', name: { localName: HOSTILE } }, [HOSTILE]],
       ['propertyValue', { type: 'property', value: HOSTILE }, [HOSTILE]],
       ['ifcId', { type: 'ifcId', ifcId: HOSTILE }, [HOSTILE]],
     ];

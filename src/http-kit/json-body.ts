@@ -1,0 +1,25 @@
+import { json, type RequestHandler } from 'express';
+import { AppError } from '../errors/app-error.ts';
+
+/**
+ * Parses a JSON request body of at most `limit` (`'64kb'`). A body of any other type (a form, text,
+ * none declared) is 415 saying JSON is expected: left unparsed, it would reach the route's schema
+ * as `undefined` and come back as a validator's "expected object, received undefined".
+ * A request without a body (GET, DELETE) passes untouched.
+ */
+export function jsonBody(limit: string): RequestHandler {
+  const parse = json({ limit });
+  return (req, res, next) => {
+    // `false`: there is a body and its type is not JSON (`null` when there is no body at all).
+    if (req.is('application/json') === false) {
+      const given = req.get('content-type');
+      next(
+        new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as JSON (Content-Type: application/json)${given ? `, not ${given.split(';')[0]!.trim().slice(0, 100)}` : ''}.`, {
+          supported: ['application/json'],
+        }),
+      );
+      return;
+    }
+    parse(req, res, next);
+  };
+}
