@@ -3,6 +3,7 @@ import { keysRoutes } from '../sites/keys-routes.ts';
 import type { Config } from '../config/config.ts';
 import { notFound } from '../errors/app-error.ts';
 import { createGraphQL, typeDefs } from '../graphql/create-yoga.ts';
+import { graphqlBodyType } from '../graphql/graphql-body-type.ts';
 import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import type { Logger } from '../log/logger.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
@@ -77,7 +78,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   app.use(useRequestWork(config.limits));
 
   const yoga = createGraphQL(config, services);
-  app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
+  app.use(yoga.graphqlEndpoint, graphqlBodyType(), yoga as unknown as express.RequestHandler);
 
   const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), knowledge: services.query.knowledge });
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);

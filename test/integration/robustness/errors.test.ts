@@ -141,6 +141,8 @@ describe('query limits', () => {
     expect(res.data ?? undefined).toBeUndefined();
     const error = firstError(res);
     expect(error.message).toMatch(message);
+    // Over a limit is not a syntax error: the message does not say it is.
+    expect(error.message).not.toMatch(/syntax/i);
     expect(error.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   }
 
@@ -206,5 +208,19 @@ describe('GraphQL validation errors have code GRAPHQL_VALIDATION_FAILED', () => 
     const error = firstError(res);
     expect(error.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('a GraphQL request in a body GraphQL does not read', () => {
+  it('answers 415 with a GraphQL error saying to send JSON, for text/plain and XML', async () => {
+    for (const type of ['text/plain', 'application/xml']) {
+      const res = await production.fetch('/graphql', { method: 'POST', headers: { 'content-type': type }, body: '{ building(siteId: "eq") { name } }' });
+      expect(res.status).toBe(415);
+      const body = await res.json();
+      expect(body.errors[0]).toMatchObject({ message: expect.stringContaining('application/json'), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    }
+    // JSON, and GraphQL's own body type, are still read.
+    const json = await production.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ building(siteId: "eq") { name } }' }) });
+    expect(json.status).toBe(200);
   });
 });
