@@ -54,9 +54,12 @@ describe('forVirtuoso', () => {
     expect(out).toMatch(/SELECT DISTINCT \?e \(1 +AS \?virtuoso_exists_1\) WHERE \{\s*\{ \?x <urn:p> \?e\. \}\s*UNION\s*\{ \?e <urn:q> \?x\. \}/);
   });
 
-  it('joins every VALUES block from a subquery of its own', () => {
+  it('joins a long VALUES block, and one that is a UNION branch by itself, from a subquery of its own; a short one stays inline', () => {
     const out = forVirtuoso(wrap('{ VALUES ?k { <urn:A> <urn:B> } ?e a ?k } UNION { VALUES ?e { <urn:c> } }'));
-    expect(out.match(/\{\s*SELECT \?(k|e) WHERE \{\s*VALUES \?\1 \{/g)).toHaveLength(2);
+    expect(out.match(/\{\s*SELECT \?(k|e) WHERE \{\s*VALUES \?\1 \{/g)).toEqual([expect.stringContaining('?e')]);
+    expect(out).toMatch(/\{\s*VALUES \?k \{ <urn:A> <urn:B> \}\s*\?e rdf:type \?k/);
+    const long = Array.from({ length: 33 }, (_, i) => `<urn:e${i}>`).join(' ');
+    expect(forVirtuoso(wrap(`VALUES ?e { ${long} } ?e a ?k`))).toMatch(/\{\s*SELECT \?e WHERE \{\s*VALUES \?e \{/);
   });
 
   it('puts the query’s patterns before its first OPTIONAL in a subquery, with the FILTERs that test only what they surely bind', () => {
