@@ -279,13 +279,15 @@ describe('tokens issue', () => {
   });
 
   it('a token is refused once its lifetime is over', async () => {
-    const run = await issue(['--user', 'carol', '--sites', 'plant', '--hours', '0.0003']);
+    // 0.003 hours (10.8 s): long enough to outlast starting the CLI on a busy machine; then waited
+    // out by the token's own exp, not by a guess.
+    const run = await issue(['--user', 'carol', '--sites', 'plant', '--hours', '0.003', '--json']);
     expect(run.code).toBe(0);
-    const token = run.stdout.trim();
+    const { token, claims } = JSON.parse(run.stdout) as { token: string; claims: { exp: number } };
     expect((await getAs(token, '/api/v1/sites/plant/')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, claims.exp * 1000 - Date.now()) + 1100));
     expect(await getAs(token, '/api/v1/sites/plant/')).toEqual({ status: 401, body: expect.objectContaining({ detail: 'The token has expired.' }) });
-  });
+  }, 30_000);
 
   it('a token signed with another secret is refused', async () => {
     const run = await issue(['--user', 'mallory', '--all-sites'], { BKG_JWT_SECRET: 'x'.repeat(40) });
