@@ -37,7 +37,7 @@ export async function issueUserToken(
     ...(auth.jwtIssuer === undefined ? {} : { iss: auth.jwtIssuer }),
     ...(auth.jwtAudience?.[0] === undefined ? {} : { aud: auth.jwtAudience[0] }),
   };
-  const token = await new SignJWT({ ...claims, sites: claims.sites === '*' ? '*' : [...claims.sites] })
+  const token = await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(auth.jwtSecret));
   return { token, claims };

@@ -93,6 +93,10 @@ export class MissingCredentials extends AppError {
   }
 }
 
+/** The body's Content-Type is not one the endpoint reads; `supported` lists those it does. */
+export const unsupportedMediaType = (message: string, supported?: readonly string[]) =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', message, supported && { supported });
+
 /** The caller is known but may not do this (a write on the read-only demo site, a non-admin key). */
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 

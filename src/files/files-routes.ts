@@ -1,6 +1,6 @@
 import { json, Router, type Request, type RequestHandler, type Response } from 'express';
 import { canRead, type Client } from '../auth/client.ts';
-import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
+import { badUserInput, notFound, unsupportedMediaType } from '../errors/app-error.ts';
 import { pageLinks } from '../http-kit/page-links.ts';
 import { plainTextProblem } from '../http-kit/plain-text.ts';
 import { countUpload } from '../http-kit/count-upload.ts';
@@ -99,7 +99,7 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
     '/',
     (req, _res, next) => {
       requireCredentials(req.client);
-      if (!req.is('multipart/form-data')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data.');
+      if (!req.is('multipart/form-data')) throw unsupportedMediaType('Send the file as multipart/form-data.');
       next();
     },
     upload,
@@ -154,7 +154,7 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
     (req, res, next) => {
       if (req.is('multipart/form-data')) return upload(req, res, next);
       if (req.is('application/json')) return next();
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data (or JSON when the bytes stay).');
+      throw unsupportedMediaType('Send multipart/form-data (or JSON when the bytes stay).');
     },
     withUpload(async (req, res, received) => {
       const file = res.locals.file as StoredFile;

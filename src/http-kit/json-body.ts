@@ -1,5 +1,6 @@
 import { json, type RequestHandler } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { unsupportedMediaType } from '../errors/app-error.ts';
+import { mediaType } from './media-type.ts';
 
 /**
  * Parses a JSON request body of at most `limit` (`'64kb'`). A body of any other type (a form, text,
@@ -12,12 +13,8 @@ export function jsonBody(limit: string): RequestHandler {
   return (req, res, next) => {
     // `false`: there is a body and its type is not JSON (`null` when there is no body at all).
     if (req.is('application/json') === false) {
-      const given = req.get('content-type');
-      next(
-        new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as JSON (Content-Type: application/json)${given ? `, not ${given.split(';')[0]!.trim().slice(0, 100)}` : ''}.`, {
-          supported: ['application/json'],
-        }),
-      );
+      const given = mediaType(req).slice(0, 100);
+      next(unsupportedMediaType(`Send the body as JSON (Content-Type: application/json)${given ? `, not ${given}` : ''}.`, ['application/json']));
       return;
     }
     parse(req, res, next);

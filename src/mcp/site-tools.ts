@@ -4,12 +4,11 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { DEMO_SITE } from '../auth/client.ts';
 import { aggregate, graph, namedNode, select, triple, values, variable } from '../rdf/sparql-algebra.ts';
 import { RELATIONSHIP_PREDICATES } from '../rdf/relationships.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import { modelFacts } from '../sites/model-facts.ts';
-import { requireCredentials } from '../sites/site-access.ts';
+import { readableSiteIds, requireCredentials } from '../sites/site-access.ts';
 import { graphQLData, type Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
 import { answering, page } from './tool-answer.ts';
@@ -62,10 +61,8 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
     ({ limit, offset }) =>
       answering(async () => {
         requireCredentials(caller.client);
-        const { client } = caller;
-        // As `GET /api/sites/`: the demo site is everyone's to read.
-        const readable = client.kind === 'anonymous' ? [] : client.sites === '*' ? '*' : [...client.sites, DEMO_SITE];
-        const sites = (await sources.sites.list(readable)).map(({ id, name, timezone }) => ({ id, name, timezone }));
+        // As `GET /api/sites/` lists them.
+        const sites = (await sources.sites.list(readableSiteIds(caller.client))).map(({ id, name, timezone }) => ({ id, name, timezone }));
         return page(sites.slice(offset, offset + limit), sites.length, limit, offset);
       }),
   );
@@ -88,7 +85,8 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
         const graphIri = siteGraph(site.id);
         const data = await graphQLData(sources.graphql, caller, counts, { siteId: site.id, samples: SAMPLES });
         const ontology = await sources.query.knowledge.ontology(graphIri);
-        const facts = await modelFacts(sources.store, sources.query.knowledge, graphIri, caller.work);
+        // No wait for a profile still being read (a load report waits up to two minutes): the lists are then read here, within the request's work.
+        const facts = await modelFacts(sources.store, sources.query.knowledge, graphIri, caller.work, 0);
         const classesByKind: Record<string, Record<string, number>> = {};
         for (const [cls, entities] of [...facts.classes].sort((a, b) => b[1] - a[1])) {
           for (const kind of ontology.kindsOfTypes([cls])) (classesByKind[kind] ??= {})[localName(cls)] = entities;

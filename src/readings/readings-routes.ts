@@ -1,5 +1,5 @@
 import { Router, json, text, type Request } from 'express';
-import { AppError, badUserInput } from '../errors/app-error.ts';
+import { badUserInput, unsupportedMediaType } from '../errors/app-error.ts';
 import { requireCredentials, writableSite } from '../sites/site-access.ts';
 import type { SiteStore } from '../sites/site-store.ts';
 import { MAX_READINGS_PER_REQUEST, ndjsonItems } from './reading-input.ts';
@@ -14,7 +14,7 @@ const BODY_LIMIT = '16mb';
 function itemsOf(req: Request): unknown[] {
   if (req.is(NDJSON_TYPES)) return ndjsonItems(typeof req.body === 'string' ? req.body : '');
   if (!req.is('application/json')) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send readings as application/json (an array) or application/x-ndjson (one per line).');
+    throw unsupportedMediaType('Send readings as application/json (an array) or application/x-ndjson (one per line).');
   }
   const body: unknown = req.body;
   if (Array.isArray(body)) return body;

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError, badUserInput, notFound } from '../errors/app-error.ts';
+import { AppError, badUserInput, notFound, unsupportedMediaType } from '../errors/app-error.ts';
+import { mediaType } from '../http-kit/media-type.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import { receiveBody, type ReceivedBody } from '../http-kit/receive-body.ts';
 import { countUpload } from '../http-kit/count-upload.ts';
@@ -35,10 +36,9 @@ const FORMATS: Readonly<Record<string, RdfFormat>> = {
 };
 
 function formatOf(req: Request): RdfFormat {
-  const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const format = FORMATS[type];
+  const format = FORMATS[mediaType(req)];
   if (!format) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be one of ${Object.keys(FORMATS).join(', ')}.`, { supported: Object.keys(FORMATS) });
+    throw unsupportedMediaType(`Content-Type must be one of ${Object.keys(FORMATS).join(', ')}.`, Object.keys(FORMATS));
   }
   return format;
 }
@@ -204,8 +204,9 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     }
     // Turtle with the prefixes the model had: its own declarations, the well-known ones, its entities' namespaces.
     const profile = await options.knowledge.profile(graph);
-    const prefixes = exportPrefixes(nTriples, await sites.prefixes(site.id), profile?.namespaces ?? []);
-    res.type(format).send(await turtleWithPrefixes(nTriples, prefixes));
+    const prefixes = await exportPrefixes(nTriples, await sites.prefixes(site.id), profile?.namespaces ?? []);
+    res.type(format);
+    await pipeline(turtleWithPrefixes(nTriples, prefixes), res);
   });
   return router;
 }

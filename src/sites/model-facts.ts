@@ -29,8 +29,8 @@ const [S, P, O, T, N, X] = ['s', 'p', 'o', 't', 'n', 'x'].map((name) => variable
  * entities, or a graph with too many predicates, is left out), read as the profile reads them
  * where there is none (an external store).
  */
-async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string, work: RequestWork | undefined): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
-  const profile = await knowledge.profile(graph, PROFILE_WAIT_MS);
+async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string, work: RequestWork | undefined, profileWaitMs: number): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
+  const profile = await knowledge.profile(graph, profileWaitMs);
   if (profile) return { untyped: profile.untyped, predicates: [...(profile.predicates ?? [])] };
   const run = (query: SelectQuery) => store.select(query, { site: graph, work });
   return { untyped: await readUntyped(run, graph), predicates: (await readPredicates(run, graph)) ?? [] };
@@ -41,10 +41,10 @@ async function listed(store: GraphStore, knowledge: SiteKnowledge, graph: string
  * profile's (read after every change anyway; a scan of every triple took 4–20 s at 1M); only the
  * predicates no field reads are then counted, over their own triples, within the request's `work`.
  */
-export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, graph: string, work?: RequestWork): Promise<ModelFacts> {
+export async function modelFacts(store: GraphStore, knowledge: SiteKnowledge, graph: string, work?: RequestWork, profileWaitMs = PROFILE_WAIT_MS): Promise<ModelFacts> {
   const ask = (query: SelectQuery) => store.select(query, { site: graph, work });
   const inGraph = (...where: Parameters<typeof graphPattern>[1][]) => [graphPattern(namedNode(graph), ...where)];
-  const { untyped, predicates } = await listed(store, knowledge, graph, work);
+  const { untyped, predicates } = await listed(store, knowledge, graph, work, profileWaitMs);
   const candidates = predicates.filter((p) => !READ_LINKS.has(p) && !NOT_LINKS.has(p));
   // One after the other: at once they would grow two threads' heaps together.
   const classes = await ask(select({ variables: [T, [aggregate('count', S), N]], where: inGraph(triple(S, TYPE, T), filter(op('isiri', T))), group: [T] }));

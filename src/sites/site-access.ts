@@ -8,6 +8,12 @@ export function requireCredentials(client: Client): void {
   if (client.kind === 'anonymous') throw new MissingCredentials('This endpoint needs an Authorization: Bearer <token> header.');
 }
 
+/** The ids of the sites the client may read, for a list of them: every site (`'*'`), or its own and the demo site, which is everyone's (canRead). */
+export function readableSiteIds(client: Client): readonly string[] | '*' {
+  if (client.kind === 'anonymous') return [];
+  return client.sites === '*' ? '*' : [...client.sites, DEMO_SITE];
+}
+
 /** The site, if the client may read it; otherwise 404, so a foreign site's existence is never revealed. */
 export async function readableSite(sites: SiteStore, client: Client, siteId: string): Promise<SiteRecord> {
   const site = SITE_ID.test(siteId) && canRead(client, siteId) ? await sites.get(siteId) : undefined;

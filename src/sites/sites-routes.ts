@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../errors/app-error.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
-import { readableSite, requireAdmin, requireCredentials } from './site-access.ts';
+import { readableSite, readableSiteIds, requireAdmin, requireCredentials } from './site-access.ts';
 import { newSiteSchema, siteChangesSchema } from './site-schema.ts';
 import type { SiteStore } from './site-store.ts';
 import { jsonBody } from '../http-kit/json-body.ts';
@@ -19,10 +19,7 @@ export function sitesRoutes(sites: SiteStore, store: GraphStore, removers: reado
 
   router.get('/', async (req, res) => {
     requireCredentials(req.client);
-    const client = req.client;
-    // The demo site is everyone's to read (canRead), so everyone's list shows it.
-    const readable = client.kind === 'anonymous' ? [] : client.sites === '*' ? '*' : [...client.sites, DEMO_SITE];
-    res.json(await sites.list(readable));
+    res.json(await sites.list(readableSiteIds(req.client)));
   });
 
   router.post('/', async (req, res) => {

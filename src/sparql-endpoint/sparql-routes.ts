@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError, badUserInput } from '../errors/app-error.ts';
+import { AppError, badUserInput, unsupportedMediaType } from '../errors/app-error.ts';
+import { mediaType } from '../http-kit/media-type.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import { readableSite } from '../sites/site-access.ts';
 import type { SiteStore } from '../sites/site-store.ts';
@@ -50,10 +51,10 @@ export function sparqlRoutes(sites: SiteStore, store: GraphStore, limits: Sparql
     express.urlencoded({ extended: false, limit: MAX_QUERY_LENGTH * 4 }),
     express.text({ type: 'application/sparql-query', limit: MAX_QUERY_LENGTH * 4 }),
     (req, res) => {
-      const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const type = mediaType(req);
       if (type === 'application/sparql-update') throw badUserInput('This endpoint is read-only: SPARQL Update is refused.');
       if (!QUERY_TYPES.includes(type)) {
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be one of ${QUERY_TYPES.join(', ')}.`, { supported: QUERY_TYPES });
+        throw unsupportedMediaType(`Content-Type must be one of ${QUERY_TYPES.join(', ')}.`, QUERY_TYPES);
       }
       return handle(req, res, type === 'application/sparql-query' ? { query: req.body } : (req.body as Record<string, unknown>));
     },

@@ -216,6 +216,19 @@ describe.each(engines)('reading store on $name', (engine) => {
     expect(await readings.lastReadingTime('s1')).toBe(T0 + MIN);
   });
 
+  it('coverage: the series with readings and their first and last instant, of one site only', async () => {
+    expect(await readings.coverage('s1')).toEqual({ series: 0, first: null, last: null });
+    await readings.write('s1', [
+      { timeseriesId: 'b', ms: T0 + MIN, value: 1 },
+      { timeseriesId: 'a', ms: T0 - 3 * MIN, value: null },
+      { timeseriesId: 'a', ms: T0, value: 2 },
+      { timeseriesId: 'c', ms: T0 + 9 * MIN, value: 3 },
+    ]);
+    await readings.write('s2', [{ timeseriesId: 'z', ms: T0 - 60 * MIN, value: 1 }]);
+    expect(await readings.coverage('s1')).toEqual({ series: 3, first: T0 - 3 * MIN, last: T0 + 9 * MIN });
+    expect(await readings.coverage('s2')).toEqual({ series: 1, first: T0 - 60 * MIN, last: T0 - 60 * MIN });
+  });
+
   it('deleting a site deletes its readings', async () => {
     await readings.write('s2', [{ timeseriesId: 'a', ms: T0, value: 1 }]);
     await new SiteStore(db).delete('s2');

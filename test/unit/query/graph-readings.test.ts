@@ -76,13 +76,29 @@ describe('GraphReadings', () => {
   it('drops a renewal that was read while the graph changed', async () => {
     vi.useFakeTimers();
     try {
-      const { store, readings } = countingStore();
-      const kept = readings(() => 5000);
-      expect(await kept.of('g')).toBe('g:1');
+      const { store } = countingStore();
+      // The second read (the renewal) is held until released: the graph changes while it is in flight.
+      let release = () => {};
+      let reads = 0;
+      const kept = new GraphReadings(
+        store,
+        async () => {
+          const read = ++reads;
+          if (read === 2) await new Promise<void>((resolve) => (release = resolve));
+          return read;
+        },
+        () => 5000,
+      );
+      expect(await kept.of('g')).toBe(1);
       vi.advanceTimersByTime(6000);
-      expect(await kept.of('g')).toBe('g:1');
+      expect(await kept.of('g')).toBe(1);
       await store.replaceGraph('g', '', 'text/turtle');
-      expect(await kept.of('g')).toBe('g:3');
+      release();
+      expect(await kept.of('g')).toBe(3);
+      // The renewal read before the change has resolved since: it did not take the new reading's place.
+      await Promise.resolve();
+      expect(await kept.of('g')).toBe(3);
+      expect(reads).toBe(3);
     } finally {
       vi.useRealTimers();
     }
