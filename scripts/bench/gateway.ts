@@ -133,7 +133,7 @@ export class Gateway {
       const counted = { ...services, readings: recordingLookups(services.readings, (series) => gateway?.lookups.push(series)) };
       const { server, port } = await listen(createApp(config, counted, logger), 0, '127.0.0.1');
       const url = `http://127.0.0.1:${port}`;
-      gateway = new Gateway(store, services, createGraphQL(config, counted), server, url, dataDir, load);
+      gateway = new Gateway(store, services, createGraphQL(config, counted, logger), server, url, dataDir, load);
       return gateway;
     } catch (error) {
       await services.close();

@@ -8,9 +8,10 @@ import { CurrentValuesBatch } from '../readings/current-values-batch.ts';
 import type { CurrentValues } from '../readings/current-values.ts';
 import type { GraphQLContext } from './context.ts';
 import { createResolvers } from './resolvers.ts';
-import { maskError, useErrorCodes } from './use-error-codes.ts';
+import { errorMasking, useErrorCodes } from './use-error-codes.ts';
 import { useQueryLimits } from './use-query-limits.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { Logger } from '../log/logger.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { useMetrics } from './use-metrics.ts';
 import { useSubscriptionCap } from './use-subscription-cap.ts';
@@ -21,7 +22,7 @@ import { useStreamedJson } from './use-streamed-json.ts';
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
 /** The GraphQL endpoint: schema, resolvers, limits and error mapping; the caller comes from express. */
-export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics }) {
+export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics }, logger: Logger) {
   const resolvers = createResolvers(buildSchema(typeDefs));
   return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
@@ -32,7 +33,7 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
     landingPage: false,
     // CORS is the app's, the same for every route (src/http/use-cors.ts); yoga's own would allow any origin with credentials.
     cors: false,
-    maskedErrors: { maskError, isDev: config.environment === 'development' },
+    maskedErrors: { maskError: errorMasking(logger), isDev: config.environment === 'development' },
     plugins: [...useQueryLimits(config.graphqlLimits), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps), useDirectExecution(), useStreamedJson()],
     logging: false,
   });

@@ -77,7 +77,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // Every request past the limits runs with its deadline, its budget and its client's signal.
   app.use(useRequestWork(config.limits));
 
-  const yoga = createGraphQL(config, services);
+  const yoga = createGraphQL(config, services, logger);
   app.use(yoga.graphqlEndpoint, graphqlBodyType(), yoga as unknown as express.RequestHandler);
 
   const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), knowledge: services.query.knowledge });

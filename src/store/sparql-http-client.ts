@@ -3,8 +3,16 @@
  * deadline per query, cancellation when the client of the request being served goes away, and
  * one mapping of failures: unreachable, slow, refusing or failing endpoints are
  * SERVICE_UNAVAILABLE; an endpoint rejecting what we sent is an internal error.
+ *
+ * Two failures of a SQL-backed endpoint (Virtuoso) are read from the SQLSTATE its error body
+ * names (`Virtuoso 40001 Error SR172: Transaction deadlocked`):
+ * - 40001, a transaction chosen as a deadlock's victim: SQL's "try again", so a read (which
+ *   changes nothing) is sent again, twice at most, while its deadline allows;
+ * - S1TAT, a query stopped at its time limit while it was writing its answer (HTTP 500 after
+ *   part of the results; before any, it answers 200 and says so in a header): the deadline's error.
  */
 import { createReadStream } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { HttpAuth, type Credentials } from './http-auth.ts';
@@ -39,7 +47,15 @@ export interface SendOptions {
   readonly accept?: readonly number[];
   /** The client's request: aborted when it went away, which stops the query. */
   readonly signal?: AbortSignal;
+  /** A read, which may be sent again when the endpoint chose it as a deadlock's victim. */
+  readonly idempotent?: boolean;
 }
+
+/** Times a read chosen as a deadlock's victim is sent again. */
+const DEADLOCK_RETRIES = 2;
+
+/** The SQLSTATE a SQL-backed endpoint's error body names (see the file comment). */
+const sqlState = (body: string): string | undefined => /\bVirtuoso (\w{5}) Error\b/.exec(body)?.[1];
 
 /** The endpoint answered with a status that says our request was wrong. */
 export class SparqlEndpointError extends Error {
@@ -77,7 +93,7 @@ export class SparqlHttpClient {
     const deadline = options.deadline ? AbortSignal.timeout(deadlineMs) : undefined;
     const signals = [deadline, options.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, victims = 0; ; attempt++) {
       const authorization = this.auth?.header(options.method, url);
       let answer: HttpAnswer;
       try {
@@ -91,6 +107,13 @@ export class SparqlHttpClient {
       if ((answer.status >= 200 && answer.status < 300) || options.accept?.includes(answer.status)) return answer;
       const failure = new SparqlEndpointError(answer.status, answer.text);
       if (answer.status === 401 || answer.status === 403) throw serviceUnavailable('The triplestore refused our credentials.', failure);
+      const state = answer.status >= 500 ? sqlState(answer.text) : undefined;
+      if (state === 'S1TAT') throw options.ownDeadline?.error() ?? serviceUnavailable('The triplestore stopped the query at its own time limit.', failure);
+      if (state === '40001' && options.idempotent && victims < DEADLOCK_RETRIES && !signal?.aborted) {
+        victims++;
+        await delay(25 * victims + Math.random() * 50);
+        continue;
+      }
       if (answer.status >= 500 || answer.status === 429) throw serviceUnavailable(`The triplestore failed (HTTP ${answer.status}).`, failure);
       throw failure;
     }

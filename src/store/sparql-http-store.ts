@@ -90,6 +90,7 @@ export class SparqlHttpStore implements GraphStore {
       deadline: true,
       ownDeadline,
       signal,
+      idempotent: true,
     });
     // Virtuoso cuts results at ResultSetMaxRows, or at a timeout, and says so only in a header:
     // never pass on a partial answer.

@@ -2,7 +2,8 @@
  * A SPARQL 1.1 endpoint on loopback, backed by an in-memory Oxigraph: `/sparql` (query and
  * update, form or direct), `/store?graph=` (Graph Store Protocol). Tests of the protocol store use
  * it where no external engine runs, and switch it to `down` (connections refused), `hang`
- * (requests never answered) or `fail` (HTTP 503) to see how the service copes, then back to `up`.
+ * (requests never answered) or `fail` (HTTP 503) to see how the service copes, then back to `up`;
+ * `deadlocks` makes that many of the next requests answer as Virtuoso does a deadlock's victim.
  * With `digest`, every request needs Digest credentials `user`/`secret`.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -16,9 +17,11 @@ export interface SparqlEndpoint {
   readonly queryUrl: string;
   readonly gspUrl: string;
   readonly store: oxigraph.Store;
-  /** Requests received, by kind (`query`, `update`, `gsp`), and `abandoned`: hanging requests the client closed. */
+  /** Requests received, by kind (`query`, `update`, `gsp`); `abandoned`: hanging requests the client closed; `deadlocked`: answered as a deadlock's victim. */
   readonly counts: Record<string, number>;
   mode: EndpointMode;
+  /** How many of the next requests answer HTTP 500 `Virtuoso 40001 Error SR172: Transaction deadlocked`. */
+  deadlocks: number;
   close(): Promise<void>;
 }
 
@@ -42,7 +45,7 @@ async function body(req: IncomingMessage): Promise<string> {
 /** Starts the endpoint on a free loopback port. */
 export async function startSparqlEndpoint(options: { digest?: boolean } = {}): Promise<SparqlEndpoint> {
   const store = new oxigraph.Store();
-  const counts: Record<string, number> = { query: 0, update: 0, gsp: 0, abandoned: 0 };
+  const counts: Record<string, number> = { query: 0, update: 0, gsp: 0, abandoned: 0, deadlocked: 0 };
   const nonce = randomBytes(8).toString('hex');
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
@@ -56,6 +59,12 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
       return;
     }
     if (endpoint.mode === 'fail') return void res.writeHead(503).end('overloaded');
+    if (endpoint.deadlocks > 0) {
+      endpoint.deadlocks--;
+      counts.deadlocked!++;
+      await body(req);
+      return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Virtuoso 40001 Error SR172: Transaction deadlocked\n\nSPARQL query:\n…');
+    }
     if (options.digest && !digestOk(req, nonce)) {
       return void res.writeHead(401, { 'www-authenticate': `Digest realm="bkg", qop="auth", nonce="${nonce}", algorithm=MD5` }).end();
     }
@@ -99,6 +108,7 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
     gspUrl: `${base}/store`,
     store,
     counts,
+    deadlocks: 0,
     get mode() {
       return mode;
     },

@@ -40,6 +40,8 @@ describe.skipIf(!endpoint)('moving a site from the embedded store to a SPARQL st
   let dir: string;
   let embedded: Harness;
   let external: Harness;
+  // What the service on the SPARQL store logs (warnings and errors): a failure shows the store's own words.
+  const logged: string[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-move-'));
@@ -47,7 +49,11 @@ describe.skipIf(!endpoint)('moving a site from the embedded store to a SPARQL st
     execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', '40k', '--out', model], { cwd: projectRoot, stdio: 'ignore' });
     embedded = await createHarness({ sites: { gen: await readFile(model, 'utf8') }, env: { BKG_GRAPH_STORE: 'oxigraph' } });
     const gsp = process.env.BKG_TEST_SPARQL_GSP_URL;
-    external = await createHarness({ sites: {}, env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint!, ...(gsp ? { SPARQL_GSP_URL: gsp } : {}) } });
+    external = await createHarness({
+      sites: {},
+      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint!, ...(gsp ? { SPARQL_GSP_URL: gsp } : {}), LOG_LEVEL: 'warn' },
+      log: { write: (line: string) => void logged.push(line) },
+    });
     const created = await external.fetch('/api/v1/sites', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'gen', name: 'gen' }) });
     expect(created.status).toBe(201);
   }, 180_000);
@@ -67,7 +73,7 @@ describe.skipIf(!endpoint)('moving a site from the embedded store to a SPARQL st
     for (const [name, query] of QUESTIONS) {
       const [mine, theirs] = await Promise.all([embedded.graphql(query), external.graphql(query)]);
       expect(mine.errors, name).toBeUndefined();
-      expect(theirs, name).toEqual(mine);
+      expect(theirs, `${name}; the service on the SPARQL store logged:\n${logged.join('')}`).toEqual(mine);
     }
     const counts = (await embedded.graphql(QUESTIONS[0]![1])).data;
     expect(counts.pointCount).toBeGreaterThan(1_000);

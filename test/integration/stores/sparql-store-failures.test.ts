@@ -3,6 +3,7 @@
 // once the endpoint is back, without a restart. A client that goes away cancels its queries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors/app-error.ts';
+import { dropGraph, namedNode, update } from '../../../src/rdf/sparql-algebra.ts';
 import { SparqlHttpStore } from '../../../src/store/sparql-http-store.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { startSparqlEndpoint, type SparqlEndpoint } from '../../support/sparql-endpoint.ts';
@@ -44,6 +45,31 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
     }
   });
 
+  it('sends a read again when the endpoint chose it as a deadlock victim (twice at most), never an update', async () => {
+    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'virtuoso', timeoutMs: 5_000, maxConnections: 2 });
+    try {
+      endpoint.deadlocks = 2;
+      const rows = await store.select(selectQuery('SELECT (1 AS ?one) WHERE {}'));
+      expect(rows[0]?.one?.value).toBe('1');
+      expect(endpoint.deadlocks).toBe(0);
+      endpoint.deadlocks = 3;
+      const third = await store.select(selectQuery('SELECT (1 AS ?one) WHERE {}')).catch((e: unknown) => e);
+      expect(codeOf(third)).toBe('SERVICE_UNAVAILABLE');
+      expect((third as Error).message).toBe('The triplestore failed (HTTP 500).');
+      expect(endpoint.deadlocks).toBe(0);
+      // An update may have been applied in part by the time a deadlock is reported: the caller decides.
+      endpoint.deadlocks = 1;
+      const before = endpoint.counts.deadlocked!;
+      const updated = await store.update(update(dropGraph(namedNode('urn:bkg:test:deadlock')))).catch((e: unknown) => e);
+      expect(codeOf(updated)).toBe('SERVICE_UNAVAILABLE');
+      expect(endpoint.counts.deadlocked! - before).toBe(1);
+      expect(endpoint.deadlocks).toBe(0);
+    } finally {
+      endpoint.deadlocks = 0;
+      await store.close();
+    }
+  });
+
   it('waits for a free connection beyond its bound rather than opening more', async () => {
     const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 10_000, maxConnections: 2 });
     try {
@@ -57,12 +83,14 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
 
 describe('the service on an external store that fails', () => {
   let h: Harness;
+  const logged: Array<{ level: number; msg: string; err?: { message?: string; stack?: string } }> = [];
   beforeAll(async () => {
     h = await createHarness({
       sites: { down: SITE },
+      log: { write: (line: string) => void logged.push(JSON.parse(line)) },
       // The deadline is also that of the start-up queries, which share this thread with the database
       // opening at the same time: on a loaded machine one second was too short for them to answer.
-      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint.queryUrl, SPARQL_GSP_URL: endpoint.gspUrl, SPARQL_TIMEOUT_MS: '2500' },
+      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint.queryUrl, SPARQL_GSP_URL: endpoint.gspUrl, SPARQL_TIMEOUT_MS: '2500', LOG_LEVEL: 'warn' },
     });
   });
   afterAll(async () => {
@@ -89,6 +117,20 @@ describe('the service on an external store that fails', () => {
       expect((await h.graphql(query)).data.equipment, mode).toHaveLength(1);
       expect((await h.fetch('/readyz')).status, mode).toBe(200);
     }
+  });
+
+  it('logs what the store answered when it failed a GraphQL request, as it does for REST', async () => {
+    endpoint.mode = 'fail';
+    logged.length = 0;
+    try {
+      expect((await h.graphql(query)).errors?.map((e) => [e.extensions?.code, e.message])).toEqual([['SERVICE_UNAVAILABLE', 'The triplestore failed (HTTP 503).']]);
+      expect((await h.fetch('/api/v1/sites/down/graph', { headers: { accept: 'text/turtle' } })).status).toBe(503);
+    } finally {
+      endpoint.mode = 'up';
+    }
+    const failures = logged.filter((line) => line.msg === 'The triplestore failed (HTTP 503).');
+    expect(failures).toHaveLength(2);
+    for (const line of failures) expect([line.level, line.err?.message]).toEqual([40, 'The SPARQL endpoint answered HTTP 503: overloaded']);
   });
 
   it('stops asking the store when the client goes away', async () => {

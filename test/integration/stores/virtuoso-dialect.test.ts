@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SparqlHttpClient } from '../../../src/store/sparql-http-client.ts';
 import { SparqlHttpStore } from '../../../src/store/sparql-http-store.ts';
 import { prologue, selectQuery } from '../../support/select-query.ts';
 
@@ -65,6 +66,33 @@ describe.skipIf(!url || !gsp || !isVirtuoso)(`Virtuoso dialect${url && isVirtuos
     await expect(store.clientQuery({ text: explosion, form: 'SELECT', graphs: [graph], timeoutMs: 1_000 })).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
     expect(performance.now() - started).toBeLessThan(6_000);
     await expect(store.select(selectQuery('SELECT * WHERE {} LIMIT 1'))).resolves.toBeDefined();
+  });
+
+  it('answers HTTP 500 when its timeout comes while it writes an answer, after part of it; the client reads that as the deadline', async () => {
+    // Rows at once and for long: a cross join of 3,000 triples with themselves, no aggregate.
+    const crossed = `${graph}:crossed`;
+    await store.replaceGraph(crossed, Array.from({ length: 3000 }, (_, i) => `<urn:s${i}> <urn:p> "v${i}" .`).join('\n'), 'application/n-triples');
+    const endless = `SELECT ?a ?d WHERE { GRAPH <${crossed}> { ?a ?b ?c . ?d ?e ?f } }`;
+    const raw = await post(url!, { query: endless, timeout: '300' });
+    expect(raw.status).toBe(500);
+    expect(raw.text, raw.text.slice(0, 200)).toContain('{ "type": "uri", "value": "urn:s0" }');
+    expect(raw.text).toMatch(/Virtuoso S1TAT Error/);
+    const client = new SparqlHttpClient({ timeoutMs: 20_000, maxConnections: 1 });
+    try {
+      const deadline = new Error('past the deadline');
+      const sent = client.send(new URL(url!), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' },
+        body: () => new URLSearchParams({ query: endless, timeout: '300' }).toString(),
+        deadline: true,
+        ownDeadline: { ms: 10_000, error: () => deadline },
+        idempotent: true,
+      });
+      await expect(sent).rejects.toBe(deadline);
+    } finally {
+      await client.close();
+      await store.dropGraph(crossed);
+    }
   });
 
   it('refuses blank nodes in INSERT DATA, so they go in an INSERT template', async () => {
