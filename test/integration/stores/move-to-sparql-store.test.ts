@@ -60,6 +60,8 @@ describe.skipIf(!endpoint)('moving a site from the embedded store to a SPARQL st
 
   afterAll(async () => {
     await embedded?.close();
+    // The site was made over the API, not given to the harness: its graph goes with it.
+    await external?.fetch('/api/v1/sites/gen', { method: 'DELETE' });
     await external?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });

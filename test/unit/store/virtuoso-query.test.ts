@@ -74,7 +74,17 @@ describe('forVirtuoso', () => {
     expect(out).not.toMatch(/\{\s*SELECT \* WHERE/);
   });
 
-  it('leaves a query without VALUES, repeated paths or EXISTS as it was', () => {
+  it('writes an OPTIONAL’s paths as plain triples, alternatives a UNION, sequences a join; a required path stays whole', () => {
+    const out = forVirtuoso(wrap('?s <urn:a> ?o OPTIONAL { ?o (<urn:u>|<urn:v>) ?u } OPTIONAL { ?o (<urn:r>/<urn:id>)|<urn:id> ?ts }'));
+    expect(out).toMatch(/OPTIONAL \{\s*\{ \?o <urn:u> \?u\. \}\s*UNION\s*\{ \?o <urn:v> \?u\. \}\s*\}/);
+    expect(out).toMatch(/OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:id> \?ts\. \}\s*\}/);
+    expect(out).not.toMatch(/\||\//);
+    const required = forVirtuoso(wrap('?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l OPTIONAL { ?l (<urn:a>|<urn:b>) ?z } }'));
+    expect(required).toMatch(/\?s \(<urn:p>\|\^<urn:q>\) \?o\./);
+    expect(required).toMatch(/OPTIONAL \{\s*\{ \?l <urn:a> \?z\. \}\s*UNION\s*\{ \?l <urn:b> \?z\. \}\s*\}/);
+  });
+
+  it('leaves a query without VALUES, repeated paths, paths in an OPTIONAL or EXISTS as it was', () => {
     const query = selectQuery(wrap('?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l }'));
     expect(rewrite(query)).toBe(query);
   });
