@@ -22,7 +22,7 @@ import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
 import { SparqlHttpClient, type HttpAnswer, type SendOptions, type SizedBody } from './sparql-http-client.ts';
 import { askAnswer, dialectNamed, dialectOfServer, normalizeRows, type SparqlDialect } from './sparql-dialect.ts';
-import { parseSelectResults, parseXmlSelectResults } from './sparql-results.ts';
+import { parseResultSetNTriples, parseSelectResults } from './sparql-results.ts';
 
 export interface SparqlHttpStoreOptions {
   readonly queryUrl: string;
@@ -43,7 +43,7 @@ const INSERT_BATCH = 2_000;
 const SPOOL_IN_MEMORY = 16 * 1024 * 1024;
 
 const results = { accept: 'application/sparql-results+json' };
-const XML_ACCEPT = 'application/sparql-results+xml';
+const RESULT_SET_ACCEPT = 'application/n-triples';
 // Graphs come back in whichever of these the endpoint writes, and are read back with Oxigraph.
 const GRAPH_ACCEPT = 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8';
 
@@ -113,15 +113,15 @@ export class SparqlHttpStore implements GraphStore {
     const ownDeadline = work && left! < this.options.timeoutMs ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) } : undefined;
     const started = performance.now();
     const text = serialize(dialect.prepareQuery(query));
-    const xml = dialect.selectResults === 'xml';
+    const resultSet = dialect.selectResults === 'result-set';
     let answer: HttpAnswer;
     try {
-      answer = await this.query(text, xml ? XML_ACCEPT : results.accept, ownDeadline, work?.signal);
+      answer = await this.query(text, resultSet ? RESULT_SET_ACCEPT : results.accept, ownDeadline, work?.signal);
     } finally {
       work?.chargeTime(performance.now() - started);
     }
-    // An XML document this reader does not know is asked again as JSON.
-    const rows = xml ? await parseXmlSelectResults(answer.text) : parseSelectResults(answer.text);
+    // A result set this reader does not know is asked again as JSON.
+    const rows = resultSet ? await parseResultSetNTriples(answer.text) : parseSelectResults(answer.text);
     return normalizeRows(rows ?? parseSelectResults((await this.query(text, results.accept, ownDeadline)).text), dialect);
   }
 

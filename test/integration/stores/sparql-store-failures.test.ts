@@ -70,6 +70,23 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
     }
   });
 
+  it('reads an answer cut at the endpoint’s time limit while it was being written (HTTP 500 naming S1TAT) as the deadline, not a failure', async () => {
+    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'virtuoso', timeoutMs: 5_000, maxConnections: 2 });
+    try {
+      endpoint.cutAnswers = 1;
+      const select = await store.select(selectQuery('SELECT ?a WHERE { ?a ?b ?c }')).catch((e: unknown) => e);
+      expect([codeOf(select), (select as Error).message]).toEqual(['SERVICE_UNAVAILABLE', 'The triplestore stopped the query at its own time limit.']);
+      // A client's query has a deadline of its own: its error is the deadline's.
+      endpoint.cutAnswers = 1;
+      const client = await store.clientQuery({ text: 'SELECT ?a WHERE { ?a ?b ?c }', form: 'SELECT', graphs: ['urn:g'], timeoutMs: 3_000 }).catch((e: unknown) => e);
+      expect(codeOf(client)).toBe('QUERY_TOO_COMPLEX');
+      expect(endpoint.cutAnswers).toBe(0);
+    } finally {
+      endpoint.cutAnswers = 0;
+      await store.close();
+    }
+  });
+
   it('waits for a free connection beyond its bound rather than opening more', async () => {
     const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 10_000, maxConnections: 2 });
     try {
