@@ -23,7 +23,7 @@ export interface IfcBrickClass {
 export const IFC_BRICK_CLASSES: readonly IfcBrickClass[] = [
   { ifc: 'IfcBuilding', brick: ['Building'], group: 'building' },
   { ifc: 'IfcBuildingStorey', brick: ['Floor', 'Level'], group: 'storey' },
-  { ifc: 'IfcSpace', brick: ['Room', 'Space', 'HVAC_Zone'], group: 'space' },
+  { ifc: 'IfcSpace', brick: ['Room', 'Hallway', 'Lobby', 'HVAC_Zone'], group: 'space' },
   { ifc: 'IfcBoiler', brick: ['Boiler'], group: 'equipment' },
   { ifc: 'IfcChiller', brick: ['Chiller'], group: 'equipment' },
   { ifc: 'IfcCoolingTower', brick: ['Cooling_Tower'], group: 'equipment' },
@@ -40,12 +40,11 @@ export const IFC_BRICK_CLASSES: readonly IfcBrickClass[] = [
   { ifc: 'IfcTank', brick: ['Tank', 'Water_Tank'], group: 'equipment' },
   { ifc: 'IfcAirTerminal', brick: ['Terminal_Unit', 'Air_Diffuser'], group: 'equipment' },
   { ifc: 'IfcAirTerminalBox', brick: ['VAV', 'Terminal_Unit'], group: 'equipment' },
-  { ifc: 'IfcUnitaryEquipment', brick: ['AHU', 'FCU', 'Rooftop_Unit', 'Heat_Pump'], group: 'equipment' },
+  { ifc: 'IfcUnitaryEquipment', brick: ['AHU', 'FCU', 'Rooftop_Unit'], group: 'equipment' },
   { ifc: 'IfcSpaceHeater', brick: ['Radiator', 'Space_Heater', 'Terminal_Unit'], group: 'equipment' },
   { ifc: 'IfcAirToAirHeatRecovery', brick: ['Heat_Exchanger', 'Heat_Wheel'], group: 'equipment' },
   { ifc: 'IfcFlowMeter', brick: ['Meter'], group: 'equipment' },
   { ifc: 'IfcController', brick: ['Controller'], group: 'equipment' },
-  { ifc: 'IfcActuator', brick: ['Actuator'], group: 'equipment' },
   { ifc: 'IfcSensor', brick: ['Sensor'], group: 'sensor' },
   // IFC 2x3 writes these where IFC4 has the specific classes above.
   { ifc: 'IfcEnergyConversionDevice', brick: ['Boiler', 'Chiller', 'Heat_Exchanger', 'Coil', 'AHU', 'Cooling_Tower'], group: 'equipment', generic: true },
