@@ -14,7 +14,7 @@
  *    linked are taken, rejected pairs never proposed.
  */
 import { createHash } from 'node:crypto';
-import { ifcBrickClass, type IfcBrickClass } from './ifc-brick-classes.ts';
+import { ifcBrickClass, IFC_BRICK_CLASSES, type IfcBrickClass } from './ifc-brick-classes.ts';
 import { compareNames, nameTokens, type NameTokens } from './name-tokens.ts';
 
 /** An IFC element as read from a file (src/ifc). */
@@ -87,7 +87,7 @@ export interface AlignResult {
   readonly proposals: readonly Proposal[];
   /** The elements the class table maps, with their table entry. */
   readonly elements: ReadonlyArray<{ readonly element: AlignElement; readonly entry: IfcBrickClass }>;
-  /** The entities some table entry matches. */
+  /** The entities some entry of the class table matches (whether or not the model has such elements). */
   readonly entities: readonly AlignEntity[];
 }
 
@@ -103,6 +103,11 @@ export const WEIGHTS = {
   maxConnectivity: 0.2,
 } as const;
 
+/**
+ * The score from which a proposal may be accepted without a look (`accept {minScore}`, the CLI's
+ * default): measured on the demo tower (docs/ifc-alignment.md), where every proposal above it is right.
+ */
+export const AUTO_ACCEPT_SCORE = 0.7;
 /** Below this a pair is no proposal at all. */
 export const MIN_PROPOSAL_SCORE = 0.3;
 /** At most this many entities are scored against one element. */
@@ -190,7 +195,7 @@ export function align(input: AlignInput): AlignResult {
   for (const { entry } of elements) {
     if (!byEntry.has(entry)) byEntry.set(entry, new ClassCandidates(named.filter((n) => input.matches(entry, n.entity.type))));
   }
-  const mappable = named.filter((n) => [...byEntry.keys()].some((entry) => input.matches(entry, n.entity.type)));
+  const mappable = named.filter((n) => IFC_BRICK_CLASSES.some((entry) => input.matches(entry, n.entity.type)));
 
   // Links the graph already states.
   const linkedEntity = new Map<string, Named>();

@@ -124,6 +124,11 @@ export class IfcModelStore {
     );
   }
 
+  /** The site's IFC files that have been read: id and name. */
+  async siteReadFiles(site: string): Promise<Array<{ id: string; name: string }>> {
+    return this.db.query<{ id: string; name: string }>('SELECT id, name FROM site_files WHERE site = $1 AND ifc_element_count IS NOT NULL ORDER BY id', [site]);
+  }
+
   /** Every port-to-port pair of the site's read IFC files. */
   async siteConnections(site: string): Promise<IfcConnectionRow[]> {
     return this.db.query<IfcConnectionRow & Record<string, unknown>>(

@@ -1,0 +1,90 @@
+/**
+ * The triples of an accepted link, in the shape fixtures/demo.ttl states them (MAPPING in
+ * docs/brick-mapping.md): `<entity> ref:hasExternalReference [ a ref:IFCReference ;
+ * ref:ifcGlobalID "…" ; ref:hasIfcProjectReference <project> ]`, the project being the IFC file
+ * (`urn:uuid:<file id>`, a ref:ifcProject with its file name as ref:ifcFileLocation). Written and
+ * read as N-Triples by N3.js, which escapes every term.
+ */
+import N3 from 'n3';
+import { RDF, RDFS, REF } from '../rdf/vocabulary.ts';
+
+const { namedNode, literal, blankNode, quad } = N3.DataFactory;
+
+/** A link between a graph entity and an element of an IFC file. */
+export interface IfcLink {
+  readonly entityIri: string;
+  readonly globalId: string;
+  readonly fileId: string;
+  /** The IFC file's name (its ref:ifcFileLocation). */
+  readonly fileName: string;
+}
+
+const HAS_REFERENCE = namedNode(`${REF}hasExternalReference`);
+const GLOBAL_ID = namedNode(`${REF}ifcGlobalID`);
+const TYPE = namedNode(`${RDF}type`);
+
+/** The IRI the links of an IFC file name as their project. */
+export const ifcProjectIri = (fileId: string): string => `urn:uuid:${fileId}`;
+
+function write(quads: N3.Quad[]): string {
+  const writer = new N3.Writer({ format: 'N-Triples' });
+  writer.addQuads(quads);
+  let text = '';
+  writer.end((error, result) => {
+    if (error) throw error;
+    text = result;
+  });
+  return text;
+}
+
+/** The N-Triples document stating `links` (and their files as projects). */
+export function linkTriples(links: readonly IfcLink[]): string {
+  const quads: N3.Quad[] = [];
+  const projects = new Map<string, string>();
+  links.forEach((link, i) => {
+    const reference = blankNode(`link${i}`);
+    const project = namedNode(ifcProjectIri(link.fileId));
+    projects.set(link.fileId, link.fileName);
+    quads.push(
+      quad(namedNode(link.entityIri), HAS_REFERENCE, reference),
+      quad(reference, TYPE, namedNode(`${REF}IFCReference`)),
+      quad(reference, GLOBAL_ID, literal(link.globalId)),
+      quad(reference, namedNode(`${REF}hasIfcProjectReference`), project),
+    );
+  });
+  for (const [fileId, fileName] of projects) {
+    const project = namedNode(ifcProjectIri(fileId));
+    quads.push(
+      quad(project, TYPE, namedNode(`${REF}ifcProject`)),
+      quad(project, namedNode(`${REF}ifcFileLocation`), literal(fileName)),
+      quad(project, namedNode(`${RDFS}label`), literal(fileName)),
+    );
+  }
+  return write(quads);
+}
+
+/**
+ * The graph (N-Triples) without the references that state `links`: each reference node an entity
+ * of a link holds with its GlobalId, and every triple about that node. Unchanged text (`removed`
+ * 0) when the graph states none of them.
+ */
+export function withoutLinks(nTriples: string, links: ReadonlyArray<Pick<IfcLink, 'entityIri' | 'globalId'>>): { readonly text: string; readonly removed: number } {
+  const wanted = new Set(links.map((link) => `${link.entityIri}\u0000${link.globalId}`));
+  const quads = new N3.Parser({ format: 'N-Triples' }).parse(nTriples);
+  const holders = new Map<string, string[]>();
+  const globalIds = new Map<string, string[]>();
+  for (const q of quads) {
+    if (q.predicate.equals(HAS_REFERENCE) && q.subject.termType === 'NamedNode' && q.object.termType === 'BlankNode') {
+      holders.set(q.object.value, [...(holders.get(q.object.value) ?? []), q.subject.value]);
+    } else if (q.predicate.equals(GLOBAL_ID) && q.subject.termType === 'BlankNode') {
+      globalIds.set(q.subject.value, [...(globalIds.get(q.subject.value) ?? []), q.object.value]);
+    }
+  }
+  const gone = new Set<string>();
+  for (const [node, entities] of holders) {
+    if (entities.some((entity) => (globalIds.get(node) ?? []).some((globalId) => wanted.has(`${entity}\u0000${globalId}`)))) gone.add(node);
+  }
+  if (gone.size === 0) return { text: nTriples, removed: 0 };
+  const kept = quads.filter((q) => !(q.subject.termType === 'BlankNode' && gone.has(q.subject.value)) && !(q.object.termType === 'BlankNode' && gone.has(q.object.value) && q.predicate.equals(HAS_REFERENCE)));
+  return { text: write(kept), removed: gone.size };
+}
