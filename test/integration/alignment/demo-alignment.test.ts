@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_ACCEPT_SCORE } from '../../../src/alignment/align.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { openApiChecker } from '../../support/openapi-check.ts';
 import { file, postForm } from '../files/files-support.ts';
 
 type Json = Record<string, any>;
@@ -75,6 +76,16 @@ describe('IFC alignment on the demo tower', () => {
     expect((await allProposals('&minScore=0.99'))).toEqual([]);
     expect((await call('/api/v1/sites/tower/alignment/proposals?minScore=2', writer)).status).toBe(400);
     expect((await call('/api/v1/sites/tower/alignment/proposals?status=maybe', writer)).status).toBe(400);
+  });
+
+  it('answers as the OpenAPI document says', async () => {
+    const { check } = openApiChecker();
+    for (const path of ['/api/v1/sites/tower/alignment/proposals?status=all', '/api/v1/sites/tower/alignment/coverage', '/api/v1/sites/tower/alignment/proposals?limit=0']) {
+      await check('GET', path, await call(path, reader));
+    }
+    await check('POST', '/api/v1/sites/tower/alignment/accept', await post('/api/v1/sites/tower/alignment/accept', { minScore: 1 }));
+    await check('POST', '/api/v1/sites/tower/alignment/reject', await post('/api/v1/sites/tower/alignment/reject', { ids: [] }));
+    await check('POST', '/api/v1/sites/tower/alignment/reject', await post('/api/v1/sites/tower/alignment/reject', { minScore: 0.5 }, reader));
   });
 
   it('lets readers read but not decide, and keeps the demo site read-only', async () => {
