@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ifcBrickClass, IFC_BRICK_CLASSES, type IfcBrickClass } from './ifc-brick-classes.ts';
-import { compareNames, nameTokens, type NameTokens } from './name-tokens.ts';
+import { compareNames, elementNameTokens, nameTokens, type NameTokens } from './name-tokens.ts';
 
 /** An IFC element as read from a file (src/ifc). */
 export interface AlignElement {
@@ -179,7 +179,7 @@ interface Scored {
 const elementKey = (e: AlignElement) => `${e.fileId}\u0000${e.globalId}`;
 
 /** The element's name and tag as names. */
-const elementNames = (element: AlignElement) => [nameTokens(element.name), ...(element.tag ? [nameTokens(element.tag)] : [])];
+const elementNames = (element: AlignElement) => [elementNameTokens(element.name), ...(element.tag ? [nameTokens(element.tag)] : [])];
 
 /** Scores pairs and assigns them one-to-one: see the file's comment. */
 export function align(input: AlignInput): AlignResult {
@@ -205,7 +205,7 @@ export function align(input: AlignInput): AlignResult {
     const evidence: Evidence[] = [];
     const tag = element.tag ? nameTokens(element.tag) : undefined;
     const tagged = tag !== undefined && tag.key !== '' && (tag.key === n.id.key || tag.key === n.name.key);
-    const own = nameTokens(element.name);
+    const own = elementNameTokens(element.name);
     const best = [compareNames(own, n.name), compareNames(own, n.id)].sort((a, b) => b.similarity - a.similarity)[0]!;
     if (best.similarity >= 0.3) evidence.push({ kind: 'name', detail: `"${element.name}" ~ "${n.entity.name}": ${best.detail}`, weight: round(WEIGHTS.name * best.similarity) });
     // A tag that names the entity outweighs a name that is the model's family name with a serial number.

@@ -40,6 +40,15 @@ function withInitials(words: readonly string[]): Set<string> {
   return set;
 }
 
+/** Revit's and others' `Family: Type: 123456` names: the family is the name, the type and element id are not. */
+const FAMILY_TYPE_ID = /^([^:]+):[^:]*:\s*\d+\s*$/;
+
+/** The words and numbers of an IFC element's name: a `Family: Type: Id` name is read as its family. */
+export function elementNameTokens(name: string): NameTokens {
+  const family = FAMILY_TYPE_ID.exec(name);
+  return nameTokens(family ? family[1]! : name);
+}
+
 /** How much two names agree, and why. */
 export interface NameMatch {
   /** 0..1: 1 for the same name. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { align, pairKey, proposalId, type AlignElement, type AlignEntity, type AlignInput } from '../../../src/alignment/align.ts';
 import { classMatcher, unknownTableClasses } from '../../../src/alignment/class-matcher.ts';
-import { compareNames, nameTokens } from '../../../src/alignment/name-tokens.ts';
+import { compareNames, elementNameTokens, nameTokens } from '../../../src/alignment/name-tokens.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import { loadDerivedOntology } from '../ontology/derived-ontology.ts';
 
@@ -28,6 +28,10 @@ describe('name tokens', () => {
   });
   it('never matches names whose numbers differ', () => {
     expect(compareNames(nameTokens('VAV-2-03'), nameTokens('VAV-2-04')).similarity).toBe(0);
+  });
+  it('reads a `Family: Type: Id` name as its family', () => {
+    expect(elementNameTokens('Pump - Inline: DN50: 402201').key).toBe('pump inline');
+    expect(elementNameTokens('VAV 2-03').key).toBe('vav 2 3');
   });
   it('reads an abbreviation as its words', () => {
     expect(compareNames(nameTokens('Air Handling Unit 1'), nameTokens('AHU-1')).similarity).toBeGreaterThan(0.6);
