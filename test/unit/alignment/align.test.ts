@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { align, pairKey, proposalId, type AlignElement, type AlignEntity, type AlignInput } from '../../../src/alignment/align.ts';
 import { classMatcher, unknownTableClasses } from '../../../src/alignment/class-matcher.ts';
+import { coverage } from '../../../src/alignment/coverage.ts';
 import { compareNames, elementNameTokens, nameTokens } from '../../../src/alignment/name-tokens.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import { loadDerivedOntology } from '../ontology/derived-ontology.ts';
@@ -150,5 +151,25 @@ describe('align()', () => {
     const result = align({ elements, entities, matches });
     expect(performance.now() - started).toBeLessThan(2000);
     expect(result.proposals.filter((p) => `VAV-${p.ifcName.slice(4).replace(/-(\d)$/, '-0$1')}` === p.entityId)).toHaveLength(n);
+  });
+});
+
+describe('coverage()', () => {
+  it('counts elements mapped, proposed and unmatched per class and storey, and lists entities without an element', () => {
+    const report = coverage(
+      align({
+        elements: [element('V1', 'IFCAIRTERMINALBOX', 'VAV-1', 'L1'), element('V2', 'IFCAIRTERMINALBOX', 'VAV-2', 'L1'), element('X', 'IFCAIRTERMINALBOX', 'Diffuser 7', 'L2'), element('W', 'IFCWALL', 'Wall', 'L1')],
+        entities: [entity('VAV-1', 'VAV', { ifcIds: ['V1'] }), entity('VAV-2', 'VAV'), entity('HWP-1', 'Hot_Water_Pump', { floor: floor2 })],
+        matches,
+      }),
+    );
+    expect(report.elements.map((e) => [e.globalId, e.status, e.entityId])).toEqual([
+      ['V1', 'mapped', 'VAV-1'],
+      ['V2', 'proposed', 'VAV-2'],
+      ['X', 'unmatched', null],
+    ]);
+    expect(report.byClass).toEqual({ IFCAIRTERMINALBOX: { mapped: 1, proposed: 1, unmatched: 1 } });
+    expect(report.byStorey).toEqual({ L1: { mapped: 1, proposed: 1, unmatched: 0 }, L2: { mapped: 0, proposed: 0, unmatched: 1 } });
+    expect(report.entitiesWithoutElement).toEqual([{ entityId: 'HWP-1', entityType: 'Hot_Water_Pump', storey: 'Floor 2' }]);
   });
 });
