@@ -6,7 +6,7 @@
  * `entityByIfcId` answers at once.
  */
 import type { Database } from '../db/database.ts';
-import { notFound } from '../errors/app-error.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
 import { IfcModelStore } from '../files/ifc-model-store.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import { queryEntities, type Entity } from '../query/query-entities.ts';
@@ -22,7 +22,8 @@ import { RejectionStore } from './rejection-store.ts';
 
 /** What a site's alignment is computed from, and its result. */
 export interface SiteAlignment extends AlignResult {
-  readonly fileNames: ReadonlyMap<string, string>;
+  /** The read IFC files by id: their names and IfcProject GlobalIds. */
+  readonly files: ReadonlyMap<string, { readonly name: string; readonly projectId: string | null }>;
 }
 
 /** Which proposals an accept or reject means: by id, or every open one scoring at least `minScore`. */
@@ -38,6 +39,8 @@ const MAX_CHAIN = 16;
 export class AlignmentService {
   private readonly rejections: RejectionStore;
   private readonly ifc: IfcModelStore;
+  /** The decision each site is running or waiting for (`inTurn`). */
+  private readonly decisions = new Map<string, Promise<void>>();
 
   constructor(
     db: Database,
@@ -67,22 +70,57 @@ export class AlignmentService {
       connections: portNeighbours(connections, (fileId, globalId) => mappable.has(`${fileId}\u0000${globalId}`)),
       rejected: new Set(rejected.map((r) => pairKey(r.fileId, r.globalId, r.entityIri))),
     });
-    return { ...result, fileNames: new Map(files.map((f) => [f.id, f.name])) };
+    return { ...result, files: new Map(files.map((f) => [f.id, { name: f.name, projectId: f.ifc_project_id }])) };
   }
 
-  /** Writes the links of the selected open (or rejected) proposals; answers how many. */
-  async accept(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
+  /** Writes the links of the selected open (or rejected) proposals; answers how many (an accepted one again counts none). */
+  accept(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
+    return this.inTurn(siteId, () => this.acceptNow(siteId, selection, work));
+  }
+
+  /** Rejects the selected proposals (removing the links of accepted ones from the graph); answers how many (a rejected one again counts none). */
+  reject(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
+    return this.inTurn(siteId, () => this.rejectNow(siteId, selection, work));
+  }
+
+  /**
+   * Runs a site's decisions one after the other in this process: two accepts of the same proposal
+   * at once would otherwise both see it open and state its link twice.
+   */
+  private inTurn<T>(siteId: string, decide: () => Promise<T>): Promise<T> {
+    const previous = this.decisions.get(siteId) ?? Promise.resolve();
+    const turn = previous.then(decide, decide);
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.decisions.set(siteId, settled);
+    void settled.then(() => {
+      if (this.decisions.get(siteId) === settled) this.decisions.delete(siteId);
+    });
+    return turn;
+  }
+
+  private async acceptNow(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
     const alignment = await this.compute(siteId, work);
     const chosen = select(alignment.proposals, selection, ['proposed', 'rejected']);
     if (chosen.length === 0) return 0;
-    const links: IfcLink[] = chosen.map((p) => ({ entityIri: p.entityIri, globalId: p.globalId, fileId: p.fileId, fileName: alignment.fileNames.get(p.fileId) ?? p.fileId }));
+    // One-to-one holds for what users accept too: a rejected pair whose element or entity is linked meanwhile waits for that link's rejection.
+    const linked = alignment.proposals.filter((p) => p.status === 'accepted');
+    const clash = chosen.find((c) => linked.some((l) => (l.fileId === c.fileId && l.globalId === c.globalId) || l.entityIri === c.entityIri));
+    if (clash) {
+      throw new AppError('CONFLICT', `Proposal ${clash.id} pairs ${clash.globalId} with ${clash.entityId}, but one of them is linked already: reject that link first.`, { id: clash.id });
+    }
+    const links: IfcLink[] = chosen.map((p) => {
+      const file = alignment.files.get(p.fileId);
+      return { entityIri: p.entityIri, globalId: p.globalId, fileId: p.fileId, fileName: file?.name ?? p.fileId, projectId: file?.projectId };
+    });
     await this.rejections.remove(siteId, chosen.filter((p) => p.status === 'rejected'));
     await this.store.mergeGraph(siteGraph(siteId), linkTriples(links), 'application/n-triples');
     return chosen.length;
   }
 
-  /** Rejects the selected proposals (removing the links of accepted ones from the graph); answers how many. */
-  async reject(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
+  private async rejectNow(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
     const alignment = await this.compute(siteId, work);
     const chosen = select(alignment.proposals, selection, ['proposed', 'accepted']);
     if (chosen.length === 0) return 0;
@@ -150,11 +188,14 @@ export class AlignmentService {
   }
 }
 
-/** The proposals a selection means among those of `statuses`; unknown ids are a 404 naming them. */
+/**
+ * The proposals a selection means among those of `statuses` (by ids, those already decided the
+ * same way are left out); an id that is no proposal at all is a 404 naming it, and nothing changes.
+ */
 function select(proposals: readonly Proposal[], selection: Selection, statuses: readonly Proposal['status'][]): Proposal[] {
   if ('minScore' in selection) return proposals.filter((p) => p.status === 'proposed' && p.score >= selection.minScore);
-  const byId = new Map(proposals.filter((p) => statuses.includes(p.status)).map((p) => [p.id, p]));
+  const byId = new Map(proposals.map((p) => [p.id, p]));
   const unknown = selection.ids.filter((id) => !byId.has(id));
   if (unknown.length > 0) throw notFound(`No such proposal: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}.`);
-  return [...new Set(selection.ids)].map((id) => byId.get(id)!);
+  return [...new Set(selection.ids)].map((id) => byId.get(id)!).filter((p) => statuses.includes(p.status));
 }

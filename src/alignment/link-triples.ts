@@ -2,7 +2,8 @@
  * The triples of an accepted link, in the shape fixtures/demo.ttl states them (MAPPING in
  * docs/brick-mapping.md): `<entity> ref:hasExternalReference [ a ref:IFCReference ;
  * ref:ifcGlobalID "…" ; ref:hasIfcProjectReference <project> ]`, the project being the IFC file
- * (`urn:uuid:<file id>`, a ref:ifcProject with its file name as ref:ifcFileLocation). Written and
+ * (`urn:uuid:<file id>`, a ref:ifcProject with its file name as ref:ifcFileLocation and its
+ * IfcProject's GlobalId as ref:ifcProjectID, as Brick's shapes ask). Written and
  * read as N-Triples by N3.js, which escapes every term.
  */
 import N3 from 'n3';
@@ -17,6 +18,8 @@ export interface IfcLink {
   readonly fileId: string;
   /** The IFC file's name (its ref:ifcFileLocation). */
   readonly fileName: string;
+  /** The GlobalId of the file's IfcProject (its ref:ifcProjectID); unknown for files read before migration 006. */
+  readonly projectId?: string | null;
 }
 
 const HAS_REFERENCE = namedNode(`${REF}hasExternalReference`);
@@ -40,11 +43,11 @@ function write(quads: N3.Quad[]): string {
 /** The N-Triples document stating `links` (and their files as projects). */
 export function linkTriples(links: readonly IfcLink[]): string {
   const quads: N3.Quad[] = [];
-  const projects = new Map<string, string>();
+  const projects = new Map<string, IfcLink>();
   links.forEach((link, i) => {
     const reference = blankNode(`link${i}`);
     const project = namedNode(ifcProjectIri(link.fileId));
-    projects.set(link.fileId, link.fileName);
+    projects.set(link.fileId, link);
     quads.push(
       quad(namedNode(link.entityIri), HAS_REFERENCE, reference),
       quad(reference, TYPE, namedNode(`${REF}IFCReference`)),
@@ -52,13 +55,14 @@ export function linkTriples(links: readonly IfcLink[]): string {
       quad(reference, namedNode(`${REF}hasIfcProjectReference`), project),
     );
   });
-  for (const [fileId, fileName] of projects) {
+  for (const [fileId, { fileName, projectId }] of projects) {
     const project = namedNode(ifcProjectIri(fileId));
     quads.push(
       quad(project, TYPE, namedNode(`${REF}ifcProject`)),
       quad(project, namedNode(`${REF}ifcFileLocation`), literal(fileName)),
       quad(project, namedNode(`${RDFS}label`), literal(fileName)),
     );
+    if (projectId) quads.push(quad(project, namedNode(`${REF}ifcProjectID`), literal(projectId)));
   }
   return write(quads);
 }

@@ -50,7 +50,7 @@ export class IfcModelStore {
    */
   async reset(id: string, status: IfcStatus | null): Promise<Array<Pick<StoredFile, 'id' | 'blob_key'>>> {
     await this.db.query(
-      'UPDATE site_files SET ifc_status = $2, ifc_error = NULL, ifc_schema = NULL, ifc_storeys = NULL, ifc_element_count = NULL WHERE id = $1',
+      'UPDATE site_files SET ifc_status = $2, ifc_error = NULL, ifc_schema = NULL, ifc_storeys = NULL, ifc_element_count = NULL, ifc_project_id = NULL WHERE id = $1',
       [id, status],
     );
     await this.db.query('DELETE FROM ifc_elements WHERE file_id = $1', [id]);
@@ -124,9 +124,12 @@ export class IfcModelStore {
     );
   }
 
-  /** The site's IFC files that have been read: id and name. */
-  async siteReadFiles(site: string): Promise<Array<{ id: string; name: string }>> {
-    return this.db.query<{ id: string; name: string }>('SELECT id, name FROM site_files WHERE site = $1 AND ifc_element_count IS NOT NULL ORDER BY id', [site]);
+  /** The site's IFC files that have been read: id, name and their IfcProject's GlobalId (null when not known). */
+  async siteReadFiles(site: string): Promise<Array<{ id: string; name: string; ifc_project_id: string | null }>> {
+    return this.db.query<{ id: string; name: string; ifc_project_id: string | null }>(
+      'SELECT id, name, ifc_project_id FROM site_files WHERE site = $1 AND ifc_element_count IS NOT NULL ORDER BY id',
+      [site],
+    );
   }
 
   /** Every port-to-port pair of the site's read IFC files. */
@@ -138,13 +141,13 @@ export class IfcModelStore {
     );
   }
 
-  /** Records what was read (schema, storeys, how many elements) and moves on to `converting`. */
-  async finishReading(file: IfcJobFile, schema: string, storeys: readonly IfcStorey[]): Promise<boolean> {
+  /** Records what was read (schema, storeys, how many elements, the IfcProject's GlobalId) and moves on to `converting`. */
+  async finishReading(file: IfcJobFile, schema: string, storeys: readonly IfcStorey[], projectId = ''): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE site_files SET ifc_status = 'converting', ifc_schema = $3, ifc_storeys = $4::jsonb,
-         ifc_element_count = (SELECT count(*) FROM ifc_elements WHERE file_id = $1)
+         ifc_element_count = (SELECT count(*) FROM ifc_elements WHERE file_id = $1), ifc_project_id = NULLIF($5, '')
        WHERE id = $1 AND blob_key = $2 RETURNING id`,
-      [file.id, file.blob_key, schema, JSON.stringify(storeys)],
+      [file.id, file.blob_key, schema, JSON.stringify(storeys), projectId.slice(0, 64)],
     );
     return rows.length > 0;
   }

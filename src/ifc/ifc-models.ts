@@ -124,7 +124,7 @@ export class IfcModels {
       await this.importElements(store, job, join(dir, 'elements.ndjson'));
       await this.importConnections(store, job, join(dir, 'connections.ndjson'));
       const storeys: IfcStorey[] = header.storeys.map((s) => ({ global_id: s.globalId, name: s.name, elevation: s.elevation }));
-      if (!(await store.finishReading(job, header.schema, storeys))) return;
+      if (!(await store.finishReading(job, header.schema, storeys, header.project))) return;
       const fragPath = join(dir, 'model.frag');
       await this.stage('converting', () => runIfcChild('convert', ifcPath, fragPath, limits));
       if (!(await this.storeFragments(file, fragPath))) return;

@@ -30,6 +30,8 @@ export type ReadConnection = readonly [a: string, b: string];
 
 export interface IfcHeader {
   readonly schema: string;
+  /** The GlobalId of the file's IfcProject; '' when it has none. */
+  readonly project: string;
   readonly storeys: readonly ReadStorey[];
 }
 
@@ -165,7 +167,9 @@ export async function readIfc(read: ReadChunk, onElement: (element: ReadElement)
       onElement({ globalId, ifcClass: api.GetNameFromTypeCode(line.type), name: label(line.Name), storey: storeyOf(id), tag: label(line.Tag) });
     }
     readConnections(api, model, parent, onConnection);
-    return { schema, storeys: storeys.map(({ order: _order, ...storey }) => storey) };
+    const [projectId] = api.GetLineIDsWithType(model, WebIFC.IFCPROJECT);
+    const project = projectId === undefined ? '' : label((api.GetLine(model, projectId) as Line).GlobalId);
+    return { schema, project, storeys: storeys.map(({ order: _order, ...storey }) => storey) };
   } finally {
     api.CloseModel(model);
     api.Dispose();

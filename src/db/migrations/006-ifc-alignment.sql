@@ -4,7 +4,10 @@
 -- found through IfcRelNests or IfcRelConnectsPortToElement), once per pair, `from_id` < `to_id`;
 -- pipes, ducts and fittings included (the alignment walks through them). Files read before this
 -- migration have no tags nor connections until their bytes are read again.
+-- `ifc_project_id`: the GlobalId of the file's IfcProject (an accepted link's ref:ifcProjectID); null
+-- for files read before.
 ALTER TABLE ifc_elements ADD COLUMN tag varchar(255) NOT NULL DEFAULT '';
+ALTER TABLE site_files ADD COLUMN ifc_project_id varchar(64);
 
 CREATE TABLE ifc_connections (
   file_id uuid NOT NULL REFERENCES site_files (id) ON DELETE CASCADE,

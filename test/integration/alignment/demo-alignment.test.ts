@@ -132,6 +132,23 @@ describe('IFC alignment on the demo tower', () => {
     expect(found.data).toEqual({ entityByIfcId: { id: 'B-1' } });
   });
 
+  it('writes links that pass Brick\'s shapes (each reference names its project, with its id and file)', async () => {
+    const response = await h.fetch('/api/v1/sites/tower/graph/validate', { method: 'POST', headers: { authorization: `Bearer ${writer}`, accept: 'application/json' } });
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as Json;
+    expect(report.results.length).toBeGreaterThanOrEqual(0);
+    const about = report.results.filter((r: Json) => /IFC|ifc/.test(JSON.stringify(r)));
+    expect(about).toEqual([]);
+  });
+
+  it('accepts each proposal once, however often and however many at once', async () => {
+    const accepted = await allProposals('&status=accepted');
+    const again = await Promise.all([0, 1].map(() => post('/api/v1/sites/tower/alignment/accept', { ids: [accepted[0]!.id] }).then((r) => r.json())));
+    expect(again).toEqual([{ accepted: 0 }, { accepted: 0 }]);
+    const triples = await h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text());
+    expect(triples.split('\n').filter((line) => line.includes(`"${accepted[0]!.globalId}"`))).toHaveLength(1);
+  });
+
   it('costs a fixed number of triplestore round trips, whatever the site holds', async () => {
     h.resetRoundTrips();
     await json('/api/v1/sites/tower/alignment/proposals');
