@@ -128,7 +128,7 @@ export class AlignmentService {
     const accepted = chosen.filter((p) => p.status === 'accepted');
     if (accepted.length > 0) {
       const graph = siteGraph(siteId);
-      const { text, removed } = withoutLinks(await this.store.exportGraph(graph, 'application/n-triples'), accepted);
+      const { text, removed } = await withoutLinks(await this.store.exportGraph(graph, 'application/n-triples'), accepted, work?.signal);
       if (removed > 0) await this.store.replaceGraph(graph, text, 'application/n-triples');
     }
     return chosen.length;

@@ -7,6 +7,7 @@
  * read as N-Triples by N3.js, which escapes every term.
  */
 import N3 from 'n3';
+import { MainThreadSlices } from '../limits/main-thread.ts';
 import { RDF, RDFS, REF } from '../rdf/vocabulary.ts';
 
 const { namedNode, literal, blankNode, quad } = N3.DataFactory;
@@ -24,6 +25,8 @@ export interface IfcLink {
 
 const HAS_REFERENCE = namedNode(`${REF}hasExternalReference`);
 const GLOBAL_ID = namedNode(`${REF}ifcGlobalID`);
+const HAS_REFERENCE_TEXT = `<${HAS_REFERENCE.value}>`;
+const GLOBAL_ID_TEXT = `<${GLOBAL_ID.value}>`;
 const TYPE = namedNode(`${RDF}type`);
 
 /** The IRI the links of an IFC file name as their project. */
@@ -68,20 +71,31 @@ export function linkTriples(links: readonly IfcLink[]): string {
 }
 
 /**
- * The graph (N-Triples) without the references that state `links`: each reference node an entity
- * of a link holds with its GlobalId, and every triple about that node. Unchanged text (`removed`
- * 0) when the graph states none of them.
+ * The graph (N-Triples, one triple a line) without the references that state `links`: each
+ * reference node an entity of a link holds with its GlobalId, and every triple about that node.
+ * Unchanged text (`removed` 0) when the graph states none of them. Only the lines that can be such
+ * triples are parsed; the scan runs in slices of the main thread (it is as long as the graph).
  */
-export function withoutLinks(nTriples: string, links: ReadonlyArray<Pick<IfcLink, 'entityIri' | 'globalId'>>): { readonly text: string; readonly removed: number } {
+export async function withoutLinks(
+  nTriples: string,
+  links: ReadonlyArray<Pick<IfcLink, 'entityIri' | 'globalId'>>,
+  signal?: AbortSignal,
+): Promise<{ readonly text: string; readonly removed: number }> {
   const wanted = new Set(links.map((link) => `${link.entityIri}\u0000${link.globalId}`));
-  const quads = new N3.Parser({ format: 'N-Triples' }).parse(nTriples);
+  const lines = nTriples.split('\n');
+  const parse = (line: string) => new N3.Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(line)[0];
   const holders = new Map<string, string[]>();
   const globalIds = new Map<string, string[]>();
-  for (const q of quads) {
-    if (q.predicate.equals(HAS_REFERENCE) && q.subject.termType === 'NamedNode' && q.object.termType === 'BlankNode') {
-      holders.set(q.object.value, [...(holders.get(q.object.value) ?? []), q.subject.value]);
-    } else if (q.predicate.equals(GLOBAL_ID) && q.subject.termType === 'BlankNode') {
-      globalIds.set(q.subject.value, [...(globalIds.get(q.subject.value) ?? []), q.object.value]);
+  let slices = new MainThreadSlices(signal);
+  for (const line of lines) {
+    const pause = slices.step();
+    if (pause) await pause;
+    if (line.startsWith('_:') && line.includes(GLOBAL_ID_TEXT)) {
+      const q = parse(line);
+      if (q?.predicate.equals(GLOBAL_ID)) globalIds.set(q.subject.value, [...(globalIds.get(q.subject.value) ?? []), q.object.value]);
+    } else if (line.startsWith('<') && line.includes(HAS_REFERENCE_TEXT)) {
+      const q = parse(line);
+      if (q?.predicate.equals(HAS_REFERENCE) && q.object.termType === 'BlankNode') holders.set(q.object.value, [...(holders.get(q.object.value) ?? []), q.subject.value]);
     }
   }
   const gone = new Set<string>();
@@ -89,6 +103,17 @@ export function withoutLinks(nTriples: string, links: ReadonlyArray<Pick<IfcLink
     if (entities.some((entity) => (globalIds.get(node) ?? []).some((globalId) => wanted.has(`${entity}\u0000${globalId}`)))) gone.add(node);
   }
   if (gone.size === 0) return { text: nTriples, removed: 0 };
-  const kept = quads.filter((q) => !(q.subject.termType === 'BlankNode' && gone.has(q.subject.value)) && !(q.object.termType === 'BlankNode' && gone.has(q.object.value) && q.predicate.equals(HAS_REFERENCE)));
-  return { text: write(kept), removed: gone.size };
+  const kept: string[] = [];
+  slices = new MainThreadSlices(signal);
+  for (const line of lines) {
+    const pause = slices.step();
+    if (pause) await pause;
+    if (line.startsWith('_:') && gone.has(line.slice(2, line.indexOf(' ')))) continue;
+    if (line.startsWith('<') && line.includes(HAS_REFERENCE_TEXT)) {
+      const q = parse(line);
+      if (q?.object.termType === 'BlankNode' && gone.has(q.object.value)) continue;
+    }
+    kept.push(line);
+  }
+  return { text: kept.join('\n'), removed: gone.size };
 }
