@@ -6,7 +6,19 @@ import { IFC_BRICK_CLASSES, type IfcBrickClass } from './ifc-brick-classes.ts';
  * entry's Brick classes or anything the ontology puts under or beside it (subclasses, equivalents,
  * replacements: brick:Floor matches rec:Level and rec:RoofLevel). Computed once per ontology.
  */
-export function classMatcher(ontology: Ontology): (entry: IfcBrickClass, entityType: string) => boolean {
+export function classMatcher(ontology: Ontology): ClassMatch {
+  let match = matchers.get(ontology);
+  if (!match) matchers.set(ontology, (match = buildMatcher(ontology)));
+  return match;
+}
+
+/** Whether an entity's class is one a table entry means. */
+export type ClassMatch = (entry: IfcBrickClass, entityType: string) => boolean;
+
+/** One matcher per ontology (a site's reading of it lives as long as its graph is unchanged). */
+const matchers = new WeakMap<Ontology, ClassMatch>();
+
+function buildMatcher(ontology: Ontology): ClassMatch {
   const names = new Map<IfcBrickClass, Set<string>>();
   for (const entry of IFC_BRICK_CLASSES) {
     const set = new Set<string>();

@@ -55,6 +55,12 @@ describe('IFC alignment on a heating plant', () => {
     expect(pumps).toHaveLength(2);
   });
 
+  it('costs the demo tower\'s round trips and two more for feeds, as the model has ports', async () => {
+    h.resetRoundTrips();
+    expect((await h.fetch('/api/v1/sites/plant/alignment/coverage')).status).toBe(200);
+    expect(h.roundTrips()).toBe(9);
+  });
+
   it('finds tagged equipment by its tag', () => {
     const tagged = proposals.filter((p) => p.evidence.some((e: Json) => e.kind === 'tag'));
     expect(tagged.map((p) => p.entityId).sort()).toEqual(['B-1', 'B-2', 'CP-1', 'RAD-0-01', 'RAD-0-02']);
