@@ -94,6 +94,9 @@ describe('IFC alignment on the demo tower', () => {
     expect((await post('/api/v1/sites/demo/alignment/accept', { minScore: 0.5 }, h.adminKey)).status).toBe(403);
     expect((await post('/api/v1/sites/tower/alignment/accept', { ids: [] })).status).toBe(400);
     expect((await post('/api/v1/sites/tower/alignment/accept', { ids: ['nope'] })).status).toBe(404);
+    expect((await post('/api/v1/sites/tower/alignment/accept', { minScore: 0.5, ids: ['x'] })).status).toBe(400);
+    expect((await call('/api/v1/sites/tower/alignment/accept', writer, { method: 'POST', body: 'ids=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await call('/api/v1/sites/elsewhere/alignment/coverage', writer)).status).toBe(404);
   });
 
   it('accepts one proposal: the link is in the graph and entityByIfcId finds it at once', async () => {
