@@ -6,7 +6,7 @@
  * storeys and spaces are numbered as architects number them. `TRUTH` is the right answer.
  */
 import { deterministicIfcGlobalId } from '../../../scripts/lib/ifc-guid.ts';
-import { writeIfc, type IfcBuildingSpec } from '../../../scripts/lib/ifc-step-writer.ts';
+import { writeIfc, type IfcBuildingSpec, type IfcSchema } from '../../../scripts/lib/ifc-step-writer.ts';
 
 const gid = (key: string) => deterministicIfcGlobalId(`heating-plant:${key}`);
 const box = { x: 1, y: 1, z: 0, dx: 1, dy: 1, dz: 1 };
@@ -89,8 +89,8 @@ const spec: IfcBuildingSpec = {
   ],
 };
 
-/** The plant as IFC4. */
-export const heatingPlantIfc = (): string => writeIfc(spec, 'IFC4');
+/** The plant as IFC4, or as IFC2X3 writes it (generic classes: IfcFlowMovingDevice for the pumps, …; millimetres). */
+export const heatingPlantIfc = (schema: IfcSchema): string => writeIfc({ ...spec, lengthUnit: schema === 'IFC2X3' ? 'millimetre' : 'metre' }, schema);
 
 /** The Brick model, as an integrator writes it: its own ids and labels, no IFC links. */
 export const HEATING_PLANT_TTL = `@prefix brick: <https://brickschema.org/schema/Brick#> .

@@ -11,13 +11,13 @@ import { HEATING_PLANT_TRUTH, HEATING_PLANT_TTL, heatingPlantIfc } from './heati
 
 type Json = Record<string, any>;
 
-describe('IFC alignment on a heating plant', () => {
+describe.each(['IFC4', 'IFC2X3'] as const)('IFC alignment on a heating plant (%s)', (schema) => {
   let h: Harness;
   let proposals: Json[];
 
   beforeAll(async () => {
     h = await createHarness({ sites: { plant: HEATING_PLANT_TTL }, env: { BKG_IFC_WORKERS: '1' } });
-    const response = await postForm(h, '/api/files/', { site_id: 'plant', category: 'bim-source', file: file(heatingPlantIfc(), 'heating-plant.ifc') });
+    const response = await postForm(h, '/api/files/', { site_id: 'plant', category: 'bim-source', file: file(heatingPlantIfc(schema), 'heating-plant.ifc') });
     expect(response.status).toBe(201);
     await h.services.ifc.idle();
     proposals = (await (await h.fetch('/api/v1/sites/plant/alignment/proposals?limit=1000')).json()).items;
@@ -37,7 +37,7 @@ describe('IFC alignment on a heating plant', () => {
   it('prints precision and recall at the auto-accept threshold and over every proposal', () => {
     for (const [label, threshold] of [[`auto-accept (${AUTO_ACCEPT_SCORE})`, AUTO_ACCEPT_SCORE], ['review (0.5)', 0.5], ['every proposal', 0]] as const) {
       const m = measure(threshold);
-      console.log(`heating plant, ${label}: ${m.above} proposals, ${m.correct} correct of ${m.total} links: precision ${m.precision.toFixed(3)}, recall ${m.recall.toFixed(3)}`);
+      console.log(`heating plant ${schema}, ${label}: ${m.above} proposals, ${m.correct} correct of ${m.total} links: precision ${m.precision.toFixed(3)}, recall ${m.recall.toFixed(3)}`);
     }
     for (const p of proposals) console.log(`  ${p.score.toFixed(2)} ${p.ifcClass} "${p.ifcName}" -> ${p.entityId} ${HEATING_PLANT_TRUTH[p.globalId] === p.entityId ? 'right' : 'WRONG'} [${p.evidence.map((e: Json) => `${e.kind} ${e.weight}`).join(', ')}]`);
     expect(measure(AUTO_ACCEPT_SCORE).precision).toBeGreaterThanOrEqual(0.9);
