@@ -54,7 +54,8 @@ export class AlignmentService {
   /** The site's alignment now: proposals (accepted, open, rejected), mappable elements and entities. */
   async compute(siteId: string, work?: RequestWork): Promise<SiteAlignment> {
     const [rows, files, connections, rejected] = await Promise.all([
-      this.ifc.siteElements(siteId),
+      // Only the classes the table maps: a model's walls, slabs, pipes and fittings never leave the database.
+      this.ifc.siteElements(siteId, IFC_BRICK_CLASSES.map((entry) => entry.ifc)),
       this.ifc.siteReadFiles(siteId),
       this.ifc.siteConnections(siteId),
       this.rejections.list(siteId),
@@ -62,7 +63,7 @@ export class AlignmentService {
     const elements: AlignElement[] = rows.map((row) => ({ fileId: row.file_id, globalId: row.global_id, ifcClass: row.ifc_class, name: row.name, storey: row.storey, tag: row.tag ?? '' }));
     const entities = elements.length === 0 ? [] : await this.entities(siteId, elements, connections.length > 0, work);
     const ontology = await this.query.siteOntology(siteId);
-    const mappable = new Set(elements.filter((e) => ifcBrickClass(e.ifcClass)).map((e) => `${e.fileId}\u0000${e.globalId}`));
+    const mappable = new Set(elements.map((e) => `${e.fileId}\u0000${e.globalId}`));
     const result = align({
       elements,
       entities,

@@ -115,12 +115,15 @@ export class IfcModelStore {
     );
   }
 
-  /** Every element of the site's IFC files that have been read (their elements are complete), by file and GlobalId. */
-  async siteElements(site: string): Promise<SiteIfcElement[]> {
+  /**
+   * The elements of the given classes (any case) of the site's IFC files that have been read (their
+   * elements are complete), by file and GlobalId.
+   */
+  async siteElements(site: string, classes: readonly string[]): Promise<SiteIfcElement[]> {
     return this.db.query<SiteIfcElement & Record<string, unknown>>(
       `SELECT e.file_id, e.global_id, e.ifc_class, e.name, e.storey, e.tag FROM ifc_elements e JOIN site_files f ON f.id = e.file_id
-       WHERE f.site = $1 AND f.ifc_element_count IS NOT NULL ORDER BY e.file_id, e.global_id COLLATE "C"`,
-      [site],
+       WHERE f.site = $1 AND f.ifc_element_count IS NOT NULL AND upper(e.ifc_class) = ANY($2::text[]) ORDER BY e.file_id, e.global_id COLLATE "C"`,
+      [site, classes.map((c) => c.toUpperCase())],
     );
   }
 
