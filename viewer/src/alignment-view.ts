@@ -30,7 +30,7 @@ function storeyTable(byStorey: Coverage['byStorey']): HTMLElement {
   const rows = Object.entries(byStorey).map(([storey, counts]) =>
     el('tr', { 'data-storey': storey }, el('td', {}, storey || '—'), ...ALIGNMENT_STATUSES.map((status) => el('td', { class: 'count', 'data-status': status }, String(counts[status])))),
   );
-  return el('details', { 'data-testid': 'by-storey' }, el('summary', {}, 'By storey'), el('table', { class: 'by-storey' }, el('thead', {}, header), el('tbody', {}, ...rows)));
+  return el('details', { 'data-testid': 'by-storey', open: '' }, el('summary', {}, 'By storey'), el('table', { class: 'by-storey' }, el('thead', {}, header), el('tbody', {}, ...rows)));
 }
 
 /** The legend: each status's colour and count, what is dimmed, graph entities without an element, and the counts per storey. */

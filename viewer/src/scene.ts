@@ -140,7 +140,9 @@ export class Scene {
     if (!pick || !model) return null;
     const [definition] = await model.getHighlight([pick.localId]);
     if (!definition) return { colour: null, opacity: 1 };
-    return { colour: definition.preserveOriginalMaterial ? null : `#${definition.color.getHexString()}`, opacity: definition.opacity };
+    // The definition comes from the fragments worker: its colour, when it sets one, is a plain { r, g, b }.
+    const colour = (definition as Partial<MaterialDefinition>).color;
+    return { colour: colour ? `#${new THREE.Color(colour.r, colour.g, colour.b).getHexString()}` : null, opacity: definition.opacity ?? 1 };
   }
 
   /** The element with this GlobalId in any loaded fragments model, or null. */
@@ -201,7 +203,6 @@ export class Scene {
     const byColour = new Map<string, string[]>();
     for (const [globalId, colour] of colours) byColour.set(colour, [...(byColour.get(colour) ?? []), globalId]);
     const paint: ModelPaint = new Map();
-    await model.setOpacity(undefined, DIMMED_OPACITY);
     for (const [colour, globalIds] of byColour) {
       const localIds = await this.localIds(model, globalIds);
       if (localIds.length === 0) continue;
@@ -209,6 +210,9 @@ export class Scene {
       await model.highlight(localIds, material);
       for (const localId of localIds) paint.set(localId, material);
     }
+    // Only the others are dimmed: an opacity set on a painted element would fade its colour too.
+    const others = (await model.getItemsIdsWithGeometry()).filter((localId) => !paint.has(localId));
+    if (others.length > 0) await model.setOpacity(others, DIMMED_OPACITY);
     this.painted.set(modelId, paint);
   }
 
