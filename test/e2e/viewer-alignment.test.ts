@@ -63,6 +63,13 @@ interface Proposal {
   evidence: Array<{ kind: string; detail: string; weight: number }>;
 }
 
+/** An element's entry in a coverage report (it must have one). */
+function coverageOf(report: Coverage, globalId: string): CoverageElement {
+  const found = report.elements.find((element) => element.globalId === globalId);
+  expect(found, `${globalId} in the coverage report`).toBeDefined();
+  return found!;
+}
+
 /** The demo graph without the IFC links of `STRIPPED` and without `REMOVED`'s own triples. */
 function towerGraph(): string {
   const store = new Store(new Parser().parse(readFileSync(join(projectRoot, 'fixtures', 'demo.ttl'), 'utf8')));
@@ -133,11 +140,7 @@ describe.skipIf(!hasChromium)('the viewer’s alignment layer in headless Chromi
     await page.getByTestId('alignment-status').waitFor({ timeout: 15_000 });
   };
 
-  const coverageElement = (globalId: string) => {
-    const found = coverage.elements.find((element) => element.globalId === globalId);
-    expect(found, `${globalId} in the coverage report`).toBeDefined();
-    return found!;
-  };
+  const coverageElement = (globalId: string) => coverageOf(coverage, globalId);
 
   beforeAll(async () => {
     await ensureViewerBuilt();
@@ -269,6 +272,31 @@ describe.skipIf(!hasChromium)('the viewer’s alignment layer in headless Chromi
     // The panel shows the selection again, without the layer's section.
     await expect.poll(() => page.getByTestId('alignment').count(), { timeout: 15_000 }).toBe(0);
     expect(await page.getByTestId('entity-name').textContent()).toBe('AHU-2');
+  });
+
+  it('asks for a key on the demo site, whose report needs one, and then shows its layer', async () => {
+    const demo = await browser.newPage();
+    await demo.goto(`${h.url}/viewer?site=demo`);
+    await demo.waitForFunction(() => window.__viewer?.ready || window.__viewer?.error, null, { timeout: 60_000 });
+    await demo.check('#alignment-toggle');
+    const error = demo.getByTestId('alignment-error');
+    await error.waitFor({ timeout: 15_000 });
+    expect(await error.textContent()).toBe('The alignment layer needs an API key for site "demo": enter one above.');
+    expect(await demo.locator('#alignment-toggle').isChecked()).toBe(false);
+    expect(await demo.locator('#key-form').isVisible()).toBe(true);
+    // Any key reads the demo site; the page reloads with it.
+    await demo.fill('#key-input', key);
+    await demo.click('#key-form button');
+    await demo.waitForFunction(() => window.__viewer?.ready || window.__viewer?.error, null, { timeout: 60_000 });
+    await demo.check('#alignment-toggle');
+    await demo.getByTestId('count-mapped').waitFor({ timeout: 15_000 });
+    const demoCoverage = (await (await h.fetch('/api/v1/sites/demo/alignment/coverage')).json()) as Coverage;
+    for (const status of STATUSES) {
+      expect(await demo.getByTestId(`count-${status}`).textContent(), status).toBe(String(demoCoverage.elements.filter((element) => element.status === status).length));
+    }
+    expect(await demo.evaluate((id) => window.__viewer.alignment.appearance(id), AHU_2)).toEqual({ colour: COLOURS[coverageOf(demoCoverage, AHU_2).status], opacity: 1 });
+    await demo.screenshot({ path: join(ARTIFACTS, 'viewer-alignment-demo.png') });
+    await demo.close();
   });
 
   it('says so when the report is refused: a site gone (404), a key revoked (401)', async () => {

@@ -1,8 +1,8 @@
 /**
  * The service's API as the viewer uses it: with a key, the site's `/api/v1` routes; without one,
  * the demo site through the viewer's own read-only mount (`/viewer/api`), since the demo site is
- * public. GraphQL answers anonymous callers on the demo site as it is. The alignment routes
- * (`/alignment/coverage`, `/alignment/proposals`) are asked under the same base.
+ * public. GraphQL answers anonymous callers on the demo site as it is. The alignment routes are
+ * only under `/api/v1` and need a key, the demo site's too: without one they answer 401.
  */
 
 /** A model file (SPEC 2.11). */
@@ -112,12 +112,15 @@ const PROPOSAL_PAGE = 100;
 
 export class Api {
   private readonly base: string;
+  /** The site under the versioned API, where the alignment routes are. */
+  private readonly siteApi: string;
 
   constructor(
     readonly siteId: string,
     private readonly key: string | undefined,
   ) {
-    this.base = `${key ? '/api/v1/sites' : '/viewer/api/sites'}/${encodeURIComponent(siteId)}`;
+    this.siteApi = `/api/v1/sites/${encodeURIComponent(siteId)}`;
+    this.base = key ? this.siteApi : `/viewer/api/sites/${encodeURIComponent(siteId)}`;
   }
 
   /** Whether calls carry an API key (else they are anonymous, on the demo site). */
@@ -171,7 +174,7 @@ export class Api {
 
   /** The site's alignment coverage report. */
   async coverage(): Promise<Coverage> {
-    return (await this.fetch(`${this.base}/alignment/coverage`)).json();
+    return (await this.fetch(`${this.siteApi}/alignment/coverage`)).json();
   }
 
   /** The open proposals for the elements of one IFC class on one storey, best score first, every page. */
@@ -179,7 +182,7 @@ export class Api {
     const proposals: Proposal[] = [];
     for (let offset: number | null = 0; offset !== null; ) {
       const query = new URLSearchParams({ ifcClass, storey, status: 'proposed', limit: String(PROPOSAL_PAGE), offset: String(offset) });
-      const page = (await (await this.fetch(`${this.base}/alignment/proposals?${query}`)).json()) as { items: Proposal[]; nextOffset: number | null };
+      const page = (await (await this.fetch(`${this.siteApi}/alignment/proposals?${query}`)).json()) as { items: Proposal[]; nextOffset: number | null };
       proposals.push(...page.items);
       offset = page.nextOffset;
     }
