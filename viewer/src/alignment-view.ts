@@ -42,7 +42,7 @@ export function renderLegend(legend: HTMLElement, coverage: Coverage): void {
   );
   legend.replaceChildren(
     el('h2', {}, 'Alignment'),
-    el('ul', { class: 'statuses' }, ...statuses, el('li', { class: 'muted' }, swatch('#9aa3b2', 'dimmed'), ' Not to map (walls, slabs, ducts…): dimmed')),
+    el('ul', { class: 'statuses' }, ...statuses, el('li', { class: 'muted' }, swatch('#9aa3b2', 'dimmed'), ' Others (walls, slabs, ducts…), dimmed')),
     el('p', { class: 'muted', 'data-testid': 'entities-without-element' }, `${without} graph ${without === 1 ? 'entity has' : 'entities have'} no element`),
   );
   if (Object.keys(coverage.byStorey).length > 0) legend.append(storeyTable(coverage.byStorey));
