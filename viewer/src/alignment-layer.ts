@@ -22,17 +22,20 @@ export interface AlignmentLayerOptions {
   readonly onChange: () => void;
   /** Called when the report needs a key the page does not have (the key form). */
   readonly needsKey: () => void;
+  /** The model's storeys, in order (the legend's rows follow it). */
+  readonly storeys: () => readonly string[];
 }
 
-/** Why the report was refused, in the user's terms. */
+/** Why the report was refused, in the user's terms, with the service's own words. */
 function refusal(error: ApiError, siteId: string, hasKey: boolean): string {
+  const detail = error.message.replace(/\.$/, '');
   if (error.status === 401) {
     return hasKey
-      ? `The alignment layer could not be shown: the API key was not accepted (${error.message}). Enter another key.`
+      ? `The alignment layer could not be shown: the API key was not accepted (${detail}). Enter another key.`
       : `The alignment layer needs an API key for site "${siteId}": enter one above.`;
   }
-  if (error.status === 403) return `The alignment layer could not be shown: this key may not read the alignment of site "${siteId}" (${error.message}).`;
-  return `The alignment layer could not be shown: site "${siteId}" has no alignment report (${error.message}).`;
+  if (error.status === 403) return `The alignment layer could not be shown: this key may not read the alignment of site "${siteId}" (${detail}).`;
+  return `The alignment layer could not be shown: site "${siteId}" has no alignment report (${detail}).`;
 }
 
 export class AlignmentLayer {
@@ -70,7 +73,7 @@ export class AlignmentLayer {
       if (generation !== this.generation) return;
       this.elements = new Map(coverage.elements.map((element) => [element.globalId, element]));
       this.proposals = new Map();
-      renderLegend(this.legend, coverage);
+      renderLegend(this.legend, coverage, this.options.storeys());
       this.options.onChange();
     } catch (error) {
       if (generation !== this.generation) return;

@@ -24,17 +24,26 @@ export function countByStatus(elements: readonly CoverageElement[]): StatusCount
   return counts;
 }
 
-/** The counts per storey, as a table that opens on request. */
-function storeyTable(byStorey: Coverage['byStorey']): HTMLElement {
+/** The counts per storey in the model's order of storeys (those it does not name, and no storey, last). */
+function storeyTable(byStorey: Coverage['byStorey'], storeyOrder: readonly string[]): HTMLElement {
+  const rank = (storey: string) => {
+    const index = storeyOrder.indexOf(storey);
+    return index === -1 ? storeyOrder.length + (storey === '' ? 1 : 0) : index;
+  };
   const header = el('tr', {}, el('th', {}, 'Storey'), ...ALIGNMENT_STATUSES.map((status) => el('th', { title: STATUS_LABELS[status] }, swatch(STATUS_COLOURS[status]))));
-  const rows = Object.entries(byStorey).map(([storey, counts]) =>
-    el('tr', { 'data-storey': storey }, el('td', {}, storey || '—'), ...ALIGNMENT_STATUSES.map((status) => el('td', { class: 'count', 'data-status': status }, String(counts[status])))),
-  );
+  const rows = Object.entries(byStorey)
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([storey, counts]) =>
+      el('tr', { 'data-storey': storey }, el('td', {}, storey || '(no storey)'), ...ALIGNMENT_STATUSES.map((status) => el('td', { class: 'count', 'data-status': status }, String(counts[status])))),
+    );
   return el('details', { 'data-testid': 'by-storey', open: '' }, el('summary', {}, 'By storey'), el('table', { class: 'by-storey' }, el('thead', {}, header), el('tbody', {}, ...rows)));
 }
 
-/** The legend: each status's colour and count, what is dimmed, graph entities without an element, and the counts per storey. */
-export function renderLegend(legend: HTMLElement, coverage: Coverage): void {
+/**
+ * The legend: each status's colour and count, what is dimmed, graph entities without an element, and
+ * the counts per storey (in `storeyOrder`, the model's).
+ */
+export function renderLegend(legend: HTMLElement, coverage: Coverage, storeyOrder: readonly string[]): void {
   const counts = countByStatus(coverage.elements);
   const without = coverage.entitiesWithoutElement.length;
   const statuses = ALIGNMENT_STATUSES.map((status) =>
@@ -45,7 +54,7 @@ export function renderLegend(legend: HTMLElement, coverage: Coverage): void {
     el('ul', { class: 'statuses' }, ...statuses, el('li', { class: 'muted' }, swatch('#9aa3b2', 'dimmed'), ' Others (walls, slabs, ducts…), dimmed')),
     el('p', { class: 'muted', 'data-testid': 'entities-without-element' }, `${without} graph ${without === 1 ? 'entity has' : 'entities have'} no element`),
   );
-  if (Object.keys(coverage.byStorey).length > 0) legend.append(storeyTable(coverage.byStorey));
+  if (Object.keys(coverage.byStorey).length > 0) legend.append(storeyTable(coverage.byStorey, storeyOrder));
   legend.hidden = false;
 }
 

@@ -18,6 +18,8 @@ import { wireSearch } from './search.ts';
 
 const DEMO_SITE = 'demo';
 const KEY_STORAGE = 'bkg-viewer-key';
+/** Set when the alignment layer asked for a key: the page shows the layer again once it has one. */
+const ALIGNMENT_AFTER_KEY = 'bkg-viewer-alignment-after-key';
 /** How often the selected entity's current values are read again. */
 const REFRESH_MS = 15_000;
 
@@ -168,10 +170,18 @@ async function start(): Promise<void> {
 
   const alignment = new AlignmentLayer(api, scene, $<HTMLInputElement>('alignment-toggle'), $('alignment-legend'), {
     onChange: () => selection.refresh(),
-    needsKey: showKeyForm,
+    needsKey: () => {
+      sessionStorage.setItem(ALIGNMENT_AFTER_KEY, '1');
+      showKeyForm();
+    },
+    storeys: () => [...storeyModels.keys()],
   });
   hook.alignment = { on: () => alignment.on, status: (globalId) => alignment.statusOf(globalId) ?? null, appearance: (globalId) => scene.appearance(globalId) };
   const selection = wireSelection(scene, api, showAllStoreys, alignment);
+  if (key && sessionStorage.getItem(ALIGNMENT_AFTER_KEY)) {
+    sessionStorage.removeItem(ALIGNMENT_AFTER_KEY);
+    await alignment.show();
+  }
   const actions = selection.actions;
   wireSearch($<HTMLInputElement>('search-input'), $('search-results'), api, (entity) => actions.open(entity));
   await scene.fit();
