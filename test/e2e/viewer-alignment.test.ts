@@ -227,6 +227,10 @@ describe.skipIf(!hasChromium)('the viewer’s alignment layer in headless Chromi
       trs.map((tr) => [tr.getAttribute('data-storey'), Object.fromEntries([...tr.querySelectorAll('td[data-status]')].map((td) => [td.getAttribute('data-status'), Number(td.textContent)]))]),
     );
     expect(Object.fromEntries(rows)).toEqual(coverage.byStorey);
+    // Rows follow the storeys as the viewer lists them (bottom up); elements on no storey come last.
+    const storeys = (await page.locator('#storey-select option').allTextContents()).slice(1);
+    const order = rows.map(([storey]) => storey);
+    expect(order).toEqual([...storeys.filter((storey) => storey in coverage.byStorey), ...('' in coverage.byStorey ? [''] : [])]);
     expect(await legend.getByTestId('entities-without-element').textContent()).toMatch(new RegExp(`^${coverage.entitiesWithoutElement.length} graph entit`));
   });
 
