@@ -18,7 +18,7 @@ const swatch = (colour: string, extra = '') => {
 };
 
 /** Counts of the report's elements by status. */
-export function countByStatus(elements: readonly CoverageElement[]): StatusCounts {
+function countByStatus(elements: readonly CoverageElement[]): StatusCounts {
   const counts: Record<AlignmentStatus, number> = { mapped: 0, proposed: 0, unmatched: 0 };
   for (const element of elements) counts[element.status] += 1;
   return counts;

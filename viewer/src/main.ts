@@ -178,11 +178,11 @@ async function start(): Promise<void> {
   });
   hook.alignment = { on: () => alignment.on, status: (globalId) => alignment.statusOf(globalId) ?? null, appearance: (globalId) => scene.appearance(globalId) };
   const selection = wireSelection(scene, api, showAllStoreys, alignment);
+  const actions = selection.actions;
   if (key && sessionStorage.getItem(ALIGNMENT_AFTER_KEY)) {
     sessionStorage.removeItem(ALIGNMENT_AFTER_KEY);
     await alignment.show();
   }
-  const actions = selection.actions;
   wireSearch($<HTMLInputElement>('search-input'), $('search-results'), api, (entity) => actions.open(entity));
   await scene.fit();
   status(fragments.length > 0 ? `${loaded.size} model${loaded.size === 1 ? '' : 's'} loaded: click an element` : 'No fragments model to show yet');

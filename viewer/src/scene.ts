@@ -29,7 +29,7 @@ export interface Appearance {
 const solid = (colour: string): MaterialDefinition => ({ color: new THREE.Color(colour), renderedFaces: RenderedFaces.TWO, opacity: 1, transparent: false });
 const HIGHLIGHT = solid('#ffd21f');
 /** The opacity of the elements a paint leaves out: their own colour, faded. */
-export const DIMMED_OPACITY = 0.25;
+const DIMMED_OPACITY = 0.25;
 
 /** A paint as applied to one model: the material of each painted element (by local id). */
 type ModelPaint = Map<number, MaterialDefinition>;
