@@ -10,7 +10,7 @@ import { deterministicIfcGlobalId } from './ifc-guid.ts';
 export type IfcSchema = 'IFC4' | 'IFC2X3';
 
 /** What an element is; it picks the IFC class per schema and a colour. */
-export type IfcElementKind = 'slab' | 'roof-slab' | 'wall' | 'duct' | 'ahu' | 'vav' | 'fcu' | 'chiller' | 'boiler' | 'pump';
+export type IfcElementKind = 'slab' | 'roof-slab' | 'wall' | 'duct' | 'ahu' | 'vav' | 'fcu' | 'chiller' | 'boiler' | 'pump' | 'valve' | 'pipe' | 'radiator';
 
 /** An axis-aligned box in metres, relative to its storey: centre x, y; base z; sizes. */
 export interface IfcBox {
@@ -29,6 +29,8 @@ export interface IfcElementSpec {
   readonly box: IfcBox;
   /** GlobalId of the space it is contained in; else its storey. */
   readonly space?: string;
+  /** Its Tag (IfcElement.Tag), as exporters write an equipment tag; none when not given. */
+  readonly tag?: string;
 }
 
 export interface IfcSpaceSpec {
@@ -57,6 +59,12 @@ export interface IfcBuildingSpec {
   readonly storeys: readonly IfcStoreySpec[];
   /** The file's length unit; coordinates in the spec are metres either way. Default metre. */
   readonly lengthUnit?: 'metre' | 'millimetre';
+  /**
+   * Elements joined port to port, by GlobalId (from, to): each end gets an IfcDistributionPort
+   * (SOURCE on `from`, SINK on `to`) nested in it (IFC4) or related to it (IFC2X3), and the two
+   * ports an IfcRelConnectsPorts.
+   */
+  readonly connections?: ReadonlyArray<readonly [from: string, to: string]>;
 }
 
 const CLASSES: Record<IfcElementKind, Record<IfcSchema, { name: string; predefined?: string }>> = {
@@ -70,6 +78,9 @@ const CLASSES: Record<IfcElementKind, Record<IfcSchema, { name: string; predefin
   chiller: { IFC4: { name: 'IFCCHILLER', predefined: 'WATERCOOLED' }, IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' } },
   boiler: { IFC4: { name: 'IFCBOILER', predefined: 'WATER' }, IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' } },
   pump: { IFC4: { name: 'IFCPUMP', predefined: 'ENDSUCTION' }, IFC2X3: { name: 'IFCFLOWMOVINGDEVICE' } },
+  valve: { IFC4: { name: 'IFCVALVE', predefined: 'MIXING' }, IFC2X3: { name: 'IFCFLOWCONTROLLER' } },
+  pipe: { IFC4: { name: 'IFCPIPESEGMENT', predefined: 'RIGIDSEGMENT' }, IFC2X3: { name: 'IFCFLOWSEGMENT' } },
+  radiator: { IFC4: { name: 'IFCSPACEHEATER', predefined: 'RADIATOR' }, IFC2X3: { name: 'IFCFLOWTERMINAL' } },
 };
 
 const COLOURS: Record<IfcElementKind, readonly [number, number, number]> = {
@@ -83,6 +94,9 @@ const COLOURS: Record<IfcElementKind, readonly [number, number, number]> = {
   chiller: [0.1, 0.65, 0.7],
   boiler: [0.82, 0.2, 0.18],
   pump: [0.3, 0.6, 0.25],
+  valve: [0.85, 0.75, 0.2],
+  pipe: [0.55, 0.55, 0.6],
+  radiator: [0.9, 0.9, 0.92],
 };
 
 /** A STEP real: always with a decimal point, never in exponent form for the sizes used here. */
@@ -163,6 +177,7 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
   };
 
   const storeys: string[] = [];
+  const products = new Map<string, string>();
   for (const storeySpec of spec.storeys) {
     const storeyPlacement = add(`IFCLOCALPLACEMENT(${buildingPlacement},${add(`IFCAXIS2PLACEMENT3D(${point(0, 0, storeySpec.elevation)},$,$)`)})`);
     const storey = add(
@@ -191,7 +206,8 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
       const shape = add(`IFCPRODUCTDEFINITIONSHAPE($,$,(${body}))`);
       const cls = CLASSES[element.kind][schema];
       const predefined = schema === 'IFC4' || cls.name === 'IFCSLAB' ? `,.${cls.predefined ?? 'NOTDEFINED'}.` : '';
-      const ref = add(`${cls.name}(${text(element.globalId)},${history},${text(element.name)},$,$,${placement},${shape},$${predefined})`);
+      const ref = add(`${cls.name}(${text(element.globalId)},${history},${text(element.name)},$,$,${placement},${shape},${element.tag === undefined ? '$' : text(element.tag)}${predefined})`);
+      products.set(element.globalId, ref);
       const container = element.space === undefined ? storey : spaces.get(element.space);
       if (!container) throw new Error(`${element.name}: no space ${element.space} on ${storeySpec.name}`);
       contained.set(container, [...(contained.get(container) ?? []), ref]);
@@ -201,6 +217,19 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
     }
   }
   add(`IFCRELAGGREGATES(${guid('building-storeys')},${history},$,$,${building},(${storeys.join(',')}))`);
+  for (const [from, to] of spec.connections ?? []) {
+    const port = (of: string, direction: 'SOURCE' | 'SINK') => {
+      const element = products.get(of);
+      if (!element) throw new Error(`No element ${of} to connect`);
+      const key = `${of}-${from}-${to}-${direction}`;
+      const rest = schema === 'IFC4' ? `,.${direction}.,.PIPE.,.HEATING.` : `,.${direction}.`;
+      const ref = add(`IFCDISTRIBUTIONPORT(${guid(`port-${key}`)},${history},${text(direction === 'SOURCE' ? 'Outlet' : 'Inlet')},$,$,$,$${rest})`);
+      if (schema === 'IFC4') add(`IFCRELNESTS(${guid(`nests-${key}`)},${history},$,$,${element},(${ref}))`);
+      else add(`IFCRELCONNECTSPORTTOELEMENT(${guid(`port-of-${key}`)},${history},$,$,${ref},${element})`);
+      return ref;
+    };
+    add(`IFCRELCONNECTSPORTS(${guid(`connects-${from}-${to}`)},${history},$,$,${port(from, 'SOURCE')},${port(to, 'SINK')},$)`);
+  }
 
   return [
     'ISO-10303-21;',

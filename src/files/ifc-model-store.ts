@@ -8,6 +8,20 @@ export interface IfcElementRow {
   readonly name: string;
   /** The storey's name; empty outside any storey. */
   readonly storey: string;
+  /** Its IFC Tag; empty when none (and for files read before migration 006). */
+  readonly tag?: string;
+}
+
+/** An element of one of a site's read IFC files. */
+export interface SiteIfcElement extends IfcElementRow {
+  readonly file_id: string;
+}
+
+/** Two elements of a file joined port to port. */
+export interface IfcConnectionRow {
+  readonly file_id: string;
+  readonly from_id: string;
+  readonly to_id: string;
 }
 
 /**
@@ -36,10 +50,11 @@ export class IfcModelStore {
    */
   async reset(id: string, status: IfcStatus | null): Promise<Array<Pick<StoredFile, 'id' | 'blob_key'>>> {
     await this.db.query(
-      'UPDATE site_files SET ifc_status = $2, ifc_error = NULL, ifc_schema = NULL, ifc_storeys = NULL, ifc_element_count = NULL WHERE id = $1',
+      'UPDATE site_files SET ifc_status = $2, ifc_error = NULL, ifc_schema = NULL, ifc_storeys = NULL, ifc_element_count = NULL, ifc_project_id = NULL WHERE id = $1',
       [id, status],
     );
     await this.db.query('DELETE FROM ifc_elements WHERE file_id = $1', [id]);
+    await this.db.query('DELETE FROM ifc_connections WHERE file_id = $1', [id]);
     return this.db.query<{ id: string; blob_key: string }>('DELETE FROM site_files WHERE generated_from = $1 RETURNING id, blob_key', [id]);
   }
 
@@ -63,6 +78,7 @@ export class IfcModelStore {
     );
     if (rows.length === 0) return false;
     await this.db.query('DELETE FROM ifc_elements WHERE file_id = $1', [file.id]);
+    await this.db.query('DELETE FROM ifc_connections WHERE file_id = $1', [file.id]);
     return true;
   }
 
@@ -70,9 +86,9 @@ export class IfcModelStore {
   async addElements(file: IfcJobFile, rows: readonly IfcElementRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db.query(
-      `INSERT INTO ifc_elements (file_id, global_id, ifc_class, name, storey)
-       SELECT $1, e.global_id, e.ifc_class, e.name, e.storey
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS e (global_id, ifc_class, name, storey)
+      `INSERT INTO ifc_elements (file_id, global_id, ifc_class, name, storey, tag)
+       SELECT $1, e.global_id, e.ifc_class, e.name, e.storey, e.tag
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS e (global_id, ifc_class, name, storey, tag)
        WHERE EXISTS (SELECT 1 FROM site_files WHERE id = $1 AND blob_key = $2)
        ON CONFLICT (file_id, global_id) DO NOTHING`,
       [
@@ -82,17 +98,59 @@ export class IfcModelStore {
         rows.map((row) => row.ifc_class),
         rows.map((row) => row.name),
         rows.map((row) => row.storey),
+        rows.map((row) => row.tag ?? ''),
       ],
     );
   }
 
-  /** Records what was read (schema, storeys, how many elements) and moves on to `converting`. */
-  async finishReading(file: IfcJobFile, schema: string, storeys: readonly IfcStorey[]): Promise<boolean> {
+  /** Adds a batch of port-to-port pairs (GlobalIds, the smaller first); a pair the file has is kept once. */
+  async addConnections(file: IfcJobFile, pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+    if (pairs.length === 0) return;
+    await this.db.query(
+      `INSERT INTO ifc_connections (file_id, from_id, to_id)
+       SELECT $1, c.from_id, c.to_id FROM unnest($3::text[], $4::text[]) AS c (from_id, to_id)
+       WHERE EXISTS (SELECT 1 FROM site_files WHERE id = $1 AND blob_key = $2)
+       ON CONFLICT DO NOTHING`,
+      [file.id, file.blob_key, pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1])],
+    );
+  }
+
+  /**
+   * The elements of the given classes (any case) of the site's IFC files that have been read (their
+   * elements are complete), by file and GlobalId.
+   */
+  async siteElements(site: string, classes: readonly string[]): Promise<SiteIfcElement[]> {
+    return this.db.query<SiteIfcElement & Record<string, unknown>>(
+      `SELECT e.file_id, e.global_id, e.ifc_class, e.name, e.storey, e.tag FROM ifc_elements e JOIN site_files f ON f.id = e.file_id
+       WHERE f.site = $1 AND f.ifc_element_count IS NOT NULL AND upper(e.ifc_class) = ANY($2::text[]) ORDER BY e.file_id, e.global_id COLLATE "C"`,
+      [site, classes.map((c) => c.toUpperCase())],
+    );
+  }
+
+  /** The site's IFC files that have been read: id, name and their IfcProject's GlobalId (null when not known). */
+  async siteReadFiles(site: string): Promise<Array<{ id: string; name: string; ifc_project_id: string | null }>> {
+    return this.db.query<{ id: string; name: string; ifc_project_id: string | null }>(
+      'SELECT id, name, ifc_project_id FROM site_files WHERE site = $1 AND ifc_element_count IS NOT NULL ORDER BY id',
+      [site],
+    );
+  }
+
+  /** Every port-to-port pair of the site's read IFC files. */
+  async siteConnections(site: string): Promise<IfcConnectionRow[]> {
+    return this.db.query<IfcConnectionRow & Record<string, unknown>>(
+      `SELECT c.file_id, c.from_id, c.to_id FROM ifc_connections c JOIN site_files f ON f.id = c.file_id
+       WHERE f.site = $1 AND f.ifc_element_count IS NOT NULL`,
+      [site],
+    );
+  }
+
+  /** Records what was read (schema, storeys, how many elements, the IfcProject's GlobalId) and moves on to `converting`. */
+  async finishReading(file: IfcJobFile, schema: string, storeys: readonly IfcStorey[], projectId = ''): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE site_files SET ifc_status = 'converting', ifc_schema = $3, ifc_storeys = $4::jsonb,
-         ifc_element_count = (SELECT count(*) FROM ifc_elements WHERE file_id = $1)
+         ifc_element_count = (SELECT count(*) FROM ifc_elements WHERE file_id = $1), ifc_project_id = NULLIF($5, '')
        WHERE id = $1 AND blob_key = $2 RETURNING id`,
-      [file.id, file.blob_key, schema, JSON.stringify(storeys)],
+      [file.id, file.blob_key, schema, JSON.stringify(storeys), projectId.slice(0, 64)],
     );
     return rows.length > 0;
   }

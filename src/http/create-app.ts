@@ -15,6 +15,8 @@ import { sitesRoutes } from '../sites/sites-routes.ts';
 import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
 import { filesRoutes } from '../files/files-routes.ts';
 import { modelsRoutes } from '../models/models-routes.ts';
+import { alignmentRoutes } from '../alignment/alignment-routes.ts';
+import { AlignmentService } from '../alignment/alignment-service.ts';
 import { viewerAssets } from '../viewer/viewer-assets.ts';
 import { errorHandler } from './error-handler.ts';
 import { sparqlRoutes } from '../sparql-endpoint/sparql-routes.ts';
@@ -87,11 +89,14 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const models = modelsRoutes(services.sites, services.files, modelElements, { download });
   // The viewer page reads the demo site's models without a key (the demo site is public).
   app.use('/viewer/api/sites', modelsRoutes(services.sites, services.files, modelElements, { download, anonymousDemo: true }));
+  const alignment = alignmentRoutes(services.sites, new AlignmentService(services.database, services.query, services.store));
   const readings = readingsRoutes(services.sites, services.live.ingest);
   const timeseries = timeseriesRoutes({ sites: services.sites, query: services.query, readings: services.live.store });
   // Existing clients call the site routes without the version segment too.
   const sparql = sparqlRoutes(services.sites, services.store, config.sparqlEndpoint);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries, sparql);
+  // Before the site routes, whose JSON body limit (64 kB) would otherwise hold for a long list of ids.
+  app.use('/api/v1/sites', alignment);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
   app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, siteQuotaBytes: config.files.siteQuotaBytes, download }));
   app.use('/api/v1/keys', keysRoutes(services.keys));

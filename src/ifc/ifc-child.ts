@@ -1,7 +1,8 @@
 /**
  * The IFC child process: `node --import tsx ifc-child.ts read <file.ifc> <dir>` writes
- * `<dir>/header.json` (schema, storeys) and `<dir>/elements.ndjson` (one `[globalId, class, name,
- * storey]` per line); `convert <file.ifc> <file.frag>` writes the fragments file. It reads the IFC
+ * `<dir>/header.json` (schema, storeys), `<dir>/elements.ndjson` (one `[globalId, class, name,
+ * storey, tag]` per line) and `<dir>/connections.ndjson` (one `[globalId, globalId]` per pair of
+ * elements joined port to port); `convert <file.ifc> <file.frag>` writes the fragments file. It reads the IFC
  * file in chunks, never whole; what it parses lives in this process, which the service bounds
  * (run-ifc-child.ts). A failure ends it with status 1 and `{"error": "…"}` as the last line of stderr.
  */
@@ -44,9 +45,15 @@ function lineWriter(path: string) {
 async function read(input: string, dir: string): Promise<void> {
   const fd = openSync(input, 'r');
   const elements = lineWriter(join(dir, 'elements.ndjson'));
+  const connections = lineWriter(join(dir, 'connections.ndjson'));
   try {
-    const header = await readIfc(chunkReader(fd), (e) => elements.write(JSON.stringify([e.globalId, e.ifcClass, e.name, e.storey])));
+    const header = await readIfc(
+      chunkReader(fd),
+      (e) => elements.write(JSON.stringify([e.globalId, e.ifcClass, e.name, e.storey, e.tag])),
+      (pair) => connections.write(JSON.stringify(pair)),
+    );
     elements.close();
+    connections.close();
     writeFileSync(join(dir, 'header.json'), JSON.stringify(header));
   } finally {
     closeSync(fd);

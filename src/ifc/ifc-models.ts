@@ -122,8 +122,9 @@ export class IfcModels {
       await this.stage('reading', () => runIfcChild('read', ifcPath, dir, limits));
       const header = JSON.parse(await readFile(join(dir, 'header.json'), 'utf8')) as IfcHeader;
       await this.importElements(store, job, join(dir, 'elements.ndjson'));
+      await this.importConnections(store, job, join(dir, 'connections.ndjson'));
       const storeys: IfcStorey[] = header.storeys.map((s) => ({ global_id: s.globalId, name: s.name, elevation: s.elevation }));
-      if (!(await store.finishReading(job, header.schema, storeys))) return;
+      if (!(await store.finishReading(job, header.schema, storeys, header.project))) return;
       const fragPath = join(dir, 'model.frag');
       await this.stage('converting', () => runIfcChild('convert', ifcPath, fragPath, limits));
       if (!(await this.storeFragments(file, fragPath))) return;
@@ -160,14 +161,29 @@ export class IfcModels {
     let batch: IfcElementRow[] = [];
     for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
       if (line === '') continue;
-      const [global_id, ifc_class, name, storey] = JSON.parse(line) as [string, string, string, string];
-      batch.push({ global_id: global_id.slice(0, 64), ifc_class: ifc_class.slice(0, 64), name: name.slice(0, 255), storey: storey.slice(0, 255) });
+      const [global_id, ifc_class, name, storey, tag = ''] = JSON.parse(line) as [string, string, string, string, string?];
+      batch.push({ global_id: global_id.slice(0, 64), ifc_class: ifc_class.slice(0, 64), name: name.slice(0, 255), storey: storey.slice(0, 255), tag: tag.slice(0, 255) });
       if (batch.length >= ELEMENT_BATCH) {
         await store.addElements(job, batch);
         batch = [];
       }
     }
     await store.addElements(job, batch);
+  }
+
+  /** Streams the child's port-to-port pairs into the database in batches. */
+  private async importConnections(store: IfcModelStore, job: IfcJobFile, path: string): Promise<void> {
+    let batch: Array<[string, string]> = [];
+    for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
+      if (line === '') continue;
+      const [a, b] = JSON.parse(line) as [string, string];
+      batch.push([a.slice(0, 64), b.slice(0, 64)]);
+      if (batch.length >= ELEMENT_BATCH) {
+        await store.addConnections(job, batch);
+        batch = [];
+      }
+    }
+    await store.addConnections(job, batch);
   }
 
   /**

@@ -21,10 +21,17 @@ export interface ReadElement {
   readonly ifcClass: string;
   readonly name: string;
   readonly storey: string;
+  /** Its IFC Tag (IfcElement.Tag), '' when none. */
+  readonly tag: string;
 }
+
+/** Two elements joined port to port (IfcRelConnectsPorts), by GlobalId. */
+export type ReadConnection = readonly [a: string, b: string];
 
 export interface IfcHeader {
   readonly schema: string;
+  /** The GlobalId of the file's IfcProject; '' when it has none. */
+  readonly project: string;
   readonly storeys: readonly ReadStorey[];
 }
 
@@ -93,10 +100,37 @@ function parents(api: WebIFC.IfcAPI, model: number): Map<number, number> {
 }
 
 /**
- * Opens the file through `read`, reports each product to `onElement` and answers the schema and
- * storeys. Storeys come by elevation (file order among equal ones).
+ * The pairs of products joined port to port: a port's product is its parent (nesting, or
+ * IfcRelConnectsPortToElement in IFC 2x3); each pair once, the smaller GlobalId first.
  */
-export async function readIfc(read: ReadChunk, onElement: (element: ReadElement) => void): Promise<IfcHeader> {
+function readConnections(api: WebIFC.IfcAPI, model: number, parent: Map<number, number>, onConnection: (connection: ReadConnection) => void): void {
+  const globalIds = new Map<number, string>();
+  const globalIdOf = (id: number | undefined): string => {
+    if (id === undefined) return '';
+    let globalId = globalIds.get(id);
+    if (globalId === undefined) globalIds.set(id, (globalId = label((api.GetLine(model, id) as Line).GlobalId)));
+    return globalId;
+  };
+  const seen = new Set<string>();
+  for (const id of api.GetLineIDsWithType(model, WebIFC.IFCRELCONNECTSPORTS)) {
+    const rel = api.GetLine(model, id) as Line;
+    const a = globalIdOf(parent.get(ref(rel.RelatingPort) ?? -1));
+    const b = globalIdOf(parent.get(ref(rel.RelatedPort) ?? -1));
+    if (a === '' || b === '' || a === b) continue;
+    const pair: ReadConnection = a < b ? [a, b] : [b, a];
+    const key = `${pair[0]} ${pair[1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    onConnection(pair);
+  }
+}
+
+/**
+ * Opens the file through `read`, reports each product to `onElement`, each pair of products whose
+ * ports are connected to `onConnection`, and answers the schema and storeys. Storeys come by
+ * elevation (file order among equal ones).
+ */
+export async function readIfc(read: ReadChunk, onElement: (element: ReadElement) => void, onConnection: (connection: ReadConnection) => void = () => {}): Promise<IfcHeader> {
   const api = new WebIFC.IfcAPI();
   api.SetWasmPath(webIfcDir, true);
   await api.Init(undefined, true);
@@ -130,9 +164,12 @@ export async function readIfc(read: ReadChunk, onElement: (element: ReadElement)
       const line = api.GetLine(model, id) as Line;
       const globalId = label(line.GlobalId);
       if (globalId === '') continue;
-      onElement({ globalId, ifcClass: api.GetNameFromTypeCode(line.type), name: label(line.Name), storey: storeyOf(id) });
+      onElement({ globalId, ifcClass: api.GetNameFromTypeCode(line.type), name: label(line.Name), storey: storeyOf(id), tag: label(line.Tag) });
     }
-    return { schema, storeys: storeys.map(({ order: _order, ...storey }) => storey) };
+    readConnections(api, model, parent, onConnection);
+    const [projectId] = api.GetLineIDsWithType(model, WebIFC.IFCPROJECT);
+    const project = projectId === undefined ? '' : label((api.GetLine(model, projectId) as Line).GlobalId);
+    return { schema, project, storeys: storeys.map(({ order: _order, ...storey }) => storey) };
   } finally {
     api.CloseModel(model);
     api.Dispose();

@@ -261,3 +261,51 @@ export const mappedElement = z
       .meta({ description: 'The graph entity, as GraphQL entityByIfcId resolves it; null when none.' }),
   })
   .meta({ id: 'IfcElement', description: 'An element of an IFC model and the graph entity it maps to.' });
+
+const counts = z.object({ mapped: z.number().int(), proposed: z.number().int(), unmatched: z.number().int() });
+
+export const alignmentProposal = z
+  .object({
+    id: z.string().meta({ description: 'Stable across calls for the same (element, entity) pair.' }),
+    globalId: z.string().meta({ description: 'The element’s IFC GlobalId.' }),
+    ifcClass: z.string().meta({ example: 'IfcAirTerminalBox' }),
+    ifcName: z.string(),
+    storey: z.string().meta({ description: 'The element’s storey in the IFC model; empty outside any.' }),
+    fileId: z.string().meta({ description: 'The IFC file the element was read from.', format: 'uuid' }),
+    entityId: z.string(),
+    entityIri: z.string(),
+    entityType: z.string().meta({ description: 'The entity’s Brick class, local name.', example: 'VAV' }),
+    score: z.number().min(0).max(1),
+    evidence: z.array(
+      z.object({
+        kind: z.enum(['class', 'name', 'tag', 'containment', 'connectivity']),
+        detail: z.string(),
+        weight: z.number().meta({ description: 'What it added to the score (negative: evidence against the pair).' }),
+      }),
+    ),
+    status: z.enum(['proposed', 'accepted', 'rejected']),
+  })
+  .meta({ id: 'AlignmentProposal', description: 'A link an IFC element and a graph entity may have, with its score and evidence (docs/ifc-alignment.md).' });
+
+export const alignmentProposalPage = z
+  .object({ items: z.array(alignmentProposal), total: z.number().int(), nextOffset: z.number().int().nullable() })
+  .meta({ id: 'AlignmentProposalPage', description: 'A page of proposals, best score first.' });
+
+export const alignmentCoverage = z
+  .object({
+    elements: z.array(
+      z.object({
+        globalId: z.string(),
+        ifcClass: z.string(),
+        name: z.string(),
+        storey: z.string(),
+        status: z.enum(['mapped', 'proposed', 'unmatched']),
+        entityId: z.string().nullable(),
+        score: z.number().nullable(),
+      }),
+    ),
+    byClass: z.record(z.string(), counts),
+    byStorey: z.record(z.string(), counts),
+    entitiesWithoutElement: z.array(z.object({ entityId: z.string(), entityType: z.string(), storey: z.string().nullable() })),
+  })
+  .meta({ id: 'AlignmentCoverage', description: 'Which IFC elements that should map are mapped, proposed or unmatched, and which entities no element maps to.' });

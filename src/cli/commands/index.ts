@@ -1,4 +1,8 @@
 import type { Command } from '../command.ts';
+import { alignAccept } from './align-accept.ts';
+import { alignCoverage } from './align-coverage.ts';
+import { alignProposals } from './align-proposals.ts';
+import { alignReject } from './align-reject.ts';
 import { exportGraph } from './export.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
@@ -13,4 +17,4 @@ import { tokensIssue } from './tokens-issue.ts';
 import { validate } from './validate.ts';
 
 /** Every command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesUpdate, sitesDelete, load, exportGraph, validate, keysCreate, keysList, keysRevoke, tokensIssue, mcp];
+export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesUpdate, sitesDelete, load, exportGraph, validate, alignProposals, alignAccept, alignReject, alignCoverage, keysCreate, keysList, keysRevoke, tokensIssue, mcp];
