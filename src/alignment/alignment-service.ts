@@ -171,10 +171,15 @@ export class AlignmentService {
     const placed = new Map<string, string | undefined>();
     for (const list of [zones, equipment, points]) for (const e of list) if (!placed.has(e.iri)) placed.set(e.iri, e.related.find((r) => floorOf(r.iri))?.iri ?? e.related[0]?.iri);
     const connections = new Map<string, string[]>();
+    const join = (from: string, to: string) => {
+      const list = connections.get(from);
+      if (list) list.push(to);
+      else connections.set(from, [to]);
+    };
     for (const e of feeds) {
       for (const target of e.related) {
-        connections.set(e.iri, [...(connections.get(e.iri) ?? []), target.iri]);
-        connections.set(target.iri, [...(connections.get(target.iri) ?? []), e.iri]);
+        join(e.iri, target.iri);
+        join(target.iri, e.iri);
       }
     }
     return [...byIri.values()].map((e) => ({
