@@ -6,17 +6,14 @@
  * panel, and the key prompt for other sites; the service's icon, and GraphiQL's titled example tabs.
  * Screenshots go to test-artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureViewerBuilt } from '../../scripts/build-viewer.ts';
 import { projectRoot } from '../../src/config/config.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(projectRoot, 'test-artifacts');
+import { ARTIFACTS, CHROMIUM, hasChromium, launchViewerBrowser, type ViewerHook } from '../support/viewer-browser.ts';
 const AHU_2 = '07Nck6zjD1BPZbUQpI_lrO';
 const VAV_2_04 = '0PDCK_kkjD6fVQnemqqIix';
 const CH_1 = '2HWO$XNpf9huQctQuMQBVs';
@@ -25,15 +22,15 @@ const SITE_TTL = `@prefix brick: <https://brickschema.org/schema/Brick#> .
 `;
 
 /** The page's test hook (viewer/src/main.ts), as the browser side of `page.evaluate` sees it. */
-declare const window: { __viewer: { ready: boolean; error: string | null; screenPosition(globalId: string): Promise<{ x: number; y: number } | null>; selected(): Promise<string | null> } };
+declare const window: { __viewer: ViewerHook };
 
-if (!existsSync(CHROMIUM)) console.warn(`[viewer e2e] ${CHROMIUM} not found (apt-get install chromium): the viewer tests are skipped`);
+if (!hasChromium) console.warn(`[viewer e2e] ${CHROMIUM} not found (apt-get install chromium): the viewer tests are skipped`);
 
-describe.skipIf(!existsSync(CHROMIUM))('the viewer page in headless Chromium', () => {
+describe.skipIf(!hasChromium)('the viewer page in headless Chromium', () => {
   let h: Harness;
   let browser: BrowserContext;
+  let closeBrowser: () => Promise<void>;
   let page: Page;
-  let profile: string;
 
   /** Clicks the element's bounding-box centre as the viewer projects it, and waits for the panel to name `name`. */
   const clickElement = async (globalId: string, name: string | RegExp) => {
@@ -51,23 +48,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer page in headless Chromium', (
       env: { BKG_DEMO_FIXTURE: join(projectRoot, 'fixtures', 'demo.ttl'), BKG_IFC_WORKERS: '1', BKG_DEMO_BACKFILL_DAYS: '0' },
     });
     await Promise.all([h.services.ifc.idle(), h.services.simulator?.whenStarted()]);
-    profile = mkdtempSync(join(tmpdir(), 'bkg-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 850 },
-      // As the machine notes say: no sandbox as root, software WebGL, and no calls home (the network is closed).
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ browser, close: closeBrowser } = await launchViewerBrowser());
     page = await browser.newPage();
     await page.goto(`${h.url}/viewer?site=demo`);
     await page.waitForFunction(() => window.__viewer?.ready || window.__viewer?.error, null, { timeout: 60_000 });
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await h?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('loads the demo site’s fragments model without a key', async () => {

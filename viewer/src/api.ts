@@ -1,7 +1,8 @@
 /**
  * The service's API as the viewer uses it: with a key, the site's `/api/v1` routes; without one,
  * the demo site through the viewer's own read-only mount (`/viewer/api`), since the demo site is
- * public. GraphQL answers anonymous callers on the demo site as it is.
+ * public. GraphQL answers anonymous callers on the demo site as it is. The alignment routes are
+ * only under `/api/v1` and need a key, the demo site's too: without one they answer 401.
  */
 
 /** A model file (SPEC 2.11). */
@@ -43,6 +44,58 @@ export interface ModelElement {
   readonly entity: ElementEntity | null;
 }
 
+/** Where an element stands in the alignment of the IFC model with the graph (issue #23). */
+export type AlignmentStatus = 'mapped' | 'proposed' | 'unmatched';
+
+export const ALIGNMENT_STATUSES: readonly AlignmentStatus[] = ['mapped', 'proposed', 'unmatched'];
+
+/** Counts by status, per IFC class or storey. */
+export type StatusCounts = Readonly<Record<AlignmentStatus, number>>;
+
+/** An element that should map (a storey, space, equipment or terminal) and its status. */
+export interface CoverageElement {
+  readonly globalId: string;
+  readonly ifcClass: string;
+  readonly name: string;
+  readonly storey: string;
+  readonly status: AlignmentStatus;
+  /** The mapped entity, or the best proposal's candidate. */
+  readonly entityId: string | null;
+  readonly score: number | null;
+}
+
+/** The coverage report: `GET /sites/{siteId}/alignment/coverage`. */
+export interface Coverage {
+  readonly elements: readonly CoverageElement[];
+  readonly byClass: Readonly<Record<string, StatusCounts>>;
+  readonly byStorey: Readonly<Record<string, StatusCounts>>;
+  readonly entitiesWithoutElement: ReadonlyArray<{ readonly entityId: string; readonly entityType: string; readonly storey: string | null }>;
+}
+
+/** One piece of evidence behind a proposal. */
+export interface Evidence {
+  readonly kind: 'class' | 'name' | 'tag' | 'containment' | 'connectivity';
+  readonly detail: string;
+  readonly weight: number;
+}
+
+/** A proposed link between an element and a graph entity. */
+export interface Proposal {
+  readonly id: string;
+  readonly globalId: string;
+  readonly ifcClass: string;
+  readonly ifcName: string;
+  readonly storey: string;
+  readonly fileId: string;
+  readonly entityId: string;
+  readonly entityIri: string;
+  /** The entity's Brick class (local name). */
+  readonly entityType: string;
+  readonly score: number;
+  readonly evidence: readonly Evidence[];
+  readonly status: 'proposed' | 'accepted' | 'rejected';
+}
+
 /** An answer other than 2xx, with the service's own words. */
 export class ApiError extends Error {
   constructor(
@@ -55,15 +108,24 @@ export class ApiError extends Error {
 }
 
 const PAGE = 10_000;
+const PROPOSAL_PAGE = 100;
 
 export class Api {
   private readonly base: string;
+  /** The site under the versioned API, where the alignment routes are. */
+  private readonly siteApi: string;
 
   constructor(
     readonly siteId: string,
     private readonly key: string | undefined,
   ) {
-    this.base = `${key ? '/api/v1/sites' : '/viewer/api/sites'}/${encodeURIComponent(siteId)}`;
+    this.siteApi = `/api/v1/sites/${encodeURIComponent(siteId)}`;
+    this.base = key ? this.siteApi : `/viewer/api/sites/${encodeURIComponent(siteId)}`;
+  }
+
+  /** Whether calls carry an API key (else they are anonymous, on the demo site). */
+  get hasKey(): boolean {
+    return this.key !== undefined;
   }
 
   private headers(): HeadersInit {
@@ -108,6 +170,23 @@ export class Api {
       ids.push(...page.results.map((e) => e.ifc_id));
       if (offset + PAGE >= page.count) return ids;
     }
+  }
+
+  /** The site's alignment coverage report. */
+  async coverage(): Promise<Coverage> {
+    return (await this.fetch(`${this.siteApi}/alignment/coverage`)).json();
+  }
+
+  /** The open proposals for the elements of one IFC class on one storey, best score first, every page. */
+  async proposals(ifcClass: string, storey: string): Promise<Proposal[]> {
+    const proposals: Proposal[] = [];
+    for (let offset: number | null = 0; offset !== null; ) {
+      const query = new URLSearchParams({ ifcClass, storey, status: 'proposed', limit: String(PROPOSAL_PAGE), offset: String(offset) });
+      const page = (await (await this.fetch(`${this.siteApi}/alignment/proposals?${query}`)).json()) as { items: Proposal[]; nextOffset: number | null };
+      proposals.push(...page.items);
+      offset = page.nextOffset;
+    }
+    return proposals;
   }
 
   /** A GraphQL query; its errors become an ApiError. */

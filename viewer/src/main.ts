@@ -3,18 +3,23 @@
  * unless the site is the public demo, lists the site's models, loads the fragments files (and OBJ
  * or glTF models on request), and on a click shows the picked element's graph entity. A search
  * finds entities by name or class; picking one (or an entity listed in the panel) selects and
- * frames its element, or shows its panel when it has none. A storey filter and fit-to-view sit in
- * the bar. `window.__viewer` lets tests wait for the model, find an element on screen and read the
- * selection.
+ * frames its element, or shows its panel when it has none. A storey filter, fit-to-view and the
+ * alignment layer (elements coloured by their IFC ↔ graph alignment status) sit in the bar.
+ * `window.__viewer` lets tests wait for the model, find an element on screen, read the selection and
+ * read how the alignment layer painted an element.
  */
 import { Api, ApiError, type ModelFile } from './api.ts';
+import { AlignmentLayer } from './alignment-layer.ts';
+import { alignmentSection } from './alignment-view.ts';
 import { ENTITY_BY_ID, ENTITY_BY_IFC_ID, type EntitySummary, type GraphEntity } from './entity-query.ts';
 import { modelItem, renderMessage, renderSelection, type PanelActions } from './panel.ts';
-import { Scene, type Pick } from './scene.ts';
+import { Scene, type Appearance, type Pick } from './scene.ts';
 import { wireSearch } from './search.ts';
 
 const DEMO_SITE = 'demo';
 const KEY_STORAGE = 'bkg-viewer-key';
+/** Set when the alignment layer asked for a key: the page shows the layer again once it has one. */
+const ALIGNMENT_AFTER_KEY = 'bkg-viewer-alignment-after-key';
 /** How often the selected entity's current values are read again. */
 const REFRESH_MS = 15_000;
 
@@ -25,6 +30,14 @@ interface ViewerHook {
   screenPosition(globalId: string): Promise<{ x: number; y: number } | null>;
   /** The GlobalId of the highlighted element, or null. */
   selected(): Promise<string | null>;
+  alignment: {
+    /** Whether the alignment layer is shown. */
+    on(): boolean;
+    /** An element's status in the shown report, or null (layer off, or not in the report). */
+    status(globalId: string): string | null;
+    /** How the scene draws an element now (its paint colour and opacity), or null when no model has it. */
+    appearance(globalId: string): Promise<Appearance | null>;
+  };
 }
 
 declare global {
@@ -41,22 +54,36 @@ const status = (text: string) => {
 const params = new URLSearchParams(location.search);
 const siteId = params.get('site') || DEMO_SITE;
 const key = sessionStorage.getItem(KEY_STORAGE) ?? undefined;
-const hook: ViewerHook = { ready: false, error: null, screenPosition: async () => null, selected: async () => null };
+const hook: ViewerHook = {
+  ready: false,
+  error: null,
+  screenPosition: async () => null,
+  selected: async () => null,
+  alignment: { on: () => false, status: () => null, appearance: async () => null },
+};
 window.__viewer = hook;
 $('site-name').textContent = `site ${siteId}`;
 
-/** Shows the key form; a key entered is kept for this tab only. */
-function askForKey(reason: string): void {
-  status(reason);
+let keyFormShown = false;
+/** Shows the key form (once); a key entered is kept for this tab only. */
+function showKeyForm(): void {
   const form = $<HTMLFormElement>('key-form');
   form.hidden = false;
   $('demo-link').hidden = siteId === DEMO_SITE;
+  if (keyFormShown) return;
+  keyFormShown = true;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const value = $<HTMLInputElement>('key-input').value.trim();
     if (value) sessionStorage.setItem(KEY_STORAGE, value);
     location.reload();
   });
+}
+
+/** Says why a key is needed and shows the key form. */
+function askForKey(reason: string): void {
+  status(reason);
+  showKeyForm();
 }
 
 async function start(): Promise<void> {
@@ -141,28 +168,52 @@ async function start(): Promise<void> {
   fit.disabled = false;
   fit.addEventListener('click', () => void scene.fit().catch(fail));
 
-  const actions = wireSelection(scene, api, showAllStoreys);
+  const alignment = new AlignmentLayer(api, scene, $<HTMLInputElement>('alignment-toggle'), $('alignment-legend'), {
+    onChange: () => selection.refresh(),
+    needsKey: () => {
+      sessionStorage.setItem(ALIGNMENT_AFTER_KEY, '1');
+      showKeyForm();
+    },
+    storeys: () => [...storeyModels.keys()],
+  });
+  hook.alignment = { on: () => alignment.on, status: (globalId) => alignment.statusOf(globalId) ?? null, appearance: (globalId) => scene.appearance(globalId) };
+  const selection = wireSelection(scene, api, showAllStoreys, alignment);
+  const actions = selection.actions;
+  if (key && sessionStorage.getItem(ALIGNMENT_AFTER_KEY)) {
+    sessionStorage.removeItem(ALIGNMENT_AFTER_KEY);
+    await alignment.show();
+  }
   wireSearch($<HTMLInputElement>('search-input'), $('search-results'), api, (entity) => actions.open(entity));
   await scene.fit();
   status(fragments.length > 0 ? `${loaded.size} model${loaded.size === 1 ? '' : 's'} loaded: click an element` : 'No fragments model to show yet');
   hook.ready = true;
 }
 
+/** The selection's wiring: the panel's actions, and showing the selection again. */
+interface Selection {
+  readonly actions: PanelActions;
+  /** Renders the selection's panel again (the alignment layer turned on or off). */
+  refresh(): void;
+}
+
 /**
  * What selects: clicks (not drags) on the canvas, and entities opened from the search or the panel.
- * The panel shows the selection and reads its current values again while it stays selected.
+ * The panel shows the selection (with its alignment status while that layer is on) and reads its
+ * current values again while it stays selected.
  */
-function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<void>): PanelActions {
+function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<void>, alignment: AlignmentLayer): Selection {
   const panel = $('entity');
   let down: { x: number; y: number } | undefined;
   let refresh: number | undefined;
   let current = 0;
+  let shown: ((request: number) => Promise<void>) | undefined;
 
   const showError = (error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true);
 
   /** Runs `render` now and again every REFRESH_MS until the next selection; errors show in the panel. */
   const selection = (render: (request: number) => Promise<void>) => {
     const request = ++current;
+    shown = render;
     window.clearInterval(refresh);
     void (async () => {
       renderMessage(panel, 'Looking it up…');
@@ -173,11 +224,13 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
 
   const showPick = (pick: Pick) =>
     selection(async (request) => {
-      const [element, data] = await Promise.all([
+      const [element, data, aligned] = await Promise.all([
         api.element(pick.modelId, pick.globalId),
         api.graphql<{ entityByIfcId: GraphEntity | null }>(ENTITY_BY_IFC_ID, { siteId: api.siteId, ifcId: pick.globalId }),
+        alignment.detail(pick.globalId),
       ]);
-      if (request === current) renderSelection(panel, element, data.entityByIfcId, actions);
+      const extra = aligned && alignmentSection(aligned.element, aligned.proposals);
+      if (request === current) renderSelection(panel, element, data.entityByIfcId, actions, extra);
     });
 
   /** Selects, highlights and frames an element; false when no loaded model has it. */
@@ -224,11 +277,12 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
       await scene.select(pick);
       if (pick) return showPick(pick);
       ++current;
+      shown = undefined;
       window.clearInterval(refresh);
       renderMessage(panel, 'Nothing there. Click an element of the model.');
     })().catch(showError);
   });
-  return actions;
+  return { actions, refresh: () => shown && selection(shown) };
 }
 
 function fail(error: unknown): void {

@@ -86,8 +86,11 @@ function entityList(entities: readonly EntitySummary[], actions: PanelActions): 
   );
 }
 
-/** Renders the panel for an element and its entity (null: unmapped), or for an entity reached without its element. */
-export function renderSelection(panel: HTMLElement, element: ModelElement | null, entity: GraphEntity | null, actions: PanelActions): void {
+/**
+ * Renders the panel for an element and its entity (null: unmapped), or for an entity reached without
+ * its element; `extra` (the alignment layer's section) follows the element's facts.
+ */
+export function renderSelection(panel: HTMLElement, element: ModelElement | null, entity: GraphEntity | null, actions: PanelActions, extra?: HTMLElement): void {
   const elementFacts =
     element &&
     facts([
@@ -102,6 +105,7 @@ export function renderSelection(panel: HTMLElement, element: ModelElement | null
       el('h2', {}, 'Selection'),
       el('p', { class: 'unmapped', 'data-testid': 'unmapped' }, `Not mapped: the knowledge graph has no entity for this ${element.ifc_class} (GlobalId ${element.ifc_id}).`),
       elementFacts,
+      ...(extra ? [extra] : []),
     );
     return;
   }
@@ -109,6 +113,7 @@ export function renderSelection(panel: HTMLElement, element: ModelElement | null
     el('h2', { 'data-testid': 'entity-name' }, entity.name),
     el('p', { class: 'muted class-name', 'data-testid': 'entity-type' }, className(entity.type), ` · ${entity.__typename}`),
     elementFacts ?? elementLink(entity, actions),
+    ...(extra ? [extra] : []),
   ];
   if (entity.points) sections.push(el('h3', {}, `Points (${entity.points.length})`), pointsTable(entity.points));
   if (entity.upstream) sections.push(el('h3', {}, 'Upstream equipment'), entityList(entity.upstream, actions));

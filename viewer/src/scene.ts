@@ -1,11 +1,12 @@
 /**
  * The 3D side of the viewer: a That Open Engine world (scene, camera, renderer), fragments models
  * by model file id, OBJ and glTF models beside them, picking, highlighting, showing one storey,
- * fitting the view to everything or to one element, finding an element by GlobalId, and projecting an
- * element to the screen (the end-to-end test's hook).
+ * fitting the view to everything or to one element, finding an element by GlobalId, painting elements
+ * in colours of their own (a layer such as the alignment's: every other element dimmed), and
+ * projecting an element to the screen and reading its paint (the end-to-end test's hooks).
  */
 import * as OBC from '@thatopen/components';
-import { RenderedFaces, type FragmentsModel } from '@thatopen/fragments';
+import { RenderedFaces, type FragmentsModel, type MaterialDefinition } from '@thatopen/fragments';
 // The fragments worker ships with this build (a hashed asset): nothing is fetched from a CDN.
 import workerUrl from '@thatopen/fragments/worker?url';
 import * as THREE from 'three';
@@ -19,7 +20,19 @@ export interface Pick {
   readonly localId: number;
 }
 
-const HIGHLIGHT = { color: new THREE.Color('#ffd21f'), renderedFaces: RenderedFaces.TWO, opacity: 1, transparent: false };
+/** How an element is drawn over its own material: a colour, or none (its own), and an opacity. */
+export interface Appearance {
+  readonly colour: string | null;
+  readonly opacity: number;
+}
+
+const solid = (colour: string): MaterialDefinition => ({ color: new THREE.Color(colour), renderedFaces: RenderedFaces.TWO, opacity: 1, transparent: false });
+const HIGHLIGHT = solid('#ffd21f');
+/** The opacity of the elements a paint leaves out: their own colour, faded. */
+const DIMMED_OPACITY = 0.25;
+
+/** A paint as applied to one model: the material of each painted element (by local id). */
+type ModelPaint = Map<number, MaterialDefinition>;
 
 export class Scene {
   private readonly components = new OBC.Components();
@@ -27,6 +40,9 @@ export class Scene {
   private readonly fragments: OBC.FragmentsManager;
   private readonly meshes = new Map<string, THREE.Object3D>();
   private selected: { model: FragmentsModel; localId: number } | undefined;
+  /** The colours painted (GlobalId → CSS colour), and their materials per model; undefined when none. */
+  private paintColours: ReadonlyMap<string, string> | undefined;
+  private readonly painted = new Map<string, ModelPaint>();
 
   constructor(private readonly container: HTMLElement) {
     const worlds = this.components.get(OBC.Worlds);
@@ -55,7 +71,8 @@ export class Scene {
 
   /** Loads a fragments file as model `modelId`. */
   async loadFragments(modelId: string, bytes: ArrayBuffer): Promise<void> {
-    await this.fragments.core.load(bytes, { modelId });
+    const model = await this.fragments.core.load(bytes, { modelId });
+    if (this.paintColours) await this.applyPaint(modelId, model, this.paintColours);
     await this.fragments.core.update(true);
   }
 
@@ -76,6 +93,8 @@ export class Scene {
       this.world.scene.three.remove(mesh);
       this.meshes.delete(modelId);
     }
+    this.painted.delete(modelId);
+    if (this.selected?.model.modelId === modelId) this.selected = undefined;
     if (this.fragments.list.has(modelId)) await this.fragments.core.disposeModel(modelId);
   }
 
@@ -89,7 +108,7 @@ export class Scene {
 
   /** Highlights one element (or none). */
   async select(pick: Pick | null): Promise<void> {
-    if (this.selected) await this.selected.model.resetHighlight([this.selected.localId]);
+    if (this.selected) await this.restore(this.selected.model, this.selected.localId);
     this.selected = undefined;
     const model = pick && this.fragments.list.get(pick.modelId);
     if (pick && model) {
@@ -97,6 +116,33 @@ export class Scene {
       this.selected = { model, localId: pick.localId };
     }
     await this.fragments.core.update(true);
+  }
+
+  /**
+   * Paints these elements (GlobalId → CSS colour) and dims every other one; null takes the paint
+   * off, so every element shows its own material again. The selection stays highlighted.
+   */
+  async paint(colours: ReadonlyMap<string, string> | null): Promise<void> {
+    this.paintColours = colours ?? undefined;
+    this.painted.clear();
+    for (const [modelId, model] of this.fragments.list) {
+      await model.resetHighlight();
+      if (colours) await this.applyPaint(modelId, model, colours);
+    }
+    if (this.selected) await this.selected.model.highlight([this.selected.localId], HIGHLIGHT);
+    await this.fragments.core.update(true);
+  }
+
+  /** How an element is drawn now: the colour and opacity over its own material, or null when no model has it. */
+  async appearance(globalId: string): Promise<Appearance | null> {
+    const pick = await this.find(globalId);
+    const model = pick && this.fragments.list.get(pick.modelId);
+    if (!pick || !model) return null;
+    const [definition] = await model.getHighlight([pick.localId]);
+    if (!definition) return { colour: null, opacity: 1 };
+    // The definition comes from the fragments worker: its colour, when it sets one, is a plain { r, g, b }.
+    const colour = (definition as Partial<MaterialDefinition>).color;
+    return { colour: colour ? `#${new THREE.Color(colour.r, colour.g, colour.b).getHexString()}` : null, opacity: definition.opacity ?? 1 };
   }
 
   /** The element with this GlobalId in any loaded fragments model, or null. */
@@ -150,6 +196,33 @@ export class Scene {
     if (!this.selected) return null;
     const [globalId] = await this.selected.model.getGuidsByLocalIds([this.selected.localId]);
     return globalId ?? null;
+  }
+
+  /** Paints one model: each colour's elements in it, and every other element dimmed. */
+  private async applyPaint(modelId: string, model: FragmentsModel, colours: ReadonlyMap<string, string>): Promise<void> {
+    const byColour = new Map<string, string[]>();
+    for (const [globalId, colour] of colours) byColour.set(colour, [...(byColour.get(colour) ?? []), globalId]);
+    const paint: ModelPaint = new Map();
+    for (const [colour, globalIds] of byColour) {
+      const localIds = await this.localIds(model, globalIds);
+      if (localIds.length === 0) continue;
+      const material = solid(colour);
+      await model.highlight(localIds, material);
+      for (const localId of localIds) paint.set(localId, material);
+    }
+    // Only the others are dimmed: an opacity set on a painted element would fade its colour too.
+    const others = (await model.getItemsIdsWithGeometry()).filter((localId) => !paint.has(localId));
+    if (others.length > 0) await model.setOpacity(others, DIMMED_OPACITY);
+    this.painted.set(modelId, paint);
+  }
+
+  /** Draws an element as the paint has it (its colour, or dimmed), or with its own material when there is no paint. */
+  private async restore(model: FragmentsModel, localId: number): Promise<void> {
+    await model.resetHighlight([localId]);
+    if (!this.paintColours) return;
+    const material = this.painted.get(model.modelId)?.get(localId);
+    if (material) await model.highlight([localId], material);
+    else await model.setOpacity([localId], DIMMED_OPACITY);
   }
 
   private async localIds(model: FragmentsModel, globalIds: readonly string[]): Promise<number[]> {
