@@ -13,6 +13,7 @@ import { queryEntities, type Entity } from '../query/query-entities.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
+import type { InstrumentedStore } from '../store/instrumented-store.ts';
 import { align, pairKey, type AlignElement, type AlignEntity, type AlignResult, type Proposal } from './align.ts';
 import { classMatcher } from './class-matcher.ts';
 import { ifcBrickClass, IFC_BRICK_CLASSES } from './ifc-brick-classes.ts';
@@ -45,7 +46,7 @@ export class AlignmentService {
   constructor(
     db: Database,
     private readonly query: QueryLayer,
-    private readonly store: GraphStore,
+    private readonly store: GraphStore & Pick<InstrumentedStore, 'onChange'>,
   ) {
     this.rejections = new RejectionStore(db);
     this.ifc = new IfcModelStore(db);
@@ -125,14 +126,32 @@ export class AlignmentService {
     const alignment = await this.compute(siteId, work);
     const chosen = select(alignment.proposals, selection, ['proposed', 'accepted']);
     if (chosen.length === 0) return 0;
-    await this.rejections.add(siteId, chosen);
     const accepted = chosen.filter((p) => p.status === 'accepted');
-    if (accepted.length > 0) {
-      const graph = siteGraph(siteId);
-      const { text, removed } = await withoutLinks(await this.store.exportGraph(graph, 'application/n-triples'), accepted, work?.signal);
-      if (removed > 0) await this.store.replaceGraph(graph, text, 'application/n-triples');
-    }
+    if (accepted.length > 0) await this.removeLinks(siteGraph(siteId), accepted, work);
+    // After the links are gone: a removal refused leaves the proposals as they were.
+    await this.rejections.add(siteId, chosen);
     return chosen.length;
+  }
+
+  /**
+   * Removes accepted links by rewriting the graph from its export (the stores have no removal of
+   * triples). A change of the graph between the export and the rewrite (a load, here or through
+   * this process's store) would be undone by it: one seen meanwhile makes the removal a CONFLICT to
+   * try again, with the graph as it was. A change another replica makes to an external store in
+   * that moment is not seen (docs/ifc-alignment.md).
+   */
+  private async removeLinks(graph: string, accepted: readonly Proposal[], work?: RequestWork): Promise<void> {
+    let changed = false;
+    const stop = this.store.onChange((event) => {
+      if (event.graph === graph) changed = true;
+    });
+    try {
+      const { text, removed } = await withoutLinks(await this.store.exportGraph(graph, 'application/n-triples'), accepted, work?.signal);
+      if (changed) throw new AppError('CONFLICT', "The site's graph changed while the links were being removed; nothing was removed or rejected. Try again.");
+      if (removed > 0) await this.store.replaceGraph(graph, text, 'application/n-triples');
+    } finally {
+      stop();
+    }
   }
 
   /**

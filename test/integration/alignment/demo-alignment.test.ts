@@ -158,4 +158,30 @@ describe('IFC alignment on the demo tower', () => {
     // Buildings; locations and their parents; zones and their locations; equipment and its location.
     expect(h.roundTrips()).toBe(7);
   });
+
+  it('never undoes a load to remove a link: a change of the graph meanwhile makes the removal a 409, and the link stays', async () => {
+    const [proposal] = (await allProposals('&status=accepted')).slice(-1);
+    const store = h.services.store;
+    const exportGraph = store.exportGraph.bind(store);
+    // A load that comes after the rejection exported the graph, before it writes the graph back.
+    store.exportGraph = async (graph, format) => {
+      const text = await exportGraph(graph, format);
+      await store.mergeGraph(graph, '<urn:bkg:test:load> <urn:bkg:test:n> "meanwhile" .\n', 'application/n-triples');
+      return text;
+    };
+    try {
+      const refused = await post('/api/v1/sites/tower/alignment/reject', { ids: [proposal!.id] });
+      expect([refused.status, (await refused.json()).code]).toEqual([409, 'CONFLICT']);
+    } finally {
+      store.exportGraph = exportGraph;
+    }
+    const graph = () => h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text());
+    expect(await graph()).toContain('"meanwhile"');
+    expect(await graph()).toContain(`"${proposal!.globalId}"`);
+    expect((await allProposals('&status=all')).find((p) => p.id === proposal!.id)?.status).toBe('accepted');
+    // Asked again, with nothing changing meanwhile, the link goes and the load stays.
+    expect(await json('/api/v1/sites/tower/alignment/reject', writer, { method: 'POST', body: JSON.stringify({ ids: [proposal!.id] }) })).toEqual({ rejected: 1 });
+    expect(await graph()).toContain('"meanwhile"');
+    expect(await graph()).not.toContain(`"${proposal!.globalId}"`);
+  });
 });
