@@ -81,6 +81,7 @@ export class SparqlHttpStore implements GraphStore {
       headers: {
         accept,
         'content-type': dialect.queryEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/sparql-query',
+        ...(dialect.keepAlive ? {} : { connection: 'close' }),
       },
       body: () => {
         if (dialect.queryEncoding !== 'form') return text;

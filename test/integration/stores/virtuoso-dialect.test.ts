@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SparqlRow } from '../../../src/store/graph-store.ts';
 import { normalizeRows } from '../../../src/store/sparql-dialect.ts';
@@ -84,6 +84,37 @@ ex:s ex:p "plain", "tab\there \"quoted\" new\nline back\\slash", "uni é 🌡 �
     const key = (row: SparqlRow) => JSON.stringify(Object.entries(row.o!).filter(([k]) => row.o!.type !== 'bnode' || k === 'type').sort());
     expect(normalizeRows(ntriples!, dialect).map(key).sort()).toEqual(json.map(key).sort());
     expect((await store.select(selectQuery(query))).map(key).sort()).toEqual(json.map(key).sort());
+  });
+
+  it('holds back the end of an answer of about 40 KB on a kept-alive connection until the delayed ACK, so each query gets a connection of its own', async () => {
+    // 100 strings of 66 characters: 39 KB as a result set in N-Triples.
+    const query = `SELECT ?x WHERE { VALUES ?x { ${Array.from({ length: 100 }, (_, i) => `"v${String(i).padStart(4, '0')}-${'x'.repeat(60)}"`).join(' ')} } }`;
+    const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 });
+    const median = async (run: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        const started = performance.now();
+        await run();
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[4]!;
+    };
+    try {
+      const keptAlive = await median(async () => {
+        const response = await request(url!, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/n-triples' },
+          body: new URLSearchParams({ query }).toString(),
+        });
+        await response.body.text();
+      });
+      expect(keptAlive).toBeGreaterThanOrEqual(35);
+      const own = await median(async () => expect(await store.select(selectQuery(query))).toHaveLength(100));
+      expect(own).toBeLessThan(keptAlive - 25);
+    } finally {
+      await agent.close();
+    }
   });
 
   it('refuses blank nodes in INSERT DATA, so they go in an INSERT template', async () => {
