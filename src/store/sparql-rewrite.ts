@@ -64,6 +64,37 @@ export interface Expansion {
   readonly fresh: () => VariableTerm;
 }
 
+/**
+ * `s path o` as the triples of each way it can hold, its alternatives distributed over its
+ * sequences (`(a|b)/c` is `a/c` or `b/c`), inverses swapped; undefined for a path with a repeated
+ * step or a negated property set.
+ */
+export function pathBranches(s: PathEnd, path: Predicate, o: PathEnd, fresh: () => VariableTerm): Triple[][] | undefined {
+  if (!isPath(path)) return [[{ subject: s, predicate: path, object: o } as Triple]];
+  switch (path.pathType) {
+    case '^':
+      return pathBranches(o, path.items[0]!, s, fresh);
+    case '|': {
+      const each = path.items.map((item) => pathBranches(s, item, o, fresh));
+      return each.every((branches) => branches !== undefined) ? each.flat() : undefined;
+    }
+    case '/': {
+      let branches: Triple[][] = [[]];
+      let from = s;
+      for (const [i, item] of path.items.entries()) {
+        const to = i === path.items.length - 1 ? o : fresh();
+        const steps = pathBranches(from, item, to, fresh);
+        if (!steps) return undefined;
+        branches = branches.flatMap((before) => steps.map((step) => [...before, ...step]));
+        from = to;
+      }
+      return branches;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** `s path o` as patterns: alternatives a UNION, sequences a join over fresh variables, inverses swapped. */
 export function expandPath(s: PathEnd, path: Predicate, o: PathEnd, how: Expansion): Pattern[] {
   if (how.keep(path) || !isPath(path) || path.pathType === '!') return [bgp({ subject: s as Triple['subject'], predicate: path, object: o })];

@@ -79,6 +79,9 @@ describe('forVirtuoso', () => {
     expect(out).toMatch(/OPTIONAL \{\s*\{ \?o <urn:u> \?u\. \}\s*UNION\s*\{ \?o <urn:v> \?u\. \}\s*\}/);
     expect(out).toMatch(/OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:id> \?ts\. \}\s*\}/);
     expect(out).not.toMatch(/\||\//);
+    // Alternatives distributed over a sequence: one branch per way, never a UNION joined to a step.
+    const distributed = forVirtuoso(wrap('?s <urn:a> ?o OPTIONAL { ?o (<urn:r>|<urn:q>)/<urn:id> ?ts }'));
+    expect(distributed).toMatch(/OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:q> \?\1\.\s*\?\1 <urn:id> \?ts\. \}\s*\}/);
     const required = forVirtuoso(wrap('?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l OPTIONAL { ?l (<urn:a>|<urn:b>) ?z } }'));
     expect(required).toMatch(/\?s \(<urn:p>\|\^<urn:q>\) \?o\./);
     expect(required).toMatch(/OPTIONAL \{\s*\{ \?l <urn:a> \?z\. \}\s*UNION\s*\{ \?l <urn:b> \?z\. \}\s*\}/);
