@@ -127,7 +127,7 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
       `${result.loadAverage.end.toFixed(1)} at its end${Math.max(result.loadAverage.start, result.loadAverage.end) > ctx.machine.cores ? ' (above the core count: other processes shared the CPU and times are inflated)' : ''}. ` +
       `Up to ${ctx.iterations} rounds per query (fewer once a query's rounds took ${ctx.budgetMs / 1000} s), after a warm-up of up to ${WARM_UP_ROUNDS} rounds or ${WARM_UP_MS / 1000} s ` +
       `(the JIT compiles the gateway's code as it runs, as it has in a service under load), with NODE_ENV=production as \`npm start\` runs; ` +
-      `each round runs every mode of the query once, in turn. The site: \`${result.file}\`, building B01 anchors the queries; * marks a query over the whole site, whose answer grows with it.`,
+      `each round runs every mode of the query once, in an order turned by one each round (a store with a beat of its own falls on every mode alike). The site: \`${result.file}\`, building B01 anchors the queries; * marks a query over the whole site, whose answer grows with it.`,
     '',
   );
   lines.push('## Loading', '');
