@@ -3,8 +3,10 @@
  * and asks its dialect wherever an engine is known to depart from it; each departure below is
  * shown by a test in test/integration/stores/virtuoso-dialect.test.ts.
  */
+import { AppError } from '../errors/app-error.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import type { RdfTerm, SparqlRow } from './graph-store.ts';
+import { SparqlEndpointError } from './sparql-http-client.ts';
 import { forVirtuoso } from './virtuoso-query.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -33,6 +35,13 @@ export interface SparqlDialect {
    * connection of their own (about 1 ms more on loopback).
    */
   readonly keepAlive: boolean;
+  /**
+   * Whether a failure is the endpoint's query planner giving up on a query it could answer (not a
+   * fault of the query); such a query is sent once more after `orderAsWritten`, the endpoint's
+   * pragma that joins its patterns in the order written instead of searching for a plan.
+   */
+  readonly plannerGaveUp?: (error: unknown) => boolean;
+  readonly orderAsWritten?: string;
   /** Whether `INSERT DATA` may hold blank nodes (SPARQL 1.1 says yes). */
   readonly blankNodesInInsertData: boolean;
   /** A term of a result as the embedded store would write it. */
@@ -75,6 +84,10 @@ export const standardDialect: SparqlDialect = {
  *   in XML, 27 ms as a result set in N-Triples): a SELECT's answer is asked as N-Triples;
  * - the end of an answer of 35–70 KB waits 40 ms on a kept-alive connection (a 39 KB answer: 44 ms
  *   against 2): a query goes on a connection of its own (`keepAlive`);
+ * - its cost-based planner now and then gives up on a large query it answers at other times
+ *   (SQ200 "Stack Overflow in cost model", or its memory pool: a floor's rooms in CI): such a query
+ *   is sent once more with `sql:select-option "order"`, which joins the patterns as written (the
+ *   rewrites above put the required ones first);
  * - repeated property paths (`*`, `+`, `?`) from a variable are refused or answered in part,
  *   and EXISTS is answered wrongly in several shapes: the service's queries are rewritten into
  *   shapes it answers right (virtuoso-query.ts).
@@ -90,6 +103,8 @@ export const virtuosoDialect: SparqlDialect = {
   timeoutParameter: 'timeout',
   selectResults: 'result-set',
   keepAlive: false,
+  plannerGaveUp: (error) => error instanceof AppError && error.cause instanceof SparqlEndpointError && /\bVirtuoso 42000 Error SQ200\b/.test(error.cause.message),
+  orderAsWritten: 'DEFINE sql:select-option "order"',
   blankNodesInInsertData: false,
   prepareQuery: forVirtuoso,
   normalizeTerm(term) {

@@ -76,6 +76,17 @@ export class SparqlHttpStore implements GraphStore {
 
   private async query(text: string, accept: string, ownDeadline?: SendOptions['ownDeadline'], signal?: AbortSignal): Promise<HttpAnswer> {
     const dialect = await this.dialect();
+    try {
+      return await this.queryOnce(dialect, text, accept, ownDeadline, signal);
+    } catch (error) {
+      // The endpoint's planner gave up on the query (see `SparqlDialect.plannerGaveUp`): once more,
+      // with its patterns joined in the order written.
+      if (!dialect.plannerGaveUp?.(error) || !dialect.orderAsWritten) throw error;
+      return this.queryOnce(dialect, `${dialect.orderAsWritten}\n${text}`, accept, ownDeadline, signal);
+    }
+  }
+
+  private async queryOnce(dialect: SparqlDialect, text: string, accept: string, ownDeadline?: SendOptions['ownDeadline'], signal?: AbortSignal): Promise<HttpAnswer> {
     const answer = await this.client.send(this.queryUrl, {
       method: 'POST',
       headers: {

@@ -4,7 +4,9 @@
  * it where no external engine runs, and switch it to `down` (connections refused), `hang`
  * (requests never answered) or `fail` (HTTP 503) to see how the service copes, then back to `up`;
  * `deadlocks` makes that many of the next requests answer as Virtuoso does a deadlock's victim,
- * `cutAnswers` as it does a query whose timeout came while it wrote the answer.
+ * `cutAnswers` as it does a query whose timeout came while it wrote the answer, `plannerFailures`
+ * as it does a query its planner gave up on (a query sent after its `sql:select-option "order"`
+ * pragma is answered, and counted as `ordered`).
  * With `digest`, every request needs Digest credentials `user`/`secret`.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -25,6 +27,8 @@ export interface SparqlEndpoint {
   deadlocks: number;
   /** How many of the next requests answer HTTP 500 after part of a JSON answer, ending `Virtuoso S1TAT Error`. */
   cutAnswers: number;
+  /** How many of the next queries without Virtuoso's order pragma answer HTTP 500 `Virtuoso 42000 Error SQ200`. */
+  plannerFailures: number;
   close(): Promise<void>;
 }
 
@@ -48,7 +52,7 @@ async function body(req: IncomingMessage): Promise<string> {
 /** Starts the endpoint on a free loopback port. */
 export async function startSparqlEndpoint(options: { digest?: boolean } = {}): Promise<SparqlEndpoint> {
   const store = new oxigraph.Store();
-  const counts: Record<string, number> = { query: 0, update: 0, gsp: 0, abandoned: 0, deadlocked: 0 };
+  const counts: Record<string, number> = { query: 0, update: 0, gsp: 0, abandoned: 0, deadlocked: 0, ordered: 0 };
   const nonce = randomBytes(8).toString('hex');
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
@@ -95,8 +99,16 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
         store.update(update);
         return void res.writeHead(204).end();
       }
-      const query = form?.get('query') ?? url.searchParams.get('query') ?? text;
+      let query = form?.get('query') ?? url.searchParams.get('query') ?? text;
       counts.query!++;
+      const pragma = 'DEFINE sql:select-option "order"\n';
+      if (query.startsWith(pragma)) {
+        counts.ordered!++;
+        query = query.slice(pragma.length);
+      } else if (endpoint.plannerFailures > 0) {
+        endpoint.plannerFailures--;
+        return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Virtuoso 42000 Error SQ200: Stack Overflow in cost model\n\nSPARQL query:\n…');
+      }
       const format = /^\s*((PREFIX|BASE)[^\n]*\n\s*)*(CONSTRUCT|DESCRIBE)/i.test(query) ? 'application/n-triples' : 'application/sparql-results+json';
       res.writeHead(200, { 'content-type': format }).end(store.query(query, { results_format: format }) as string);
     } catch (error) {
@@ -120,6 +132,7 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
     counts,
     deadlocks: 0,
     cutAnswers: 0,
+    plannerFailures: 0,
     get mode() {
       return mode;
     },

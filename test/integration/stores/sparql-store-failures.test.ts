@@ -87,6 +87,24 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
     }
   });
 
+  it('sends a query its planner gave up on (SQ200) once more with the patterns joined as written, and no more', async () => {
+    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'virtuoso', timeoutMs: 5_000, maxConnections: 2 });
+    try {
+      const before = endpoint.counts.ordered!;
+      endpoint.plannerFailures = 1;
+      expect((await store.select(selectQuery('SELECT (1 AS ?one) WHERE {}')))[0]?.one?.value).toBe('1');
+      expect(endpoint.counts.ordered! - before).toBeGreaterThanOrEqual(1);
+      // A standard endpoint has no such pragma: its failure stays a failure.
+      const standard = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 5_000, maxConnections: 2 });
+      endpoint.plannerFailures = 1;
+      expect(codeOf(await standard.select(selectQuery('SELECT (1 AS ?one) WHERE {}')).catch((e: unknown) => e))).toBe('SERVICE_UNAVAILABLE');
+      await standard.close();
+    } finally {
+      endpoint.plannerFailures = 0;
+      await store.close();
+    }
+  });
+
   it('waits for a free connection beyond its bound rather than opening more', async () => {
     const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 10_000, maxConnections: 2 });
     try {

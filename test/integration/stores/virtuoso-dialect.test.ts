@@ -117,6 +117,16 @@ ex:s ex:p "plain", "tab\there \"quoted\" new\nline back\\slash", "uni é 🌡 �
     }
   });
 
+  it('answers a query after its order pragma (sent again so when its planner gives up) as without it', async () => {
+    await store.replaceGraph(graph, '<urn:a> <urn:p> <urn:b> . <urn:b> <urn:p> <urn:c> . <urn:c> <urn:q> "x" .', 'text/turtle');
+    const query = `SELECT ?s ?o ?v WHERE { GRAPH <${graph}> { ?s <urn:p> ?o . OPTIONAL { ?o <urn:q> ?v } } } ORDER BY ?s`;
+    const dialect = await store.dialect();
+    const plain = JSON.parse((await post(url!, { query })).text).results.bindings;
+    const ordered = JSON.parse((await post(url!, { query: `${dialect.orderAsWritten}\n${query}` })).text).results.bindings;
+    expect(plain).toHaveLength(2);
+    expect(ordered).toEqual(plain);
+  });
+
   it('refuses blank nodes in INSERT DATA, so they go in an INSERT template', async () => {
     const refused = await post(url!, { update: `INSERT DATA { GRAPH <${graph}> { <urn:x> <urn:p> _:b } }` });
     expect([refused.status, refused.text]).toEqual([400, expect.stringContaining('Blank node')]);
