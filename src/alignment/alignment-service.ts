@@ -15,7 +15,7 @@ import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import type { InstrumentedStore } from '../store/instrumented-store.ts';
 import { align, pairKey, type AlignElement, type AlignEntity, type AlignResult, type Proposal } from './align.ts';
-import { classMatcher } from './class-matcher.ts';
+import { classMatcher, type ClassMatch } from './class-matcher.ts';
 import { ifcBrickClass, IFC_BRICK_CLASSES } from './ifc-brick-classes.ts';
 import { portNeighbours } from './port-neighbours.ts';
 import { linkTriples, withoutLinks, type IfcLink } from './link-triples.ts';
@@ -62,13 +62,13 @@ export class AlignmentService {
       this.rejections.list(siteId),
     ]);
     const elements: AlignElement[] = rows.map((row) => ({ fileId: row.file_id, globalId: row.global_id, ifcClass: row.ifc_class, name: row.name, storey: row.storey, tag: row.tag ?? '' }));
-    const entities = elements.length === 0 ? [] : await this.entities(siteId, elements, connections.length > 0, work);
-    const ontology = await this.query.siteOntology(siteId);
+    const matches = classMatcher(await this.query.siteOntology(siteId));
+    const entities = elements.length === 0 ? [] : await this.entities(siteId, elements, connections.length > 0, matches, work);
     const mappable = new Set(elements.map((e) => `${e.fileId}\u0000${e.globalId}`));
     const result = align({
       elements,
       entities,
-      matches: classMatcher(ontology),
+      matches,
       connections: portNeighbours(connections, (fileId, globalId) => mappable.has(`${fileId}\u0000${globalId}`)),
       rejected: new Set(rejected.map((r) => pairKey(r.fileId, r.globalId, r.entityIri))),
     });
@@ -159,7 +159,7 @@ export class AlignmentService {
    * when the model has sensors), each with the floor its location chain reaches, and what it feeds
    * and is fed by when the model has port connections. One query per kind and relation.
    */
-  private async entities(siteId: string, elements: readonly AlignElement[], connected: boolean, work?: RequestWork): Promise<AlignEntity[]> {
+  private async entities(siteId: string, elements: readonly AlignElement[], connected: boolean, matches: ClassMatch, work?: RequestWork): Promise<AlignEntity[]> {
     const groups = new Set(elements.map((e) => ifcBrickClass(e.ifcClass)?.group));
     const ask = (kind: 'Building' | 'Location' | 'Zone' | 'Equipment' | 'Point', related?: string) =>
       queryEntities(this.query, { siteId, kind, fields: FIELDS, work, ...(related ? { related: { field: related, fields: ['uri'] as const } } : {}) }) as Promise<Fetched[]>;
@@ -172,8 +172,6 @@ export class AlignmentService {
       groups.has('sensor') ? ask('Point', 'location') : none,
       connected ? ask('Equipment', 'feeds') : none,
     ]);
-    const ontology = await this.query.siteOntology(siteId);
-    const matches = classMatcher(ontology);
     const byIri = new Map<string, Fetched>();
     for (const entity of [...buildings, ...locations, ...zones, ...equipment, ...points]) if (!byIri.has(entity.iri)) byIri.set(entity.iri, entity);
     const parentOf = new Map(locations.map((l) => [l.iri, l.related[0]?.iri]));
