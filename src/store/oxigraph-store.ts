@@ -365,7 +365,10 @@ export class OxigraphStore implements GraphStore {
     } catch (error) {
       if (error instanceof LaneDeadline || error instanceof EngineTrap) {
         this.options.logger?.warn({ thread: slot.index, reason: error.name, site }, 'triplestore thread replaced');
-        void this.rebuild(slot.keep());
+        // The rebuild stays counted against the site whose query cost the thread: were it let go,
+        // the site's next query would take the last live thread and every other site would wait
+        // out the rebuild.
+        void this.rebuild(slot);
         throw error instanceof LaneDeadline ? deadlineExceeded(work!.timeoutMs) : error;
       }
       throw error;
@@ -457,7 +460,10 @@ export class OxigraphStore implements GraphStore {
     }
   }
 
-  /** Replaces a thread: a new worker, the journal, the volatile graphs, the write in progress. */
+  /**
+   * Replaces a thread: a new worker, the journal, the volatile graphs, the write in progress. The
+   * slot is held until the thread serves again, counted against whoever holds it.
+   */
   private async rebuild(slot: Slot): Promise<void> {
     const i = slot.index;
     this.state[i] = 'rebuilding';
@@ -484,6 +490,8 @@ export class OxigraphStore implements GraphStore {
       }
     }
     this.state[i] = 'broken';
+    // The broken thread stays out of the queue for good, counted against no site.
+    slot.keep();
     this.current?.outcomes[i]!.resolve(undefined);
     // A graph waiting for this thread to have it waits no more.
     for (const restore of [...this.restores.values()]) if (this.whole(restore)) this.settle(restore);

@@ -99,6 +99,33 @@ describe('sites served in turn', () => {
   });
 });
 
+describe('a thread being rebuilt', () => {
+  it("still counts against the site whose query cost it: another site's query finds a thread during the rebuild", async () => {
+    // A graph large enough that a rebuild (reading the journal back) takes a while.
+    await store.replaceGraph(graph('big'), triples(300_000, 'b'), 'application/n-triples');
+    const controller = new AbortController();
+    // Two queries of one site that run to their deadline: the second waits behind the first (a
+    // site holds one thread of two), and must still wait while the first's thread is rebuilt.
+    const first = slowSelect(300);
+    const second = slowSelect(5_000, controller.signal).catch((e: unknown) => e);
+    await expect(first).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+    // The site asks again meanwhile, which hands out the free thread to whoever is next.
+    const third = store.select(countOf(graph('slow')), { site: graph('slow'), work: new RequestWork(controller.signal, 5_000, BUDGET, 'client') }).catch((e: unknown) => e);
+    const started = performance.now();
+    expect(await count(graph('other'))).toBe(10);
+    const waited = performance.now() - started;
+    const rebuilding = store.health() === 'recovering';
+    controller.abort();
+    const rebuildStarted = performance.now();
+    await recovered();
+    expect(waited, 'ms the other site waited for a thread').toBeLessThan(400);
+    // The rebuild was still on when the other site was answered, and took long enough to matter.
+    expect(rebuilding).toBe(true);
+    expect(waited + performance.now() - rebuildStarted).toBeGreaterThan(500);
+    for (const waiting of [await second, await third]) expect(waiting).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The request was cancelled.' });
+  });
+});
+
 describe('a query that traps the engine', () => {
   it('fails alone: its thread is replaced and rebuilt, every other query is answered', async () => {
     const other = Promise.all(Array.from({ length: 5 }, () => count(graph('other'))));
