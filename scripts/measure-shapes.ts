@@ -27,10 +27,10 @@ import { parseArgs } from 'node:util';
 
 import oxigraph from 'oxigraph';
 
-import { readEntityRows, type EntityRecord } from '../src/compiler/entity-records.ts';
+import { readEntityRows, type EntityRecord } from '../src/query/entity-records.ts';
 import type { Attribute, Constraint, RelationArgs, RootPlan, Selection } from '../src/compiler/plan.ts';
 import { isTraversal, locationPaths, relations } from '../src/compiler/relations.ts';
-import { kindsOf } from '../src/compiler/shape-entity.ts';
+import { kindsOf } from '../src/query/shape-entity.ts';
 import { relationQuery, rootQuery, traversalQuery } from '../src/compiler/sparql-builder.ts';
 import { ALL_PATHS, classGenerator, classTest, nameFilter, tagOf } from '../src/compiler/sparql-patterns.ts';
 import { Ontology, type EntityKind } from '../src/ontology/ontology.ts';

@@ -1,7 +1,8 @@
 import { createAuthenticator, type Authenticator } from './auth/authenticator.ts';
 import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config/config.ts';
-import { openDatabase, type Database } from './db/database.ts';
+import type { Database } from './db/database.ts';
+import { openDatabase } from './db/open-database.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
 import { demoFilesRestorer } from './files/demo-files.ts';

@@ -5,10 +5,10 @@
  * Shapes anchored on an IRI use it directly where the service resolves an id, which shows what
  * resolving ids costs.
  */
-import { readEntityRows } from '../../src/compiler/entity-records.ts';
+import { readEntityRows } from '../../src/query/entity-records.ts';
 import type { Attribute, EntityKind } from '../../src/compiler/plan.ts';
 import { locationPaths } from '../../src/compiler/relations.ts';
-import { kindsOf } from '../../src/compiler/shape-entity.ts';
+import { kindsOf } from '../../src/query/shape-entity.ts';
 import type { SiteProfile } from '../../src/compiler/site-profile.ts';
 import { pathsOf, selectEntities } from '../../src/compiler/sparql-builder.ts';
 import { classGenerator, nameFilter } from '../../src/compiler/sparql-patterns.ts';

@@ -3,9 +3,9 @@
  * over the fetched edges, Equipment only, no limits), for the scripts that check competing SPARQL
  * shapes give the service's answer.
  */
-import { readEntityRows } from '../../src/compiler/entity-records.ts';
-import { kindsOf } from '../../src/compiler/shape-entity.ts';
-import { traverse } from '../../src/compiler/traverse.ts';
+import { readEntityRows } from '../../src/query/entity-records.ts';
+import { kindsOf } from '../../src/query/shape-entity.ts';
+import { traverse } from '../../src/query/traverse.ts';
 import type { Ontology } from '../../src/ontology/ontology.ts';
 import type { SparqlRow } from '../../src/store/graph-store.ts';
 

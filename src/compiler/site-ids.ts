@@ -13,7 +13,6 @@ import { isAbsoluteIri } from '../rdf/iri.ts';
 import { aggregate, bind, filter, graph, group, integer, namedNode, op, select, triple, union, variable, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
 import { RDF } from '../rdf/vocabulary.ts';
 import { localName } from '../rdf/vocabulary.ts';
-import type { SparqlRow } from '../rdf/result-row.ts';
 import { ALL_PATHS, ID_CUTS, endsAtCut, localNameOf } from './sparql-patterns.ts';
 
 /**
@@ -96,13 +95,4 @@ export function sharedNamesQuery(site: string): SelectQuery {
     group: [n],
     having: [op('>', aggregate('count', e), integer(1))],
   });
-}
-
-/** Reads a site graph's ids (one query, `sharedNamesQuery`). */
-export async function readSiteIds(run: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string): Promise<SiteIds> {
-  const shared = new Map<string, Set<string>>();
-  for (const row of await run(sharedNamesQuery(graph))) {
-    if (row.n && row.es) shared.set(row.n.value, new Set(row.es.value.split(' ')));
-  }
-  return shared.size === 0 ? SiteIds.UNIQUE : new SiteIds(shared);
 }

@@ -198,7 +198,7 @@ const subquery = (variables: readonly VariableTerm[], where: readonly Pattern[],
 /**
  * A traversal fetches, for every parent, the `feeds` edges reachable from its start nodes, the
  * start nodes, and the facts of every node on the way; the breadth-first walk with `maxDepth`,
- * `medium` and `is` then runs on that small subgraph (`traverse.ts`). Cycles cost nothing.
+ * `medium` and `is` then runs on that small subgraph (`src/query/traverse.ts`). Cycles cost nothing.
  */
 export function traversalQuery(
   site: string,

@@ -6,7 +6,7 @@
  * slices of the main thread, each list item on its own, so no list holds it at once.
  */
 import type { Selection, UnionSelection, ValueFields } from '../compiler/plan.ts';
-import type { EntityObject } from '../compiler/shape-entity.ts';
+import type { EntityObject } from '../query/shape-entity.ts';
 import { MainThreadSlices } from '../limits/main-thread.ts';
 
 type Completed = Record<string, unknown>;

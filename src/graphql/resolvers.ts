@@ -1,7 +1,7 @@
 import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { buildPlan, type PlannedField } from '../compiler/build-plan.ts';
 import type { RootPlan, RootQueryName } from '../compiler/plan.ts';
-import type { EntityObject } from '../compiler/shape-entity.ts';
+import type { EntityObject } from '../query/shape-entity.ts';
 import type { PlanAnswer } from '../query/execute-plan.ts';
 import { requireSite } from '../sites/site-directory.ts';
 import type { GraphQLContext } from './context.ts';

@@ -4,10 +4,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { aggregate, graph, namedNode, select, triple, values, variable } from '../rdf/sparql-algebra.ts';
 import { RELATIONSHIP_PREDICATES } from '../rdf/relationships.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
-import { modelFacts } from '../sites/model-facts.ts';
 import { readableSiteIds, requireCredentials } from '../sites/site-access.ts';
 import { graphQLData, type Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
@@ -30,20 +28,13 @@ const counts = `query Describe($siteId: String!, $samples: Int!) {
   sampleSystems: system(siteId: $siteId, limit: $samples) { id name type }
 }`;
 
-const [P, S, O, N] = ['p', 's', 'o', 'n'].map((name) => variable(name));
-
-/** How many triples state each relationship the API reads (hasPart, hasPoint, feeds, hasLocation, …), in one query. */
-async function relationsPresent(sources: McpSources, caller: Caller, graphIri: string): Promise<Record<string, number>> {
-  const rows = await sources.store.select(
-    select({
-      variables: [P!, [aggregate('count', S!), N!]],
-      where: [graph(namedNode(graphIri), values(P!, RELATIONSHIP_PREDICATES.map(namedNode)), triple(S!, P!, O!))],
-      group: [P!],
-    }),
-    { site: graphIri, work: caller.work },
-  );
+/** How many triples state each relationship the API reads (hasPart, hasPoint, feeds, hasLocation, …), by local name. */
+function relationsPresent(links: ReadonlyMap<string, number>): Record<string, number> {
   const present: Record<string, number> = {};
-  for (const row of rows) if (row.p) present[localName(row.p.value)] = (present[localName(row.p.value)] ?? 0) + Number(row.n?.value ?? 0);
+  for (const predicate of RELATIONSHIP_PREDICATES) {
+    const triples = links.get(predicate);
+    if (triples) present[localName(predicate)] = (present[localName(predicate)] ?? 0) + triples;
+  }
   return present;
 }
 
@@ -86,7 +77,7 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
         const data = await graphQLData(sources.graphql, caller, counts, { siteId: site.id, samples: SAMPLES });
         const ontology = await sources.query.knowledge.ontology(graphIri);
         // No wait for a profile still being read (a load report waits up to two minutes): the lists are then read here, within the request's work.
-        const facts = await modelFacts(sources.store, sources.query.knowledge, graphIri, caller.work, 0);
+        const facts = await sources.query.graphStatistics(graphIri, { work: caller.work, profileWaitMs: 0, relationships: true });
         const classesByKind: Record<string, Record<string, number>> = {};
         for (const [cls, entities] of [...facts.classes].sort((a, b) => b[1] - a[1])) {
           for (const kind of ontology.kindsOfTypes([cls])) (classesByKind[kind] ??= {})[localName(cls)] = entities;
@@ -97,7 +88,7 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
           site: { id: site.id, name: site.name, timezone: site.timezone },
           counts: { buildings: data.buildings, equipment: data.equipment, points: data.points, zones: data.zones, systems: data.systems, typedEntities: facts.typed, untypedEntities: facts.untyped.count },
           classesByKind,
-          relations: await relationsPresent(sources, caller, graphIri),
+          relations: relationsPresent(facts.links),
           timeseries: { seriesWithReadings: coverage.series, firstReading: when(coverage.first), lastReading: when(coverage.last) },
           samples: { buildings: data.sampleBuildings, equipment: data.sampleEquipment, points: data.samplePoints, zones: data.sampleZones, systems: data.sampleSystems },
         };

@@ -5,16 +5,16 @@
  * runs them through a `QueryRunner` and fills `currentValue` from a `CurrentValueSource`, both
  * given by the caller, so it holds no store and no readings of its own.
  */
-import { AnswerCost } from '../compiler/answer-cost.ts';
-import { readEntityRowsInSlices, type EntityRecord } from '../compiler/entity-records.ts';
-import { readExternalReferences } from '../compiler/external-references.ts';
+import { AnswerCost } from './answer-cost.ts';
+import { applyTags, readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
+import { readExternalReferences } from './external-references.ts';
 import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection, UnmarkedClasses } from '../compiler/plan.ts';
 import { isTraversal, relations, type TraversalRelation } from '../compiler/relations.ts';
-import { kindsOf, shapeEntity, type EntityObject } from '../compiler/shape-entity.ts';
+import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
 import type { SiteIds } from '../compiler/site-ids.ts';
-import { applyTags, type SiteProfile } from '../compiler/site-profile.ts';
+import type { SiteProfile } from '../compiler/site-profile.ts';
 import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from '../compiler/sparql-builder.ts';
-import { traverse } from '../compiler/traverse.ts';
+import { traverse } from './traverse.ts';
 import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { Ontology } from '../ontology/ontology.ts';

@@ -11,6 +11,7 @@
  */
 import type { SparqlRow } from '../rdf/result-row.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
+import type { QueryRunner } from './query-runner.ts';
 
 /** A store as the caches see it: told of each change of a graph, and asked outside a request's round trips. */
 export interface WatchedGraphs {
@@ -29,16 +30,18 @@ interface Reading<T> {
 
 export class GraphReadings<T> {
   private readonly readings = new Map<string, Reading<T>>();
+  private readonly runner: QueryRunner;
 
   /**
-   * `read`: the reading of one graph, from an unreported select. `keptFor`: how long a reading
+   * `read`: the reading of one graph, through a runner of unreported selects. `keptFor`: how long a reading
    * that took `readMs` stays before it is renewed; undefined: until the graph changes.
    */
   constructor(
     private readonly store: WatchedGraphs,
-    private readonly read: (select: (query: SelectQuery) => Promise<SparqlRow[]>, graph: string) => Promise<T>,
+    private readonly read: (runner: QueryRunner, graph: string) => Promise<T>,
     private readonly keptFor: (readMs: number) => number | undefined,
   ) {
+    this.runner = { select: (query, graph) => store.selectUnreported(query, { site: graph }) };
     store.onChange(({ graph }) => this.readings.delete(graph));
   }
 
@@ -61,7 +64,7 @@ export class GraphReadings<T> {
   /** Reads the graph; a renewal takes the place of `current` once read, unless the graph changed meanwhile. */
   private start(graph: string, current?: Reading<T>): Reading<T> {
     const started = performance.now();
-    const reading: Reading<T> = { until: Infinity, renewing: false, value: this.read((query) => this.store.selectUnreported(query, { site: graph }), graph) };
+    const reading: Reading<T> = { until: Infinity, renewing: false, value: this.read(this.runner, graph) };
     if (!current) this.readings.set(graph, reading);
     reading.value.then(
       () => {

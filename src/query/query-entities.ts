@@ -5,7 +5,7 @@
  * same compiler and executor, so domain code never writes a plan or a pattern of its own.
  */
 import { ATTRIBUTE_OF, classFilter } from '../compiler/build-plan.ts';
-import type { EntityObject } from '../compiler/shape-entity.ts';
+import type { EntityObject } from './shape-entity.ts';
 import type { Constraint, EntityKind, FieldPlan, RelationName, RootPlan, RootQueryName, ScalarField, Selection } from '../compiler/plan.ts';
 import { relations } from '../compiler/relations.ts';
 import type { RequestWork } from '../limits/request-work.ts';

@@ -1,14 +1,17 @@
 /**
  * The query layer as the rest of the service sees it: the ontology a site reads, and plans run
  * against the site's kept knowledge through one runner. GraphQL resolvers run the plans they
- * build; domain code asks for entities with `queryEntities`. Built by the composition root.
+ * build; domain code asks for entities with `queryEntities`, and for what a graph holds with
+ * `graphStatistics` and `modelReading`. Built by the composition root.
  */
 import type { RootPlan } from '../compiler/plan.ts';
 import type { RequestWork } from '../limits/request-work.ts';
+import { readModel, type ModelFacts, type ModelReading } from '../ontology/model-reading.ts';
 import type { Ontology } from '../ontology/ontology.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
 import { executePlan, type PlanAnswer } from './execute-plan.ts';
+import { readGraphStatistics, type StatisticsOptions } from './graph-statistics.ts';
 import type { QueryRunner } from './query-runner.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
 
@@ -29,5 +32,19 @@ export class QueryLayer {
     const profile = await this.knowledge.profile(plan.graph);
     const ids = await this.knowledge.ids(plan.graph, profile);
     return executePlan(plan, { runner: this.runner, ontology, site: { profile, ids }, currentValues, work });
+  }
+
+  /** What a site graph holds, counted (`graph-statistics.ts`), within the request's `work` if given. */
+  graphStatistics(graph: string, options: StatisticsOptions): Promise<ModelFacts> {
+    return readGraphStatistics(this.runner, this.knowledge, graph, options);
+  }
+
+  /**
+   * What the service made of a site graph (a load report's reading), as the site reads the
+   * ontology. Waits up to two minutes for the profile being read after a change: it reads the same lists.
+   */
+  async modelReading(graph: string, work?: RequestWork): Promise<ModelReading> {
+    const [facts, ontology] = await Promise.all([this.graphStatistics(graph, { work, profileWaitMs: 120_000 }), this.knowledge.ontology(graph)]);
+    return readModel(facts, ontology);
   }
 }

@@ -5,7 +5,7 @@
  * external SPARQL store). Where another replica may, each reading is also renewed after a time
  * (`GraphReadings`), so what that replica changed is seen within it; this replica's own changes at once.
  *
- * - Profiles (src/compiler/site-profile.ts): read again in the background once a change is done,
+ * - Profiles (src/compiler/site-profile.ts, read by `site-readers.ts`): read again in the background once a change is done,
  *   so the first query after it finds the profile ready or waits for it. On an external store they
  *   are renewed as ids are: the planner anchors a property name on the predicates the graph holds
  *   and the kind fallback on its untyped entities there too (a FILTER over every candidate took
@@ -20,12 +20,12 @@
  *   Brick 1.4 class within that time.
  */
 import type { Ontology, SiteClassStatements } from '../ontology/ontology.ts';
-import { readSiteIds, type SiteIds } from '../compiler/site-ids.ts';
-import { readClassStatements } from '../compiler/site-ontology.ts';
-import { readSiteProfile, type SiteProfile } from '../compiler/site-profile.ts';
+import type { SiteIds } from '../compiler/site-ids.ts';
+import type { SiteProfile } from '../compiler/site-profile.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import { GraphReadings, type WatchedGraphs } from './graph-readings.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
+import { readClassStatements, readSiteIds, readSiteProfile } from './site-readers.ts';
 
 const TTL_MS = 5_000;
 const READS_PER_TTL = 10;

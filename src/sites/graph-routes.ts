@@ -1,4 +1,3 @@
-import { readSiteModel } from './model-facts.ts';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,7 +8,7 @@ import { mediaType } from '../http-kit/media-type.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import { receiveBody, type ReceivedBody } from '../http-kit/receive-body.ts';
 import { countUpload } from '../http-kit/count-upload.ts';
-import type { SiteKnowledge } from '../query/site-knowledge.ts';
+import type { QueryLayer } from '../query/query-layer.ts';
 import { NestingTooDeep } from '../rdf/nesting-scanner.ts';
 import { PrefixDeclarations } from '../rdf/prefix-declarations.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
@@ -50,7 +49,7 @@ export interface GraphRoutesOptions {
   /** The latest load of each site, for `GET …/graph/load`. */
   readonly loads: GraphLoads;
   /** What is known of each site (its ontology as it reads it, its profile): a load's reading is made against it. */
-  readonly knowledge: SiteKnowledge;
+  readonly query: QueryLayer;
 }
 
 const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` }).optional();
@@ -131,7 +130,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
       // What the service made of the model (the load report): counted by the store, after the load.
-      const reading = await readSiteModel(store, options.knowledge, graph, req.work);
+      const reading = await options.query.modelReading(graph, req.work);
       countUpload(res, 'graph', body.bytes);
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
     } catch (error) {
@@ -178,7 +177,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   router.get('/:siteId/graph/reading', async (req, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sites, req.client, req.params.siteId);
-    res.json(await readSiteModel(store, options.knowledge, siteGraph(site.id), req.work));
+    res.json(await options.query.modelReading(siteGraph(site.id), req.work));
   });
   router.put('/:siteId/graph', load(true));
   router.post('/:siteId/graph', load(false));
@@ -203,7 +202,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       return;
     }
     // Turtle with the prefixes the model had: its own declarations, the well-known ones, its entities' namespaces.
-    const profile = await options.knowledge.profile(graph);
+    const profile = await options.query.knowledge.profile(graph);
     const prefixes = await exportPrefixes(nTriples, await sites.prefixes(site.id), profile?.namespaces ?? []);
     res.type(format);
     await pipeline(turtleWithPrefixes(nTriples, prefixes), res);

@@ -4,7 +4,8 @@
 // IFC GlobalId that is no plain string still found, and relationships stated with predicates the
 // graph did not hold before followed (the relation paths keep only the predicates a site holds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSiteProfile } from '../../../src/compiler/site-profile.ts';
+import { storeRunner } from '../../../src/query/query-runner.ts';
+import { readSiteProfile } from '../../../src/query/site-readers.ts';
 import { siteGraph } from '../../../src/rdf/vocabulary.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
@@ -51,7 +52,7 @@ describe('the site profile', () => {
   });
 
   it('lists untyped entities, the namespaces of every entity and the predicates', async () => {
-    const profile = await readSiteProfile((q) => h.services.store.select(q), siteGraph('prof'));
+    const profile = await readSiteProfile(storeRunner(h.services.store), siteGraph('prof'));
     expect(profile.untyped.get('Equipment')).toEqual(['https://example.org/a#LCP1']);
     expect(profile.untyped.get('Point')).toEqual([]);
     expect(profile.namespaces).toEqual(['https://example.org/a#', 'https://example.org/b/']);

@@ -2,7 +2,7 @@
 // the equipment of each point, its points again …), so a request of a kilobyte that passes depth,
 // alias, cost and token limits asked for a 125 MB answer and, with six aliases, ran the process out
 // of memory. The budget counts each entity as often as it appears in the answer, before the next
-// level is fetched, and refuses the request in well under a second (src/compiler/answer-cost.ts).
+// level is fetched, and refuses the request in well under a second (src/query/answer-cost.ts).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database, type DatabaseOptions } from '../../../src/db/database.ts';
+import type { Database } from '../../../src/db/database.ts';
+import { openDatabase, type DatabaseOptions } from '../../../src/db/open-database.ts';
 import { ReadingStore, type Aggregate } from '../../../src/readings/reading-store.ts';
 import { SiteStore } from '../../../src/sites/site-store.ts';
 

@@ -77,6 +77,35 @@ function layeringViolations(imports: readonly Import[], layers: readonly string[
   return problems;
 }
 
+/** The files of each import loop (a strongly connected set of two or more files), by Tarjan's algorithm. */
+function fileLoops(imports: readonly Import[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const i of imports) next.set(i.from, [...(next.get(i.from) ?? []), i.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const loops: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(file, Math.min(low.get(file)!, index.get(to)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const loop: string[] = [];
+    let member: string;
+    do loop.push((member = stack.pop()!));
+    while (member !== file);
+    if (loop.length > 1) loops.push(loop.sort());
+  };
+  for (const file of next.keys()) if (!index.has(file)) visit(file);
+  return loops;
+}
+
 describe('the layering of src/ (docs/architecture.md)', () => {
   const layers = readLayers(doc);
   const imports = readImports();
@@ -94,6 +123,20 @@ describe('the layering of src/ (docs/architecture.md)', () => {
 
   it('has every folder of src/ in a part, and every import pointing down the list', () => {
     expect(layeringViolations(imports, layers, units)).toEqual([]);
+  });
+
+  it('has no loop of imports between files', () => {
+    expect(fileLoops(imports)).toEqual([]);
+  });
+
+  it('finds a loop of imports between files', () => {
+    const fake: Import[] = [
+      { from: 'src/a/x.ts', to: 'src/a/y.ts', line: 1 },
+      { from: 'src/a/y.ts', to: 'src/a/z.ts', line: 1 },
+      { from: 'src/a/z.ts', to: 'src/a/x.ts', line: 1 },
+      { from: 'src/a/z.ts', to: 'src/b/w.ts', line: 2 },
+    ];
+    expect(fileLoops(fake)).toEqual([['src/a/x.ts', 'src/a/y.ts', 'src/a/z.ts']]);
   });
 
   it('catches an import that points up, one sideways within a line, a folder in no part and two folders importing each other', () => {

@@ -28,6 +28,14 @@ describe('the compiler without a store', () => {
     expect(imports.filter((line) => /'?\.\.\/(store|readings|query)\//.test(line))).toEqual([]);
   });
 
+  it('runs no query: no file of the compiler waits on anything or takes a runner', () => {
+    const waiting = readdirSync(COMPILER)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => readFileSync(`${COMPILER}${file}`, 'utf8').split('\n').map((line, i) => `${file}:${i + 1}: ${line.trim()}`))
+      .filter((line) => /\b(async|await|Promise<|QueryRunner|SelectRunner)\b/.test(line.replace(/^[^:]+:\d+: (\*|\/\/).*/, '')));
+    expect(waiting).toEqual([]);
+  });
+
   it('turns a nested plan into a root query and one relation query for all the parents', () => {
     const plan = planOne(ontology, '{ equipment(siteId: "s", is: "AHU") { id points { id } } }');
     const root = rootQuery(plan, new Set())!;

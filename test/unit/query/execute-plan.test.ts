@@ -3,7 +3,7 @@
 // current-value lookup are checked without a store.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RootPlan } from '../../../src/compiler/plan.ts';
-import type { EntityObject } from '../../../src/compiler/shape-entity.ts';
+import type { EntityObject } from '../../../src/query/shape-entity.ts';
 import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import type { SparqlRow } from '../../../src/rdf/result-row.ts';

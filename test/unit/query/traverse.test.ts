@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { traverse, type TraversalInput } from '../../../src/compiler/traverse.ts';
+import { traverse, type TraversalInput } from '../../../src/query/traverse.ts';
 
 /** `feeds` edges from a chain written `A>B>C`, several chains joined with spaces. */
 const edges = (chains: string): Array<[string, string]> =>

@@ -1,6 +1,6 @@
-// Rows of an external-references query → each entity's references (src/compiler/external-references.ts).
+// Rows of an external-references query → each entity's references (src/query/external-references.ts).
 import { describe, expect, it } from 'vitest';
-import { readExternalReferences } from '../../../src/compiler/external-references.ts';
+import { readExternalReferences } from '../../../src/query/external-references.ts';
 import type { RdfTerm, SparqlRow } from '../../../src/rdf/result-row.ts';
 
 const REF = 'https://brickschema.org/schema/Brick/ref#';

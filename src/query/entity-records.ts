@@ -3,6 +3,7 @@
  * and the links from each parent to its candidate children.
  */
 import { MainThreadSlices } from '../limits/main-thread.ts';
+import type { SiteProfile } from '../compiler/site-profile.ts';
 import type { SparqlRow } from '../rdf/result-row.ts';
 
 /** What the store told about one entity. Facts it did not tell share one empty set or map (fewer objects per entity). */
@@ -120,4 +121,10 @@ function withValue(values: readonly string[], value: string): readonly string[] 
   if (values === NONE) return [value];
   (values as string[]).push(value);
   return values;
+}
+
+/** Sets the fallback tags a query left out (see `SiteProfile.tags`). */
+export function applyTags(records: ReadonlyMap<string, EntityRecord>, profile: SiteProfile | undefined): void {
+  if (!profile?.tags) return;
+  for (const record of records.values()) record.tag = profile.tags.get(record.iri) ?? '';
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EntityRecord } from '../../../src/compiler/entity-records.ts';
+import type { EntityRecord } from '../../../src/query/entity-records.ts';
 import type { EntityKind, FieldPlan, ScalarField, Selection } from '../../../src/compiler/plan.ts';
-import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../../../src/compiler/shape-entity.ts';
+import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../../../src/query/shape-entity.ts';
 import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import { BRICK, REC, loadDerivedOntology } from '../ontology/derived-ontology.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEntityRows } from '../../../src/compiler/entity-records.ts';
+import { readEntityRows } from '../../../src/query/entity-records.ts';
 import type { RdfTerm, SparqlRow } from '../../../src/rdf/result-row.ts';
 
 const BRICK = 'https://brickschema.org/schema/Brick#';

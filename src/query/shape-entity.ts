@@ -6,8 +6,8 @@ import type { Ontology } from '../ontology/ontology.ts';
 import { unitSymbol } from '../ontology/unit-symbols.ts';
 import { BRICK, localName } from '../rdf/vocabulary.ts';
 import type { EntityRecord } from './entity-records.ts';
-import type { SiteIds } from './site-ids.ts';
-import type { EntityKind, ScalarField, Selection } from './plan.ts';
+import type { SiteIds } from '../compiler/site-ids.ts';
+import type { EntityKind, ScalarField, Selection } from '../compiler/plan.ts';
 
 /** An entity as the resolvers see it: its IRI and kind, and a value per response key. */
 export interface EntityObject {

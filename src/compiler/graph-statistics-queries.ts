@@ -1,0 +1,36 @@
+/**
+ * The aggregate queries that count what a site's graph holds (src/query/graph-statistics.ts runs
+ * them): entities per class, typed entities, triples per linking predicate, and which of a list of
+ * entities have a class. Nothing of the graph is copied out.
+ */
+import { aggregate, filter, graph, namedNode, op, select, triple, values, variable, type Patterns, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { RDF } from '../rdf/vocabulary.ts';
+
+const TYPE = namedNode(`${RDF}type`);
+const [S, P, O, T, N, X] = ['s', 'p', 'o', 't', 'n', 'x'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+
+const inGraph = (site: string, ...where: Patterns[]) => [graph(namedNode(site), ...where)];
+
+/** Entities per asserted class: columns `t` (the class) and `n`. */
+export function classCountsQuery(site: string): SelectQuery {
+  return select({ variables: [T, [aggregate('count', S), N]], where: inGraph(site, triple(S, TYPE, T), filter(op('isiri', T))), group: [T] });
+}
+
+/** Entities with at least one class: column `n`. */
+export function typedCountQuery(site: string): SelectQuery {
+  return select({ variables: [[aggregate('count', S, { distinct: true }), N]], where: inGraph(site, triple(S, TYPE, T)) });
+}
+
+/** Triples per predicate of `predicates` whose object is an IRI or a blank node: columns `p` and `n`. */
+export function linkCountsQuery(site: string, predicates: readonly string[]): SelectQuery {
+  return select({
+    variables: [P, [aggregate('count', S), N]],
+    where: inGraph(site, values(P, predicates.map(namedNode)), triple(S, P, O), filter(op('!', op('isliteral', O)))),
+    group: [P],
+  });
+}
+
+/** Which of `entities` have a class: column `x`. */
+export function typedAmongQuery(site: string, entities: readonly string[]): SelectQuery {
+  return select({ variables: [X], distinct: true, where: inGraph(site, values(X, entities.map(namedNode)), triple(X, TYPE, T)) });
+}
