@@ -1,7 +1,7 @@
 /**
  * The counts of a model reading (src/ontology/model-reading.ts) taken from a model held as triples,
  * for `POST …/graph/validate` of a document that is not loaded: the same counts the store computes
- * for a loaded graph (src/sites/model-facts.ts), in one pass over the triples.
+ * for a loaded graph (src/query/graph-statistics.ts), in one pass over the triples.
  */
 import type N3 from 'n3';
 import type { IriPair } from '../ontology/hierarchy-extractor.ts';
