@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { cliConfig } from '../config/cli-config.ts';
 import { ApiClient } from './api-client.ts';
 import { optionLines, usageLine, type Command, type OptionSpec, type Output } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
@@ -99,8 +100,8 @@ function parseError(error: unknown, command: Command): UsageError {
   return new UsageError(message, command.path.join(' '));
 }
 
-function resolveUrl(given: string | undefined, env: CliEnvironment['env']): string {
-  const url = given || env.BKG_URL || DEFAULT_URL;
+function resolveUrl(given: string | undefined, fromEnv: string | undefined): string {
+  const url = given || fromEnv || DEFAULT_URL;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -114,6 +115,7 @@ function resolveUrl(given: string | undefined, env: CliEnvironment['env']): stri
 /** Runs one command line; resolves with the exit status. Never throws. */
 export async function runCli(argv: readonly string[], io: CliEnvironment): Promise<number> {
   const { stdout, stderr } = io;
+  const settings = cliConfig(io.env);
   try {
     const words = commandWords(argv);
     const wantsHelp = argv.some((a) => a === '--help' || a === '-h');
@@ -159,8 +161,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
     const extra = parsed.positionals.slice(command.args.length);
     if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`, command.path.join(' '));
 
-    const url = resolveUrl(options.url as string | undefined, io.env);
-    const token = (options.token as string | undefined) || io.env.BKG_TOKEN || io.env.BKG_ADMIN_KEY || undefined;
+    const url = resolveUrl(options.url as string | undefined, settings.url);
+    const token = (options.token as string | undefined) || settings.token;
     await command.run({ args: parsed.positionals, options, api: new ApiClient(url, token), env: io.env, json: options.json === true, stdout, stderr });
     return 0;
   } catch (error) {
@@ -178,7 +180,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
       return error.exitCode;
     }
     stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (io.env.BKG_DEBUG && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+    if (settings.debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
     return 1;
   }
 }

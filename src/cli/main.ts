@@ -4,5 +4,6 @@
  */
 import { runCli } from './cli.ts';
 
-// The CLI is its own program: it reads its environment here, not through src/config.
+// The environment is handed over whole: src/config/cli-config.ts reads the CLI's settings of it, and
+// src/config/auth-config.ts those of `bkg tokens issue`.
 process.exitCode = await runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });

@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CATEGORIES, fileRecord } from '../files/site-file.ts';
 import { AGGREGATES } from '../readings/reading-store.ts';
-import { answerTimeseries } from '../timeseries/timeseries-routes.ts';
+import { answerTimeseries } from '../timeseries/answer-timeseries.ts';
 import type { Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
 import { answering, page } from './tool-answer.ts';

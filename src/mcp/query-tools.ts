@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { badUserInput } from '../errors/app-error.ts';
 import { answerQuery, siteQuery } from '../sparql-endpoint/answer-query.ts';
-import { MAX_QUERY_LENGTH } from '../sparql-endpoint/sparql-routes.ts';
+import { MAX_QUERY_LENGTH } from '../sparql-endpoint/sparql-query-params.ts';
 import { callGraphQL, graphQLData, type Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
 import { answering, page } from './tool-answer.ts';

@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteCo
 import { SERVICE_VERSION as version } from '../config/service-version.ts';
 import { z } from 'zod';
 import { newKeySchema } from '../sites/keys-routes.ts';
-import { decisionBody, MAX_PROPOSAL_PAGE, proposalsQuery } from '../alignment/alignment-routes.ts';
+import { decisionBody, MAX_PROPOSAL_PAGE, proposalsQuery } from '../alignment/alignment-requests.ts';
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
 import { createFileFields, listElementsQuery, listFilesQuery, listModelsQuery, updateFileFields } from '../files/file-fields.ts';
 import { MAX_READINGS_PER_REQUEST, readingItemSchema } from '../readings/reading-input.ts';

@@ -1,5 +1,4 @@
 import express, { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { AppError, badUserInput, unsupportedMediaType } from '../errors/app-error.ts';
 import { mediaType } from '../http-kit/media-type.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
@@ -8,23 +7,7 @@ import type { SiteStore } from '../sites/site-store.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { answerQuery, siteQuery, type SparqlLimits } from './answer-query.ts';
 import { RESULT_TYPES, writeResults } from './write-results.ts';
-
-/** The longest query text taken, in characters (a body over it is 413). */
-export const MAX_QUERY_LENGTH = 100_000;
-
-const fixedDataset = 'The dataset is fixed: the site’s graph and the ontology graph. Name graphs with FROM, FROM NAMED or GRAPH in the query.';
-
-/** The protocol parameters of `GET|POST /sites/{siteId}/sparql` (query string, or form body). */
-export const sparqlQueryParams = z.object({
-  query: z
-    .string({ error: 'A SPARQL query is required: the `query` parameter, or an application/sparql-query body.' })
-    .min(1, 'A SPARQL query is required: the `query` parameter, or an application/sparql-query body.')
-    .max(MAX_QUERY_LENGTH, `At most ${MAX_QUERY_LENGTH} characters.`)
-    .meta({ description: 'The SPARQL 1.1 query (SELECT, ASK, CONSTRUCT or DESCRIBE).', example: 'SELECT ?ahu WHERE { ?ahu a brick:AHU }' }),
-  'default-graph-uri': z.undefined({ error: fixedDataset }).optional(),
-  'named-graph-uri': z.undefined({ error: fixedDataset }).optional(),
-  update: z.undefined({ error: 'This endpoint is read-only: SPARQL Update is refused.' }).optional(),
-});
+import { MAX_QUERY_LENGTH, sparqlQueryParams } from './sparql-query-params.ts';
 
 const QUERY_TYPES = ['application/x-www-form-urlencoded', 'application/sparql-query'];
 
