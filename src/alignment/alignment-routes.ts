@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express';
 import { jsonBody } from '../http-kit/json-body.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
-import { readableSite, requireCredentials, writableSite } from '../sites/site-access.ts';
-import type { SiteStore } from '../sites/site-store.ts';
+import { readableSite, requireCredentials, writableSite } from '../tenants/site-access.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
 import type { AlignmentService } from './alignment-service.ts';
 import { coverage } from './coverage.ts';
 import { DEFAULT_PROPOSAL_PAGE, decisionBody, proposalsQuery } from './alignment-requests.ts';

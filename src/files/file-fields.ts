@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { plainText } from '../http-kit/plain-text.ts';
 import { isAbsoluteIri } from '../rdf/iri.ts';
-import { SITE_ID } from '../sites/site-directory.ts';
+import { SITE_ID } from '../tenants/site-directory.ts';
 import { CATEGORIES, MODEL_FORMATS } from './site-file.ts';
 
 // Messages as Django REST framework words them, so existing clients show them unchanged.

@@ -2,7 +2,7 @@ import type { Client } from '../auth/client.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { CurrentValuesBatch } from '../readings/current-values-batch.ts';
-import type { SiteDirectory } from '../sites/site-directory.ts';
+import type { SiteDirectory } from '../tenants/site-directory.ts';
 import type { LivePointValues } from './point-values-subscription.ts';
 
 /** What every resolver may use. */

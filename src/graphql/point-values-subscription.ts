@@ -13,7 +13,7 @@ import type { PointValue } from '../readings/current-values.ts';
 import { EventQueue } from '../readings/event-queue.ts';
 import { pointValue } from '../readings/point-value.ts';
 import type { ReadingEvents } from '../readings/reading-events.ts';
-import { requireSite, type SiteDirectory } from '../sites/site-directory.ts';
+import { requireSite, type SiteDirectory } from '../tenants/site-directory.ts';
 
 /** Most point ids one subscription may name. */
 export const MAX_WATCHED_POINT_IDS = 500;

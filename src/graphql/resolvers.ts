@@ -3,7 +3,7 @@ import { buildPlan, type PlannedField } from '../compiler/build-plan.ts';
 import type { RootPlan, RootQueryName } from '../compiler/plan.ts';
 import type { EntityObject } from '../query/shape-entity.ts';
 import type { PlanAnswer } from '../query/execute-plan.ts';
-import { requireSite } from '../sites/site-directory.ts';
+import { requireSite } from '../tenants/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
 import { pointValuesResolver } from './point-values-subscription.ts';
 

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { keysRoutes } from '../sites/keys-routes.ts';
+import { keysRoutes } from '../keys/keys-routes.ts';
 import type { Config } from '../config/config.ts';
 import { notFound } from '../errors/app-error.ts';
 import { createGraphQL, typeDefs } from '../graphql/create-yoga.ts';
@@ -9,8 +9,8 @@ import type { Logger } from '../log/logger.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 import { readingsRoutes } from '../readings/readings-routes.ts';
 import type { Services } from '../services.ts';
-import { GraphLoads } from '../sites/graph-loads.ts';
-import { graphRoutes, uploadDir } from '../sites/graph-routes.ts';
+import { GraphLoads } from '../graphs/graph-loads.ts';
+import { graphRoutes, uploadDir } from '../graphs/graph-routes.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
 import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
 import { filesRoutes } from '../files/files-routes.ts';

@@ -9,7 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { Router, json, type RequestHandler } from 'express';
 import { SERVICE_VERSION } from '../config/service-version.ts';
 import { AppError } from '../errors/app-error.ts';
-import { requireCredentials } from '../sites/site-access.ts';
+import { requireCredentials } from '../tenants/site-access.ts';
 import { createMcpServer } from './mcp-server.ts';
 import type { McpSources } from './mcp-sources.ts';
 

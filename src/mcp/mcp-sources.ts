@@ -2,8 +2,8 @@ import type { SiteFiles } from '../files/site-files.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore } from '../readings/reading-store.ts';
 import type { SparqlLimits } from '../sparql-endpoint/answer-query.ts';
-import { readableSite, requireCredentials } from '../sites/site-access.ts';
-import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
+import { readableSite, requireCredentials } from '../tenants/site-access.ts';
+import type { SiteRecord, SiteStore } from '../tenants/site-store.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import type { Caller, GraphQLEndpoint } from './graphql-call.ts';
 

@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RELATIONSHIP_PREDICATES } from '../rdf/relationships.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
-import { readableSiteIds, requireCredentials } from '../sites/site-access.ts';
+import { readableSiteIds, requireCredentials } from '../tenants/site-access.ts';
 import { graphQLData, type Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
 import { answering, page } from './tool-answer.ts';

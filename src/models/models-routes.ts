@@ -8,8 +8,8 @@ import { pageLinks } from '../http-kit/page-links.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import type { IfcElementRow, IfcModels } from '../ifc/ifc-models.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
-import { readableSite, requireCredentials } from '../sites/site-access.ts';
-import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
+import { readableSite, requireCredentials } from '../tenants/site-access.ts';
+import type { SiteRecord, SiteStore } from '../tenants/site-store.ts';
 import { entityForIfcId } from './element-entity.ts';
 import { modelFile } from './model-file.ts';
 

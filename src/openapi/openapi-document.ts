@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import { SERVICE_VERSION as version } from '../config/service-version.ts';
 import { z } from 'zod';
-import { newKeySchema } from '../sites/keys-routes.ts';
+import { newKeySchema } from '../keys/new-key-schema.ts';
 import { decisionBody, MAX_PROPOSAL_PAGE, proposalsQuery } from '../alignment/alignment-requests.ts';
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.ts';
 import { createFileFields, listElementsQuery, listFilesQuery, listModelsQuery, updateFileFields } from '../files/file-fields.ts';

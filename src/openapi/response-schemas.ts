@@ -8,8 +8,8 @@ import type { ApiKeyRecord } from '../auth/key-store.ts';
 import { CATEGORIES, IFC_STATUSES, MODEL_FORMATS, type SiteFileRecord } from '../files/site-file.ts';
 import type { ModelFile } from '../models/model-file.ts';
 import type { IngestReport } from '../readings/reading-ingest.ts';
-import type { SiteRecord } from '../sites/site-store.ts';
-import type { GraphLoadStatus } from '../sites/graph-loads.ts';
+import type { SiteRecord } from '../tenants/site-store.ts';
+import type { GraphLoadStatus } from '../graphs/graph-loads.ts';
 import type { ModelReading } from '../ontology/model-reading.ts';
 
 const instant = (description: string) => z.string().meta({ description, example: '2026-11-21T22:05:00.000Z' });

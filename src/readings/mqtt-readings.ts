@@ -12,7 +12,7 @@ import { DEMO_SITE } from '../auth/client.ts';
 import type { Logger } from '../log/logger.ts';
 import { MAX_READINGS_PER_REQUEST } from './reading-input.ts';
 import type { ReadingIngest } from './reading-ingest.ts';
-import { SITE_ID, type SiteDirectory } from '../sites/site-directory.ts';
+import { SITE_ID, type SiteDirectory } from '../tenants/site-directory.ts';
 
 export interface MqttReadingsOptions {
   /** `mqtt://`, `mqtts://`, `ws://` or `wss://`, credentials in the URL if the broker needs them. */

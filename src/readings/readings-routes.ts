@@ -1,7 +1,7 @@
 import { Router, json, text, type Request } from 'express';
 import { badUserInput, unsupportedMediaType } from '../errors/app-error.ts';
-import { requireCredentials, writableSite } from '../sites/site-access.ts';
-import type { SiteStore } from '../sites/site-store.ts';
+import { requireCredentials, writableSite } from '../tenants/site-access.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
 import { MAX_READINGS_PER_REQUEST, ndjsonItems } from './reading-input.ts';
 import type { ReadingIngest } from './reading-ingest.ts';
 

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../log/logger.ts';
 import { MqttReadings } from './mqtt-readings.ts';
 import type { RedisConnection } from '../redis/redis-connection.ts';
-import type { SiteStore } from '../sites/site-store.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
 import type { CurrentValues } from './current-values.ts';
 import { memoryReadingEvents, redisReadingEvents, type ReadingEvents } from './reading-events.ts';
 import { ReadingIngest } from './reading-ingest.ts';

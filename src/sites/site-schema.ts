@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { plainText } from '../http-kit/plain-text.ts';
-import { SITE_ID } from './site-directory.ts';
+import { SITE_ID } from '../tenants/site-directory.ts';
 
 const timeZones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);
 

@@ -4,9 +4,9 @@ import { forbidden, notFound } from '../errors/app-error.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
-import { readableSite, readableSiteIds, requireAdmin, requireCredentials } from './site-access.ts';
+import { readableSite, readableSiteIds, requireAdmin, requireCredentials } from '../tenants/site-access.ts';
 import { newSiteSchema, siteChangesSchema } from './site-schema.ts';
-import type { SiteStore } from './site-store.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
 import { jsonBody } from '../http-kit/json-body.ts';
 
 /** Things that hold a site's data beyond its graph, removed with the site (files, readings). */

@@ -1,7 +1,7 @@
 import type { RequestWork } from '../limits/request-work.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore, SeriesPoint } from '../readings/reading-store.ts';
-import type { SiteRecord, SiteStore } from '../sites/site-store.ts';
+import type { SiteRecord, SiteStore } from '../tenants/site-store.ts';
 import { parseTimeseriesQuery } from './timeseries-query.ts';
 import { timeseriesPoints } from './timeseries-points.ts';
 import { formatInZone } from '../readings/zoned-time.ts';

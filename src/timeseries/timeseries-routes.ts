@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { readableSite, requireCredentials } from '../sites/site-access.ts';
+import { readableSite, requireCredentials } from '../tenants/site-access.ts';
 import { jsonBody } from '../http-kit/json-body.ts';
 import { answerTimeseries, type TimeseriesSources } from './answer-timeseries.ts';
 

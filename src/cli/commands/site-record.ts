@@ -1,4 +1,4 @@
-import type { SiteRecord } from '../../sites/site-store.ts';
+import type { SiteRecord } from '../../tenants/site-store.ts';
 
 /** A site as the service answers it (`GET /api/v1/sites/`): the record the service stores. */
 export type Site = SiteRecord;

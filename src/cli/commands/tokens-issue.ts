@@ -1,6 +1,6 @@
 import { authConfig } from '../../config/auth-config.ts';
 import { issueUserToken } from '../../auth/user-token.ts';
-import { SITE_ID } from '../../sites/site-directory.ts';
+import { SITE_ID } from '../../tenants/site-directory.ts';
 import { flag, stringOption, usage, type Command } from '../command.ts';
 
 /** A year: a longer-lived credential should be an API key (`bkg keys create`), which can be revoked. */

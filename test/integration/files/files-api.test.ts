@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE } from '../../../src/auth/client.ts';
-import { demoSiteRecord } from '../../../src/sites/demo-site.ts';
+import { demoSiteRecord } from '../../../src/graphs/demo-site.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { file, postForm, SITE_TTL, storeVariants } from './files-support.ts';
 import { hasS3, S3_SKIPPED } from './s3-support.ts';

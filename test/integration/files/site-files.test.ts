@@ -14,7 +14,7 @@ import { serviceUnavailable } from '../../../src/errors/app-error.ts';
 import { createLogger } from '../../../src/log/logger.ts';
 import type { StoredFile } from '../../../src/files/site-file.ts';
 import { SiteFiles, type NewFileFields } from '../../../src/files/site-files.ts';
-import { SiteStore } from '../../../src/sites/site-store.ts';
+import { SiteStore } from '../../../src/tenants/site-store.ts';
 
 // Like the record-store suite: PGlite always, PostgreSQL when DATABASE_URL names one.
 const databaseUrl = process.env.DATABASE_URL || undefined;

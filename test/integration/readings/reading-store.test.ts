@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import { openDatabase, type DatabaseOptions } from '../../../src/db/open-database.ts';
 import { ReadingStore, type Aggregate } from '../../../src/readings/reading-store.ts';
-import { SiteStore } from '../../../src/sites/site-store.ts';
+import { SiteStore } from '../../../src/tenants/site-store.ts';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 if (!databaseUrl) console.warn('reading store: DATABASE_URL is unset, so only PGlite runs (set DATABASE_URL=postgres://… to test PostgreSQL too)');

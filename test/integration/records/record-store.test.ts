@@ -9,7 +9,7 @@ import type { Database } from '../../../src/db/database.ts';
 import { openDatabase, type DatabaseOptions } from '../../../src/db/open-database.ts';
 import { readMigrations } from '../../../src/db/migrate.ts';
 import { AppError } from '../../../src/errors/app-error.ts';
-import { SiteStore, type NewSite } from '../../../src/sites/site-store.ts';
+import { SiteStore, type NewSite } from '../../../src/tenants/site-store.ts';
 
 // CI sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; without it only PGlite runs.
 const databaseUrl = process.env.DATABASE_URL || undefined;

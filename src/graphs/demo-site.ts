@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { DEMO_SITE } from '../auth/client.ts';
-import type { SiteStore } from './site-store.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
 
 /** The demo site's record: a building anyone may read. */
 export const demoSiteRecord = {

@@ -1,22 +1,10 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { notFound } from '../errors/app-error.ts';
-import { plainText } from '../http-kit/plain-text.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
-import { SITE_ID } from './site-directory.ts';
-import { requireAdmin, requireCredentials } from './site-access.ts';
+import { requireAdmin, requireCredentials } from '../tenants/site-access.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import { jsonBody } from '../http-kit/json-body.ts';
-
-/** The body of `POST /api/v1/keys/`. */
-export const newKeySchema = z.object({
-  name: plainText({ error: 'This field is required.' }).trim().min(1, 'This field may not be blank.').max(255, 'At most 255 characters.'),
-  sites: z.union([z.literal('*'), z.array(z.string().regex(SITE_ID, 'A site id.')).max(10_000)], {
-    error: 'A list of site ids, or "*" for all sites.',
-  }),
-  write: z.boolean().default(false),
-  admin: z.boolean().default(false),
-});
+import { newKeySchema } from './new-key-schema.ts';
 
 /** `/keys/`: create (the secret is in the answer, once), list, revoke. Admins only. */
 export function keysRoutes(keys: KeyStore): Router {

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
-import { SITE_ID } from './site-directory.ts';
+import { SITE_ID } from '../tenants/site-directory.ts';
 
 /** A site to load at start-up from a Turtle file. */
 export interface SiteFile {

@@ -18,10 +18,10 @@ import type { ModelValidation } from '../validation/model-validation.ts';
 import type { ModelSource } from '../validation/model-validator.ts';
 import { reportTurtle } from '../validation/report-turtle.ts';
 import type { ValidationReport } from '../validation/validation-report.ts';
-import { readableSite, requireCredentials, writableSite } from './site-access.ts';
+import { readableSite, requireCredentials, writableSite } from '../tenants/site-access.ts';
 import type { GraphLoads } from './graph-loads.ts';
 import { exportPrefixes, turtleWithPrefixes } from './graph-turtle.ts';
-import type { SiteStore } from './site-store.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
 
 /** Past this many triples an export is the graph's N-Triples as the store's files hold it (valid Turtle too, without prefixes: never parsed again here). */
 const STREAMED_FROM = 1_000_000;
