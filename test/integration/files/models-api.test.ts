@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants } from '../../support/needs.ts';
 import { file, postForm, SITE_TTL, storeVariants } from './files-support.ts';
-import { hasS3, S3_SKIPPED } from './s3-support.ts';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Downloads redirect by default here (BKG_DOWNLOAD_REDIRECT=true): on S3 they answer 302 to a
 // presigned URL, on the local disk they stream all the same.
-describe.each(storeVariants())('models on $name', (variant) => {
+describeVariants('models on $name', storeVariants(), (variant) => {
   let h: Harness;
   let dataDir: string;
   let stranger: string;
@@ -121,9 +121,3 @@ describe.each(storeVariants())('models on $name', (variant) => {
     expect(await streamed.text()).toBe('level');
   });
 });
-
-if (!hasS3) {
-  describe.skip(`models on S3: ${S3_SKIPPED}`, () => {
-    it('runs the model API tests with the S3 BlobStore and presigned redirects', () => {});
-  });
-}

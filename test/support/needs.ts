@@ -1,0 +1,61 @@
+// The one way a test says what it needs from outside the repository: its title ends with
+// "(needs X)", X a variable naming an engine (DATABASE_URL, REDIS_URL, ...) or a program, and it is
+// skipped, never left out, when X is missing. .ci/summarize.mjs counts skips by that reason and,
+// on CI, fails a skip for something CI provides (docs/development.md, "What CI runs and skips").
+import { spawnSync } from 'node:child_process';
+import { describe } from 'vitest';
+
+/** The variables that name an engine a test may need, each set by .ci/run on CI. */
+export type EngineVariable = 'DATABASE_URL' | 'REDIS_URL' | 'BKG_MQTT_URL' | 'S3_ENDPOINT' | 'BKG_TEST_SPARQL_URL';
+
+/** What a test may need: an engine's variable, or a program on the PATH. */
+export type Requirement = EngineVariable | 'redis-server';
+
+/** The reason in a title: "(needs DATABASE_URL)", or "(needs REDIS_URL, BKG_MQTT_URL)". */
+export const needs = (...requirements: readonly Requirement[]): string => `(needs ${requirements.join(', ')})`;
+
+/** The engine variable's value; undefined when unset or empty. */
+export const engineUrl = (variable: EngineVariable): string | undefined => process.env[variable] || undefined;
+
+/**
+ * The engine variable's value, for the set-up of a variant that needs it: describeVariants skips
+ * the variant when it is unset, so reaching here without it is a mistake in the test.
+ */
+export function requiredEngineUrl(variable: EngineVariable): string {
+  const value = engineUrl(variable);
+  if (!value) throw new Error(`${variable} is not set: the variant that needs it should have been skipped`);
+  return value;
+}
+
+const programPresent = (program: string) => spawnSync(program, ['--version']).status === 0;
+
+/** Whether the requirement is met here. */
+export function isMet(requirement: Requirement): boolean {
+  return requirement === 'redis-server' ? programPresent('redis-server') : engineUrl(requirement) !== undefined;
+}
+
+/** The requirements of `requirements` not met here. */
+export const unmet = (requirements: readonly Requirement[]): Requirement[] => requirements.filter((r) => !isMet(r));
+
+/** One variant of a suite (a record engine, a blob store, a place for counters) and what it needs. */
+export interface Variant {
+  readonly name: string;
+  readonly needs?: readonly Requirement[];
+}
+
+/**
+ * `describe.each` over variants, the title's `$name` replaced by each variant's name: a variant
+ * that needs something says so in its title, and is declared skipped when that is missing here.
+ */
+export function describeVariants<V extends Variant>(title: string, variants: readonly V[], body: (variant: V) => void): void {
+  for (const variant of variants) {
+    const required = variant.needs ?? [];
+    const named = title.replace('$name', variant.name) + (required.length > 0 ? ` ${needs(...required)}` : '');
+    describe.skipIf(unmet(required).length > 0)(named, () => body(variant));
+  }
+}
+
+/** A suite that runs only where its requirements are met: titled with them, and declared skipped elsewhere. */
+export function describeNeeding(requirements: readonly Requirement[], title: string, body: () => void): void {
+  describeVariants('$name', [{ name: title, needs: requirements }], body);
+}
