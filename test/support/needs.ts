@@ -2,14 +2,18 @@
 // "(needs X)", X a variable naming an engine (DATABASE_URL, REDIS_URL, ...) or a program, and it is
 // skipped, never left out, when X is missing. .ci/summarize.mjs counts skips by that reason and,
 // on CI, fails a skip for something CI provides (docs/development.md, "What CI runs and skips").
-import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { describe } from 'vitest';
 
 /** The variables that name an engine a test may need, each set by .ci/run on CI. */
 export type EngineVariable = 'DATABASE_URL' | 'REDIS_URL' | 'BKG_MQTT_URL' | 'S3_ENDPOINT' | 'BKG_TEST_SPARQL_URL';
 
-/** What a test may need: an engine's variable, or a program on the PATH. */
-export type Requirement = EngineVariable | 'redis-server';
+/** The programs a test may need on the PATH, each installed by .ci/run on CI. */
+export type Program = 'redis-server' | 'chromium';
+
+/** What a test may need: an engine's variable, or a program. */
+export type Requirement = EngineVariable | Program;
 
 /** The reason in a title: "(needs DATABASE_URL)", or "(needs REDIS_URL, BKG_MQTT_URL)". */
 export const needs = (...requirements: readonly Requirement[]): string => `(needs ${requirements.join(', ')})`;
@@ -27,11 +31,13 @@ export function requiredEngineUrl(variable: EngineVariable): string {
   return value;
 }
 
-const programPresent = (program: string) => spawnSync(program, ['--version']).status === 0;
+const PROGRAMS: ReadonlySet<Requirement> = new Set<Program>(['redis-server', 'chromium']);
+
+const onPath = (program: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
 
 /** Whether the requirement is met here. */
 export function isMet(requirement: Requirement): boolean {
-  return requirement === 'redis-server' ? programPresent('redis-server') : engineUrl(requirement) !== undefined;
+  return PROGRAMS.has(requirement) ? onPath(requirement) : engineUrl(requirement as EngineVariable) !== undefined;
 }
 
 /** The requirements of `requirements` not met here. */
