@@ -1,6 +1,7 @@
-// The one way a test says what it needs from outside the repository: its title ends with
-// "(needs X)", X a variable naming an engine (DATABASE_URL, REDIS_URL, ...) or a program, and it is
-// skipped, never left out, when X is missing. .ci/summarize.mjs counts skips by that reason and,
+// The one way a test says what it needs from outside the repository: where X is missing, it is
+// skipped, never left out, and its title ends with "(needs X)", X a variable naming an engine
+// (DATABASE_URL, REDIS_URL, ...) or a program. Only then: a test a running variant skips for
+// another reason (it.runIf) must not be taken for one skipped for X. .ci/summarize.mjs counts skips by that reason and,
 // on CI, fails a skip for something CI provides (docs/development.md, "What CI runs and skips").
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -51,17 +52,17 @@ export interface Variant {
 
 /**
  * `describe.each` over variants, the title's `$name` replaced by each variant's name: a variant
- * that needs something says so in its title, and is declared skipped when that is missing here.
+ * whose needs are not met here is declared skipped, its title naming what is missing.
  */
 export function describeVariants<V extends Variant>(title: string, variants: readonly V[], body: (variant: V) => void): void {
   for (const variant of variants) {
-    const required = variant.needs ?? [];
-    const named = title.replace('$name', variant.name) + (required.length > 0 ? ` ${needs(...required)}` : '');
-    describe.skipIf(unmet(required).length > 0)(named, () => body(variant));
+    const missing = unmet(variant.needs ?? []);
+    const named = title.replace('$name', variant.name) + (missing.length > 0 ? ` ${needs(...missing)}` : '');
+    describe.skipIf(missing.length > 0)(named, () => body(variant));
   }
 }
 
-/** A suite that runs only where its requirements are met: titled with them, and declared skipped elsewhere. */
+/** A suite that runs only where its requirements are met: declared skipped elsewhere, titled with what is missing. */
 export function describeNeeding(requirements: readonly Requirement[], title: string, body: () => void): void {
   describeVariants('$name', [{ name: title, needs: requirements }], body);
 }
