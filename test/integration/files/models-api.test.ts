@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
-import { describeVariants } from '../../support/needs.ts';
+import { describeVariants, requiredEngineUrl } from '../../support/needs.ts';
 import { file, postForm, SITE_TTL, storeVariants } from './files-support.ts';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -107,7 +107,7 @@ describeVariants('models on $name', storeVariants(), (variant) => {
     expect(response.status).toBe(302);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const location = new URL(response.headers.get('location')!);
-    expect(location.origin).toBe(new URL(process.env.S3_ENDPOINT!).origin);
+    expect(location.origin).toBe(new URL(requiredEngineUrl('S3_ENDPOINT')).origin);
     expect(location.searchParams.get('X-Amz-Expires')).toBe('120');
     expect(location.searchParams.get('response-content-disposition')).toMatch(/^attachment; filename="level-2.glb"/);
     // Fetched as a viewer would: no credentials of ours.
