@@ -1,7 +1,22 @@
-// Reads vitest's JSON report and prints the closing line CI reads: "N passed, N failed, N skipped".
+// Reads vitest's JSON report and prints what CI shows at the end of a run: the ten slowest test
+// files, the skipped tests counted by the reason in their titles ("(needs X)", test/support/needs.ts),
+// and the closing line CI reads: "N passed, N failed, N skipped".
+//
+//   node .ci/summarize.mjs report.json [--provided=X]...
+//
+// Each --provided=X names what the run made available (.ci/run passes the engines it exported and
+// the programs it installed): a test skipped because it needs X counts as a failure, since X was
+// there for it to use.
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
-const file = process.argv[2];
+const SLOWEST = 10;
+const NEEDS = /\(needs ([^)]+)\)/;
+const NO_REASON = 'no reason in its title';
+
+const [file, ...options] = process.argv.slice(2);
+const provided = new Set(options.filter((option) => option.startsWith('--provided=')).map((option) => option.slice('--provided='.length)));
+
 let report;
 try {
   report = JSON.parse(readFileSync(file, 'utf8'));
@@ -10,12 +25,52 @@ try {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+const files = report.testResults ?? [];
+const tests = files.flatMap((result) => result.assertionResults ?? []);
+
+/** What a test's title (its suites' titles included) says it needs: "A, B" of "(needs A, B)", or undefined. */
+const needsOf = (test) => NEEDS.exec([...(test.ancestorTitles ?? []), test.title].join(' '))?.[1];
+
+/** Why a test was skipped, as the summary groups it. */
+function reasonOf(test) {
+  if (test.status === 'todo') return 'todo';
+  const needed = needsOf(test);
+  return needed ? `needs ${needed}` : NO_REASON;
+}
+
+/** Each requirement a test names: the first word of each ("BKG_TEST_SPARQL_URL with BKG_TEST_SPARQL_NAME=…"). */
+const requirementsOf = (test) => (needsOf(test) ?? '').split(',').map((part) => part.trim().split(/\s/)[0]).filter(Boolean);
+
+const skippedTests = tests.filter((test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo');
+const byReason = new Map();
+for (const test of skippedTests) {
+  const reason = reasonOf(test);
+  byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+}
+// Skipped for something the machine provides: it should have run.
+const unduly = skippedTests.filter((test) => requirementsOf(test).some((requirement) => provided.has(requirement)));
+
+const seconds = (result) => ((result.endTime ?? 0) - (result.startTime ?? 0)) / 1000;
+const slowest = [...files].sort((a, b) => seconds(b) - seconds(a)).slice(0, SLOWEST);
+if (slowest.length > 0) {
+  console.log(`== the ${slowest.length} slowest test files`);
+  for (const result of slowest) console.log(`${seconds(result).toFixed(1).padStart(7)} s  ${relative(process.cwd(), result.name)}`);
+}
+if (byReason.size > 0) {
+  console.log('== skipped tests by reason');
+  for (const [reason, count] of [...byReason].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(5)} skipped: ${reason}`);
+}
+if (unduly.length > 0) {
+  const reasons = [...new Set(unduly.map(reasonOf))].join('; ');
+  console.log(`FAILED: ${unduly.length} tests skipped though CI provides what they need (${reasons})`);
+}
+
 const passed = report.numPassedTests ?? 0;
 // A file that fails to load has no failed test of its own: count it as one failure.
-const brokenFiles = (report.testResults ?? []).filter(
-  (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+const brokenFiles = files.filter(
+  (result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed'),
 ).length;
-const failed = (report.numFailedTests ?? 0) + brokenFiles;
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+const failed = (report.numFailedTests ?? 0) + brokenFiles + unduly.length;
+const skipped = skippedTests.length - unduly.length;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -11,11 +11,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataFactory, Parser, Store, Writer, type Quad } from 'n3';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureViewerBuilt } from '../../scripts/build-viewer.ts';
 import { projectRoot } from '../../src/config/config.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { ARTIFACTS, hasChromium, launchViewerBrowser, pixelAt, type Appearance, type ViewerHook } from '../support/viewer-browser.ts';
+import { describeNeeding } from '../support/needs.ts';
+import { ARTIFACTS, launchViewerBrowser, pixelAt, type Appearance, type ViewerHook } from '../support/viewer-browser.ts';
 
 declare const window: { __viewer: ViewerHook };
 
@@ -101,7 +102,7 @@ function towerGraph(): string {
   return text;
 }
 
-describe.skipIf(!hasChromium)('the viewer’s alignment layer in headless Chromium', () => {
+describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromium', () => {
   let h: Harness;
   let browser: BrowserContext;
   let closeBrowser: () => Promise<void>;

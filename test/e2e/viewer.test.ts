@@ -9,11 +9,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureViewerBuilt } from '../../scripts/build-viewer.ts';
 import { projectRoot } from '../../src/config/config.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { ARTIFACTS, CHROMIUM, hasChromium, launchViewerBrowser, type ViewerHook } from '../support/viewer-browser.ts';
+import { describeNeeding } from '../support/needs.ts';
+import { ARTIFACTS, launchViewerBrowser, type ViewerHook } from '../support/viewer-browser.ts';
 const AHU_2 = '07Nck6zjD1BPZbUQpI_lrO';
 const VAV_2_04 = '0PDCK_kkjD6fVQnemqqIix';
 const CH_1 = '2HWO$XNpf9huQctQuMQBVs';
@@ -24,9 +25,7 @@ const SITE_TTL = `@prefix brick: <https://brickschema.org/schema/Brick#> .
 /** The page's test hook (viewer/src/main.ts), as the browser side of `page.evaluate` sees it. */
 declare const window: { __viewer: ViewerHook };
 
-if (!hasChromium) console.warn(`[viewer e2e] ${CHROMIUM} not found (apt-get install chromium): the viewer tests are skipped`);
-
-describe.skipIf(!hasChromium)('the viewer page in headless Chromium', () => {
+describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
   let h: Harness;
   let browser: BrowserContext;
   let closeBrowser: () => Promise<void>;

@@ -1,6 +1,6 @@
 // A Redis of a test's own, on a free loopback port, that the test may stop and start again (the
 // shared Redis of the suite must not go away under the other files).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
@@ -25,9 +25,6 @@ const freePort = () =>
       server.close(() => resolve(port));
     });
   });
-
-/** Whether `redis-server` is on the PATH (suites that need one of their own are skipped without it). */
-export const redisServerInstalled = spawnSync('redis-server', ['--version']).status === 0;
 
 /** Starts `redis-server` (on the PATH) without persistence on a free port. */
 export async function startRedisServer(): Promise<RedisServer> {

@@ -22,6 +22,8 @@ export interface SparqlEndpoint {
   readonly store: oxigraph.Store;
   /** Requests received, by kind (`query`, `update`, `gsp`); `abandoned`: hanging requests the client closed; `deadlocked`: answered as a deadlock's victim. */
   readonly counts: Record<string, number>;
+  /** The most client connections that were open at once. */
+  readonly peakConnections: number;
   mode: EndpointMode;
   /** How many of the next requests answer HTTP 500 `Virtuoso 40001 Error SR172: Transaction deadlocked`. */
   deadlocks: number;
@@ -55,6 +57,7 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
   const counts: Record<string, number> = { query: 0, update: 0, gsp: 0, abandoned: 0, deadlocked: 0, ordered: 0 };
   const nonce = randomBytes(8).toString('hex');
   const sockets = new Set<Socket>();
+  let peakConnections = 0;
   const hanging = new Set<ServerResponse>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -120,6 +123,7 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
   server.on('connection', (socket) => {
     if (endpoint.mode === 'down') return void socket.destroy();
     sockets.add(socket);
+    peakConnections = Math.max(peakConnections, sockets.size);
     socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -133,6 +137,9 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
     deadlocks: 0,
     cutAnswers: 0,
     plannerFailures: 0,
+    get peakConnections() {
+      return peakConnections;
+    },
     get mode() {
       return mode;
     },

@@ -3,18 +3,15 @@
  * software WebGL, no calls home), the page's test hook as the browser side sees it, and reading the
  * colour of a pixel of the page as drawn.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { projectRoot } from '../../src/config/config.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 /** Where the tests put their screenshots. */
 export const ARTIFACTS = join(projectRoot, 'test-artifacts');
-
-/** Whether the browser is installed (the viewer tests are skipped without it). */
-export const hasChromium = existsSync(CHROMIUM);
 
 /** How the scene draws an element over its own material (viewer/src/scene.ts). */
 export interface Appearance {

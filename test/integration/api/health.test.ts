@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAs } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeNeeding, requiredEngineUrl } from '../../support/needs.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 
@@ -88,10 +89,10 @@ describe('/readyz', () => {
   });
 });
 
-describe.skipIf(!process.env.REDIS_URL)('/readyz with Redis (needs REDIS_URL; CI sets redis://127.0.0.1:6379)', () => {
+describeNeeding(['REDIS_URL'], '/readyz with Redis', () => {
   let withRedis: Harness;
   beforeAll(async () => {
-    withRedis = await createHarness({ sites: {}, env: { REDIS_URL: process.env.REDIS_URL! } });
+    withRedis = await createHarness({ sites: {}, env: { REDIS_URL: requiredEngineUrl('REDIS_URL') } });
   });
   afterAll(async () => {
     await withRedis?.close();

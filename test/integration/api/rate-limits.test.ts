@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientIp, fetchAs, fetchFrom, postGraphQL } from '../../support/api-client.ts';
 import { loadConfig } from '../../../src/config/config.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeNeeding, requiredEngineUrl } from '../../support/needs.ts';
 import { hs256Token, JWT_SECRET } from '../../support/user-tokens.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
@@ -190,15 +191,13 @@ describe('default limits (SPEC 8)', () => {
   });
 });
 
-const REDIS_URL = process.env.REDIS_URL;
-
-describe.skipIf(!REDIS_URL)('shared counters in Redis across two instances (needs REDIS_URL; CI sets redis://127.0.0.1:6379)', () => {
+describeNeeding(['REDIS_URL'], 'shared counters in Redis across two instances', () => {
   const SHARED = { user: 4, anonymous: 3 };
   let a: Harness;
   let b: Harness;
   beforeAll(async () => {
     const env = {
-      REDIS_URL: REDIS_URL!,
+      REDIS_URL: requiredEngineUrl('REDIS_URL'),
       BKG_JWT_SECRET: JWT_SECRET,
       BKG_RATE_LIMIT_USER: String(SHARED.user),
       BKG_RATE_LIMIT_ANONYMOUS: String(SHARED.anonymous),

@@ -7,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE } from '../../../src/auth/client.ts';
 import { demoSiteRecord } from '../../../src/graphs/demo-site.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants } from '../../support/needs.ts';
 import { file, postForm, SITE_TTL, storeVariants } from './files-support.ts';
-import { hasS3, S3_SKIPPED } from './s3-support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const AHU = 'https://example.org/hq#AHU-1';
 
-describe.each(storeVariants())('site files on $name', (variant) => {
+describeVariants('site files on $name', storeVariants(), (variant) => {
   let h: Harness;
   let dataDir: string;
   let writer: string;
@@ -438,13 +438,7 @@ describe.each(storeVariants())('site files on $name', (variant) => {
   });
 });
 
-if (!hasS3) {
-  describe.skip(`site files on S3: ${S3_SKIPPED}`, () => {
-    it('runs the site file API tests with the S3 BlobStore', () => {});
-  });
-}
-
-describe.each(storeVariants())('the upload limit on $name', (variant) => {
+describeVariants('the upload limit on $name', storeVariants(), (variant) => {
   let h: Harness;
   let dataDir: string;
 

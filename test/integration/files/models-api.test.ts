@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants, requiredEngineUrl } from '../../support/needs.ts';
 import { file, postForm, SITE_TTL, storeVariants } from './files-support.ts';
-import { hasS3, S3_SKIPPED } from './s3-support.ts';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Downloads redirect by default here (BKG_DOWNLOAD_REDIRECT=true): on S3 they answer 302 to a
 // presigned URL, on the local disk they stream all the same.
-describe.each(storeVariants())('models on $name', (variant) => {
+describeVariants('models on $name', storeVariants(), (variant) => {
   let h: Harness;
   let dataDir: string;
   let stranger: string;
@@ -107,7 +107,7 @@ describe.each(storeVariants())('models on $name', (variant) => {
     expect(response.status).toBe(302);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const location = new URL(response.headers.get('location')!);
-    expect(location.origin).toBe(new URL(process.env.S3_ENDPOINT!).origin);
+    expect(location.origin).toBe(new URL(requiredEngineUrl('S3_ENDPOINT')).origin);
     expect(location.searchParams.get('X-Amz-Expires')).toBe('120');
     expect(location.searchParams.get('response-content-disposition')).toMatch(/^attachment; filename="level-2.glb"/);
     // Fetched as a viewer would: no credentials of ours.
@@ -121,9 +121,3 @@ describe.each(storeVariants())('models on $name', (variant) => {
     expect(await streamed.text()).toBe('level');
   });
 });
-
-if (!hasS3) {
-  describe.skip(`models on S3: ${S3_SKIPPED}`, () => {
-    it('runs the model API tests with the S3 BlobStore and presigned redirects', () => {});
-  });
-}

@@ -4,16 +4,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from 'minio';
 import type { S3Config } from '../../../src/config/config.ts';
+import { engineUrl } from '../../support/needs.ts';
 
-// bash .ci/run starts s3rver on loopback and exports these; without them the S3 variants are skipped.
-const endpoint = process.env.S3_ENDPOINT || undefined;
-
-/** Why the S3 variants are skipped, when they are. */
-export const S3_SKIPPED =
-  'skipped: S3_ENDPOINT is not set (bash .ci/run starts s3rver and exports S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY; or start `npx s3rver -d /tmp/s3 -p 4569` and set S3_ENDPOINT=http://127.0.0.1:4569 S3_ACCESS_KEY=S3RVER S3_SECRET_KEY=S3RVER)';
-
-/** Whether the S3 server of the environment is available to the tests. */
-export const hasS3 = endpoint !== undefined;
+// bash .ci/run starts s3rver on loopback and exports S3_ENDPOINT and its keys; without them the S3
+// variants (needs S3_ENDPOINT) are skipped (docs/development.md says how to start one by hand).
+const endpoint = engineUrl('S3_ENDPOINT');
 
 /** A fresh bucket name, so suites running at once on one server never meet. */
 export const uniqueBucket = () => `bkg-test-${randomBytes(6).toString('hex')}`;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { BlobStore } from '../../../src/blobs/blob-store.ts';
 import { LocalBlobStore } from '../../../src/blobs/local-blob-store.ts';
 import type { Database } from '../../../src/db/database.ts';
@@ -15,25 +15,30 @@ import { createLogger } from '../../../src/log/logger.ts';
 import type { StoredFile } from '../../../src/files/site-file.ts';
 import { SiteFiles, type NewFileFields } from '../../../src/files/site-files.ts';
 import { SiteStore } from '../../../src/tenants/site-store.ts';
+import { describeVariants, requiredEngineUrl, type Variant } from '../../support/needs.ts';
 
-// Like the record-store suite: PGlite always, PostgreSQL when DATABASE_URL names one.
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const engines: Array<{ name: string; options: (dir: string) => DatabaseOptions; teardown(): Promise<void> }> = [
+/** A record engine under test: its database options, and how to clean up after it. */
+interface Engine extends Variant {
+  options(dir: string): DatabaseOptions;
+  teardown(): Promise<void>;
+}
+
+const schema = `files_test_${randomBytes(6).toString('hex')}`;
+// Like the record-store suite: PGlite, and PostgreSQL at DATABASE_URL in a schema of its own.
+const engines: Engine[] = [
   { name: 'PGlite', options: (dir) => ({ dataDir: dir }), teardown: async () => {} },
-];
-if (databaseUrl) {
-  const schema = `files_test_${randomBytes(6).toString('hex')}`;
-  engines.push({
+  {
     name: 'PostgreSQL',
-    options: (dir) => ({ databaseUrl, dataDir: dir, schema }),
+    needs: ['DATABASE_URL'],
+    options: (dir) => ({ databaseUrl: requiredEngineUrl('DATABASE_URL'), dataDir: dir, schema }),
     async teardown() {
-      const client = new pg.Client({ connectionString: databaseUrl });
+      const client = new pg.Client({ connectionString: requiredEngineUrl('DATABASE_URL') });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.end();
     },
-  });
-}
+  },
+];
 
 const fields = (overrides: Partial<NewFileFields> = {}): NewFileFields => ({
   site: 'hq',
@@ -63,7 +68,7 @@ class FlakyBlobs {
   }
 }
 
-describe.each(engines)('site files on $name', (engine) => {
+describeVariants('site files on $name', engines, (engine) => {
   let dir: string;
   let db: Database;
   let blobs: FlakyBlobs;
@@ -196,9 +201,3 @@ describe.each(engines)('site files on $name', (engine) => {
     expect(await files.models('hq', { storey: hostile })).toEqual([]);
   });
 });
-
-if (!databaseUrl) {
-  describe.skip('site files on PostgreSQL: skipped because DATABASE_URL is not set (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)', () => {
-    it('runs the site file suite against PostgreSQL', () => {});
-  });
-}

@@ -3,11 +3,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { curl } from '../../support/curl.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants } from '../../support/needs.ts';
 import { SITE_TTL, storeVariants } from './files-support.ts';
-import { hasS3, S3_SKIPPED } from './s3-support.ts';
 
 const SIZE = 200 * 1024 * 1024;
 const MAX_GROWTH = 64 * 1024 * 1024;
@@ -44,7 +44,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 // The service and (for the local disk) the store share this process, so its RSS bounds what the
 // service holds: a 200 MB file must pass through without the process growing by 64 MB. The upload
 // is sent by curl from a child process (test/support/curl.ts says why).
-describe.each(storeVariants())('a 200 MB upload and download on $name', (variant) => {
+describeVariants('a 200 MB upload and download on $name', storeVariants(), (variant) => {
   let h: Harness;
   let dir: string;
   let path: string;
@@ -92,9 +92,3 @@ describe.each(storeVariants())('a 200 MB upload and download on $name', (variant
     expect(downloadGrowth, `RSS grew by ${mb(downloadGrowth)}`).toBeLessThan(MAX_GROWTH);
   }, 300_000);
 });
-
-if (!hasS3) {
-  describe.skip(`a 200 MB upload on S3: ${S3_SKIPPED}`, () => {
-    it('streams a 200 MB upload through the S3 BlobStore', () => {});
-  });
-}

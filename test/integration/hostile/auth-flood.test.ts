@@ -5,9 +5,10 @@
 // verified lately. Meanwhile another client with a valid API key is served at once. Counted in memory, and in Redis when REDIS_URL is set.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { clientIp, fetchFrom } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants, requiredEngineUrl, type Variant } from '../../support/needs.ts';
 import { expiredAt, hs256Token, JWT_SECRET } from '../../support/user-tokens.ts';
 import { duringAttack } from './hostile-support.ts';
 
@@ -55,14 +56,21 @@ function expectRefused(answers: Answer[]): void {
   }
 }
 
-const REDIS_URL = process.env.REDIS_URL || undefined;
-const counters: Array<[string, Record<string, string>]> = [['in memory', {}], ...(REDIS_URL ? [['in Redis', { REDIS_URL }] as [string, Record<string, string>]] : [])];
+/** Where the failures are counted, as the environment that selects it. */
+interface Counters extends Variant {
+  env(): Record<string, string>;
+}
 
-describe.each(counters)('failed authentication, counted %s', (_name, env) => {
+const counters: Counters[] = [
+  { name: 'in memory', env: () => ({}) },
+  { name: 'in Redis', needs: ['REDIS_URL'], env: () => ({ REDIS_URL: requiredEngineUrl('REDIS_URL') }) },
+];
+
+describeVariants('failed authentication, counted $name', counters, (counted) => {
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await createHarness({ sites: { alpha: fixture }, env: { ...env, BKG_JWT_SECRET: JWT_SECRET, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT) } });
+    h = await createHarness({ sites: { alpha: fixture }, env: { ...counted.env(), BKG_JWT_SECRET: JWT_SECRET, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT) } });
     key = (await h.services.keys.create({ name: `innocent ${randomUUID()}`, sites: ['alpha'], write: false, admin: false })).secret;
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';
 import type { Harness } from '../../support/harness.ts';
+import { requiredEngineUrl, type Variant } from '../../support/needs.ts';
 import { BUILDING_TTL, iso, post, postReadings } from '../readings/readings-support.ts';
 
 /**
@@ -13,14 +14,10 @@ import { BUILDING_TTL, iso, post, postReadings } from '../readings/readings-supp
 export const PROMPT_MS = 5_000;
 
 /** A record engine the service can run on, as the harness environment that selects it. */
-export interface RecordEngine {
-  readonly name: string;
+export interface RecordEngine extends Variant {
   env(): Promise<Record<string, string>>;
   teardown(): Promise<void>;
 }
-
-// CI sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; without it only PGlite runs.
-const databaseUrl = process.env.DATABASE_URL || undefined;
 
 async function onPostgres(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -32,28 +29,30 @@ async function onPostgres(url: string, sql: string): Promise<void> {
   }
 }
 
-/** PostgreSQL in a schema of its own (on the connection's search_path), dropped afterwards. */
-function postgres(url: string): RecordEngine {
+/**
+ * PostgreSQL at DATABASE_URL (CI sets postgres://postgres@127.0.0.1:5432/test) in a schema of its
+ * own (on the connection's search_path), dropped afterwards.
+ */
+function postgres(): RecordEngine {
   const schema = `hostile_${randomBytes(6).toString('hex')}`;
   return {
     name: 'PostgreSQL',
+    needs: ['DATABASE_URL'],
     async env() {
+      const url = requiredEngineUrl('DATABASE_URL');
       await onPostgres(url, `CREATE SCHEMA ${schema}`);
       const withSchema = new URL(url);
       withSchema.searchParams.set('options', `-c search_path=${schema}`);
       return { DATABASE_URL: withSchema.toString() };
     },
-    teardown: () => onPostgres(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+    teardown: () => onPostgres(requiredEngineUrl('DATABASE_URL'), `DROP SCHEMA IF EXISTS ${schema} CASCADE`),
   };
 }
 
 const pglite: RecordEngine = { name: 'PGlite', env: async () => ({}), teardown: async () => {} };
 
-/** PGlite, and PostgreSQL when DATABASE_URL names one. */
-export const recordEngines = (): RecordEngine[] => [pglite, ...(databaseUrl ? [postgres(databaseUrl)] : [])];
-
-/** Whether the PostgreSQL runs are skipped, for a visible note in the suites that have them. */
-export const postgresSkipped = databaseUrl === undefined;
+/** PGlite, and PostgreSQL (needs DATABASE_URL): for describeVariants. */
+export const recordEngines = (): RecordEngine[] => [pglite, postgres()];
 
 /**
  * Runs an attack and an innocent request at once, and fails unless the innocent one answered

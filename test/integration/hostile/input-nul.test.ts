@@ -4,11 +4,12 @@
 // field, never a 500 from the database; in a batch of readings the bad items are refused one by
 // one and the good ones stored. Meanwhile another site's request answers as usual. On PGlite, and
 // on PostgreSQL when DATABASE_URL is set (PostgreSQL is the engine that refuses U+0000).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants } from '../../support/needs.ts';
 import { file, postForm } from '../files/files-support.ts';
 import { iso, post, postReadings } from '../readings/readings-support.ts';
-import { duringAttack, INNOCENT_TTL, innocentHistory, postgresSkipped, recordEngines, seedInnocent } from './hostile-support.ts';
+import { duringAttack, INNOCENT_TTL, innocentHistory, recordEngines, seedInnocent } from './hostile-support.ts';
 
 const T = Date.parse('2026-03-01T12:00:00Z');
 const PROBLEM = /^(The file's name: )?Contains U\+[0-9A-F]{4,6} at index \d+; text may not hold control characters/;
@@ -54,13 +55,7 @@ const ATTACKS: Attack[] = [
   { name: 'U+0000 in a history query’s start', field: 'start', send: (h) => h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat'], start: '-1h\u0000' })) },
 ];
 
-if (postgresSkipped) {
-  describe.skip('hostile text on PostgreSQL: skipped because DATABASE_URL is not set (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)', () => {
-    it('runs with DATABASE_URL', () => {});
-  });
-}
-
-describe.each(recordEngines())('hostile text on $name', (engine) => {
+describeVariants('hostile text on $name', recordEngines(), (engine) => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({ sites: { attacked: INNOCENT_TTL, innocent: INNOCENT_TTL }, env: await engine.env() });

@@ -5,10 +5,11 @@
 // again. On a Redis of the test's own (test/support/redis-server.ts), never the suite's shared one.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientIp, fetchFrom } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
-import { redisServerInstalled, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { describeNeeding } from '../../support/needs.ts';
+import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { duringAttack } from './hostile-support.ts';
 
 const fixture = readFileSync(new URL('../../../fixtures/small/tenant-a.ttl', import.meta.url), 'utf8');
@@ -55,7 +56,7 @@ async function innocent(h: Harness, key: string): Promise<void> {
   expect((await res.json()).id).toBe('alpha');
 }
 
-describe.skipIf(!redisServerInstalled)('rate limits while Redis fails (needs redis-server on the PATH)', () => {
+describeNeeding(['redis-server'], 'rate limits while Redis fails', () => {
   let redis: RedisServer;
   let a: Harness;
   let b: Harness;

@@ -3,15 +3,16 @@
 // (no record, no bytes), whether it is cut off as it streams in, found too large once stored,
 // raced by another upload, or replaces a file's bytes. Meanwhile another site's upload is stored.
 // On PGlite, and on PostgreSQL when DATABASE_URL is set (where racing uploads really run at once).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeVariants } from '../../support/needs.ts';
 import { file, postForm } from '../files/files-support.ts';
 import { duringAttack, INNOCENT_TTL, recordEngines } from './hostile-support.ts';
 
 const QUOTA = 100_000;
 const bytes = (n: number, fill = 0x61) => new Uint8Array(n).fill(fill);
 
-describe.each(recordEngines())('per-site storage quota on $name', (engine) => {
+describeVariants('per-site storage quota on $name', recordEngines(), (engine) => {
   let h: Harness;
   const upload = (site: string, size: number, extra: Record<string, string> = {}) => postForm(h, '/api/files/', { site_id: site, category: 'other', ...extra, file: file(bytes(size), 'data.bin') });
   const replace = (id: string, size: number) => postForm(h, `/api/files/${id}/`, { file: file(bytes(size, 0x62), 'data.bin') }, { method: 'PUT' });

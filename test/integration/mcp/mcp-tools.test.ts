@@ -200,6 +200,8 @@ describe.each([
     const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(new Date(Date.now() - 86_400_000));
     const night = await call(client, 'timeseries', { siteId: site.id, timeseriesIds: series, start: `${yesterday}T22:00:00`, end: `${today}T06:00:00`, window: '1h', aggregate: 'mean' });
     expect(night.query.timezone).toBe('Europe/Berlin');
+    // A series for each AHU's sensor, none left out, each with its eight hours.
+    expect(night.series.map((s: { timeseriesId: string }) => s.timeseriesId).sort()).toEqual([...series].sort());
     for (const s of night.series) {
       expect(s.unit).toBe('DEG_C');
       expect(s.data).toHaveLength(8);

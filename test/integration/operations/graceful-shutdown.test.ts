@@ -1,12 +1,13 @@
 // SIGTERM during a slow upload: the service stops accepting connections, lets the upload finish,
 // ends live subscriptions at once, closes its engines, exits 0, and what the upload stored is
-// there after a restart.
+// there after a restart. Once on the embedded engines, once with Redis and MQTT connections too.
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeVariants, requiredEngineUrl, type Variant } from '../../support/needs.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
 
 const ADMIN_KEY = 'shutdown-admin-key-0123456789';
@@ -18,14 +19,29 @@ const chunk = (i: number) =>
   (i === 0 ? '@prefix brick: <https://brickschema.org/schema/Brick#> .\n@prefix : <https://example.org/slow#> .\n' : '') +
   Array.from({ length: 50 }, (_, j) => `:VAV-${i}-${j} a brick:VAV .\n`).join('');
 
-describe('graceful shutdown (SIGTERM)', () => {
+/** The engines the service runs with, as the environment that selects them. */
+interface Engines extends Variant {
+  env(): Record<string, string>;
+}
+
+const engines: Engines[] = [
+  { name: 'the embedded engines', env: () => ({}) },
+  // Their connections are closed too, and must not hold the exit up.
+  {
+    name: 'Redis and MQTT',
+    needs: ['REDIS_URL', 'BKG_MQTT_URL'],
+    env: () => ({
+      REDIS_URL: requiredEngineUrl('REDIS_URL'),
+      BKG_MQTT_URL: requiredEngineUrl('BKG_MQTT_URL'),
+      BKG_MQTT_TOPIC_PREFIX: `bkg-stop-${randomBytes(4).toString('hex')}`,
+    }),
+  },
+];
+
+describeVariants('graceful shutdown (SIGTERM) with $name', engines, (variant) => {
   let dir: string;
+  let env: Record<string, string>;
   const running: ServiceProcess[] = [];
-  // Redis and MQTT connections are closed too when their engines are at hand (CI sets these).
-  const engines = {
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    ...(process.env.BKG_MQTT_URL ? { BKG_MQTT_URL: process.env.BKG_MQTT_URL, BKG_MQTT_TOPIC_PREFIX: `bkg-stop-${randomBytes(4).toString('hex')}` } : {}),
-  };
   const start = async () => {
     const service = spawnService({
       BKG_DATA_DIR: join(dir, 'data'),
@@ -34,7 +50,7 @@ describe('graceful shutdown (SIGTERM)', () => {
       HOST: '127.0.0.1',
       PORT: '0',
       BKG_SHUTDOWN_GRACE_SECONDS: '20',
-      ...engines,
+      ...env,
     });
     running.push(service);
     const { port } = await service.waitForLog('listening');
@@ -44,6 +60,7 @@ describe('graceful shutdown (SIGTERM)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-shutdown-'));
+    env = variant.env();
   });
   afterAll(async () => {
     for (const service of running) await service.kill();

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/config/config.ts';
 import { GRAPHIQL_EXAMPLES } from '../../../src/graphql/graphiql.ts';
 import { ADMIN_KEY, createHarness, type Harness } from '../../support/harness.ts';
+import { engineUrl, needs } from '../../support/needs.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
-const mqttUrl = process.env.BKG_MQTT_URL || undefined;
+const mqttUrl = engineUrl('BKG_MQTT_URL');
 const mqttPrefix = `bkg-ops-${randomBytes(4).toString('hex')}`;
 
 const BUILDING = `
@@ -157,7 +158,7 @@ describe('operations: metrics, logs, GraphiQL', () => {
       for (let i = 0; i < 5; i++) expect((await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
     });
 
-    it.skipIf(!mqttUrl)('shows the MQTT connection and counts bad messages (BKG_MQTT_URL)', async () => {
+    it.skipIf(!mqttUrl)(`shows the MQTT connection and counts bad messages ${needs('BKG_MQTT_URL')}`, async () => {
       await h.services.live.mqtt!.ready();
       expect(await sample('bkg_mqtt_connected')).toBe(1);
       const bad = await sample('bkg_mqtt_bad_messages_total');

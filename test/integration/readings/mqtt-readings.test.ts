@@ -3,19 +3,14 @@
 // subscriber, reconnection, and a share group splitting messages between replicas.
 import { randomBytes } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeNeeding, engineUrl } from '../../support/needs.ts';
 import { BUILDING_TTL, iso } from './readings-support.ts';
 
-const mqttUrl = process.env.BKG_MQTT_URL || undefined;
+const mqttUrl = engineUrl('BKG_MQTT_URL');
 
-if (!mqttUrl) {
-  describe('MQTT readings', () => {
-    it.skip('skipped: set BKG_MQTT_URL (e.g. mqtt://127.0.0.1:1883) to run the MQTT suite against a broker', () => undefined);
-  });
-}
-
-describe.skipIf(!mqttUrl)('MQTT readings (BKG_MQTT_URL)', () => {
+describeNeeding(['BKG_MQTT_URL'], 'MQTT readings', () => {
   // A topic prefix and share group of this run's own, so parallel runs on one broker do not meet.
   const prefix = `bkg-test-${randomBytes(4).toString('hex')}`;
   let h: Harness;

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeNeeding, engineUrl } from '../../support/needs.ts';
 import { BUILDING_TTL, createKey, createSite, iso, postReadings } from './readings-support.ts';
 import { subscribe } from './sse-client.ts';
 
@@ -109,9 +110,9 @@ describe('pointValues in one process', () => {
   });
 });
 
-const redisUrl = process.env.REDIS_URL || undefined;
+const redisUrl = engineUrl('REDIS_URL');
 
-describe.skipIf(!redisUrl)('pointValues across replicas through Redis (REDIS_URL)', () => {
+describeNeeding(['REDIS_URL'], 'pointValues across replicas through Redis', () => {
   let a: Harness;
   let b: Harness;
   const prefix = `bkg-test-${randomBytes(4).toString('hex')}:`;
@@ -154,9 +155,3 @@ describe.skipIf(!redisUrl)('pointValues across replicas through Redis (REDIS_URL
     }
   });
 });
-
-if (!redisUrl) {
-  describe('pointValues across replicas through Redis', () => {
-    it.skip('skipped: set REDIS_URL (e.g. redis://127.0.0.1:6379) to run it', () => undefined);
-  });
-}

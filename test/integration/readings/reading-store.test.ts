@@ -1,5 +1,5 @@
 // The readings store on both record engines: PGlite always, PostgreSQL when DATABASE_URL is set
-// (.ci/run sets it). Idempotent writes, the current-value window, ranges and every aggregate
+// (.ci/run sets it; without it that variant is a skip naming it). Idempotent writes, the current-value window, ranges and every aggregate
 // checked against values computed by hand.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,12 +11,9 @@ import type { Database } from '../../../src/db/database.ts';
 import { openDatabase, type DatabaseOptions } from '../../../src/db/open-database.ts';
 import { ReadingStore, type Aggregate } from '../../../src/readings/reading-store.ts';
 import { SiteStore } from '../../../src/tenants/site-store.ts';
+import { describeVariants, requiredEngineUrl, type Variant } from '../../support/needs.ts';
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-if (!databaseUrl) console.warn('reading store: DATABASE_URL is unset, so only PGlite runs (set DATABASE_URL=postgres://… to test PostgreSQL too)');
-
-interface Engine {
-  readonly name: string;
+interface Engine extends Variant {
   setup(): Promise<DatabaseOptions>;
   teardown(): Promise<void>;
 }
@@ -33,13 +30,14 @@ function pglite(): Engine {
   };
 }
 
-function postgres(url: string): Engine {
+function postgres(): Engine {
   const schema = `readings_test_${randomBytes(6).toString('hex')}`;
   return {
     name: 'PostgreSQL',
-    setup: async () => ({ databaseUrl: url, dataDir: tmpdir(), schema }),
+    needs: ['DATABASE_URL'],
+    setup: async () => ({ databaseUrl: requiredEngineUrl('DATABASE_URL'), dataDir: tmpdir(), schema }),
     async teardown() {
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client({ connectionString: requiredEngineUrl('DATABASE_URL') });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.end();
@@ -47,12 +45,12 @@ function postgres(url: string): Engine {
   };
 }
 
-const engines = [pglite(), ...(databaseUrl ? [postgres(databaseUrl)] : [])];
+const engines = [pglite(), postgres()];
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0); // 2026-11-21T10:00:00Z
 const MIN = 60_000;
 
-describe.each(engines)('reading store on $name', (engine) => {
+describeVariants('reading store on $name', engines, (engine) => {
   let db: Database;
   let readings: ReadingStore;
 

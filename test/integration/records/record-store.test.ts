@@ -10,13 +10,10 @@ import { openDatabase, type DatabaseOptions } from '../../../src/db/open-databas
 import { readMigrations } from '../../../src/db/migrate.ts';
 import { AppError } from '../../../src/errors/app-error.ts';
 import { SiteStore, type NewSite } from '../../../src/tenants/site-store.ts';
-
-// CI sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; without it only PGlite runs.
-const databaseUrl = process.env.DATABASE_URL || undefined;
+import { describeVariants, requiredEngineUrl, type Variant } from '../../support/needs.ts';
 
 /** One engine under test: where its database lives, and how to clean up after it. */
-interface Engine {
-  readonly name: string;
+interface Engine extends Variant {
   readonly kind: Database['kind'];
   setup(): Promise<DatabaseOptions>;
   teardown(): Promise<void>;
@@ -49,19 +46,21 @@ function pgliteEngine(): Engine {
   };
 }
 
-function postgresEngine(url: string): Engine {
+/** PostgreSQL at DATABASE_URL (CI sets postgres://postgres@127.0.0.1:5432/test), in a schema of its own. */
+function postgresEngine(): Engine {
   const schema = randomSchema();
   return {
     name: 'PostgreSQL',
     kind: 'postgres',
+    needs: ['DATABASE_URL'],
     async setup() {
-      return { databaseUrl: url, dataDir: tmpdir(), schema };
+      return { databaseUrl: requiredEngineUrl('DATABASE_URL'), dataDir: tmpdir(), schema };
     },
-    teardown: () => dropSchema(url, schema),
+    teardown: () => dropSchema(requiredEngineUrl('DATABASE_URL'), schema),
   };
 }
 
-const engines: Engine[] = [pgliteEngine(), ...(databaseUrl ? [postgresEngine(databaseUrl)] : [])];
+const engines: Engine[] = [pgliteEngine(), postgresEngine()];
 
 const site = (id: string, overrides: Partial<NewSite> = {}): NewSite => ({
   id,
@@ -101,7 +100,7 @@ async function expectAppError(promise: Promise<unknown>, code: AppError['code'],
   return error as AppError;
 }
 
-describe.each(engines)('record store on $name', (engine) => {
+describeVariants('record store on $name', engines, (engine) => {
   let options: DatabaseOptions;
   let db: Database;
   let sites: SiteStore;
@@ -412,12 +411,6 @@ describe.each(engines)('record store on $name', (engine) => {
     });
   });
 });
-
-if (!databaseUrl) {
-  describe.skip('record store on PostgreSQL: skipped because DATABASE_URL is not set (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)', () => {
-    it('runs the record-store suite against PostgreSQL', () => {});
-  });
-}
 
 describe('an unreachable PostgreSQL', () => {
   it('fails to open with SERVICE_UNAVAILABLE', async () => {

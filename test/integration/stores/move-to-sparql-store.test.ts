@@ -6,12 +6,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/config/config.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { describeNeeding, engineUrl } from '../../support/needs.ts';
 
-const endpoint = process.env.BKG_TEST_SPARQL_URL;
-if (!endpoint) console.warn('move-to-sparql-store.test.ts skipped: set BKG_TEST_SPARQL_URL (and BKG_TEST_SPARQL_GSP_URL) to a SPARQL endpoint such as Virtuoso (.ci/run does)');
+// A SPARQL endpoint such as Virtuoso (.ci/run starts one), with BKG_TEST_SPARQL_GSP_URL when it has one.
+const endpoint = engineUrl('BKG_TEST_SPARQL_URL');
 
 /** Runs the CLI against a service, as the admin. */
 function bkg(h: Harness, args: string[]): Promise<{ code: number | null; stderr: string }> {
@@ -36,7 +37,7 @@ const QUESTIONS: Array<[string, string]> = [
   ['floors and rooms', '{ building(siteId: "gen") { id name locations { id name type locations(limit: 5) { id name } } } }'],
 ];
 
-describe.skipIf(!endpoint)('moving a site from the embedded store to a SPARQL store', () => {
+describeNeeding(['BKG_TEST_SPARQL_URL'], 'moving a site from the embedded store to a SPARQL store', () => {
   let dir: string;
   let embedded: Harness;
   let external: Harness;
