@@ -46,7 +46,8 @@ describe('/readyz with a site that failed to be restored', () => {
   });
 
   it('tells anyone, a key of no admin and a bad token only how many sites failed', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${reader}` }, { authorization: 'Bearer not-a-token' }]) {
+    const callers: Array<Record<string, string>> = [{}, { authorization: `Bearer ${reader}` }, { authorization: 'Bearer not-a-token' }];
+    for (const headers of callers) {
       const body = await readiness(headers);
       expect(body).toEqual({ status: 'ready', engines: expect.any(Object), failed: { sites: 1 } });
       expect(JSON.stringify(body)).not.toContain(SITE);
