@@ -5,6 +5,7 @@ import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
+import { sweepTemporaryFiles } from './blobs/temp-dir.ts';
 import { demoFilesRestorer } from './files/demo-files.ts';
 import { SiteFiles } from './files/site-files.ts';
 import { IfcModels } from './ifc/ifc-models.ts';
@@ -64,6 +65,8 @@ export interface Services {
 /** Opens the engines the configuration names, loads the ontology, the demo site and the site files. */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const started = performance.now();
+  const swept = await sweepTemporaryFiles(config.dataDir);
+  if (swept.files > 0) logger.info(swept, 'temporary files swept');
   // Every engine at once: a start-up with several bad engines reports them all (one line each).
   const engines = await openEngines({
     ontology: () => Ontology.load(config.ontologyPath),

@@ -7,7 +7,7 @@ import { AppError, notFound, serviceUnavailable } from '../errors/app-error.ts';
 import { assertBlobKey, type BlobStore, type ByteRange, type ListedBlob, type StoredBlob } from './blob-store.ts';
 import { MeasureStream } from './measure-stream.ts';
 import { pipeToFile } from './pipe-to-file.ts';
-import { prepareTempDir } from './temp-dir.ts';
+import { blobTempDir } from './temp-dir.ts';
 
 const unavailable = (cause: unknown) => serviceUnavailable('The file store is unavailable.', cause);
 
@@ -25,14 +25,14 @@ export class LocalBlobStore implements BlobStore {
   private readonly tempDir: string;
 
   private constructor(private readonly root: string) {
-    this.tempDir = join(root, '.tmp');
+    this.tempDir = blobTempDir(root);
   }
 
-  /** Opens (creating) the store in `root` and clears temporary files a crash left behind. */
+  /** Opens (creating) the store in `root`; what a crash left in its temporary directory goes at start (temp-dir.ts). */
   static async open(root: string): Promise<LocalBlobStore> {
     const store = new LocalBlobStore(root);
     try {
-      await prepareTempDir(store.tempDir);
+      await mkdir(store.tempDir, { recursive: true });
     } catch (error) {
       throw unavailable(error);
     }

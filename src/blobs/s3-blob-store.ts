@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Client, S3Error } from 'minio';
@@ -9,7 +9,6 @@ import { AppError, notFound, serviceUnavailable } from '../errors/app-error.ts';
 import { assertBlobKey, type BlobStore, type ByteRange, type ListedBlob, type PresignOptions, type StoredBlob } from './blob-store.ts';
 import { MeasureStream } from './measure-stream.ts';
 import { pipeToFile } from './pipe-to-file.ts';
-import { prepareTempDir } from './temp-dir.ts';
 
 const MISSING = new Set(['NoSuchKey', 'NotFound']);
 
@@ -63,7 +62,7 @@ export class S3BlobStore implements BlobStore {
     // Presigned URLs are signed for the host viewers reach, which may differ from ours.
     const presigner = config.publicEndpoint === config.endpoint ? client : clientFor(config.publicEndpoint, config);
     try {
-      await prepareTempDir(spoolDir);
+      await mkdir(spoolDir, { recursive: true });
       if (!(await client.bucketExists(config.bucket))) {
         await client.makeBucket(config.bucket, config.region).catch(async (error: unknown) => {
           // Another replica may have created it meanwhile.

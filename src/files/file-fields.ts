@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { plainText } from '../http-kit/plain-text.ts';
 import { isAbsoluteIri } from '../rdf/iri.ts';
 import { SITE_ID } from '../tenants/site-directory.ts';
+import { withoutBidiControls } from './file-name.ts';
 import { CATEGORIES, MODEL_FORMATS } from './site-file.ts';
 
 // Messages as Django REST framework words them, so existing clients show them unchanged.
@@ -22,7 +23,11 @@ const text = (max: number) => string().trim().max(max, maxLength(max));
 
 const siteId = string().regex(SITE_ID, 'A site id: lowercase letters, digits and hyphens.');
 const category = z.enum(CATEGORIES, { error: (issue) => (issue.input === undefined ? REQUIRED : choice(issue.input)) });
-const name = z.preprocess(emptyAsAbsent, text(255).optional());
+// A name of bidirectional controls only is no name: the file part's name (or the stored one) stays.
+const name = z.preprocess(
+  (value) => emptyAsAbsent(typeof value === 'string' ? withoutBidiControls(value) : value),
+  text(255).optional(),
+);
 const entityUri = text(511).refine((value) => value === '' || isAbsoluteIri(value), 'Enter an absolute IRI (the graph entity the file documents).');
 const storey = text(255);
 const sortOrder = z.preprocess(

@@ -10,6 +10,7 @@ import { SITE_ID } from '../tenants/site-directory.ts';
 import type { SiteStore } from '../tenants/site-store.ts';
 import { contentTypeOf, formatFromName } from './file-format.ts';
 import { createFileFields, listFilesQuery, updateFileFields, UUID } from './file-fields.ts';
+import { withoutBidiControls } from './file-name.ts';
 import { FILE_FIELD, receivedFile, receiveUpload, type ReceivedFile } from './receive-upload.ts';
 import { sendFile, type DownloadOptions } from './send-file.ts';
 import { fileRecord, type StoredFile } from './site-file.ts';
@@ -111,7 +112,7 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
       if (!received) throw fieldError(FILE_FIELD, 'No file was submitted.');
       const site = await writableSite(sites, req.client, fields.site_id);
       await checkSourceIfc(site.id, fields.source_ifc);
-      const name = fields.name ?? received.filename.trim();
+      const name = fields.name ?? withoutBidiControls(received.filename).trim();
       // A name taken from the file part's filename is checked as the `name` field is.
       const problem = fields.name === undefined ? plainTextProblem(name) : undefined;
       if (problem) throw fieldError(FILE_FIELD, `The file's name: ${problem}`);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
@@ -210,5 +209,3 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   return router;
 }
 
-/** Where uploads are spooled. */
-export const uploadDir = (dataDir: string) => join(dataDir, 'tmp');

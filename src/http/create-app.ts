@@ -6,11 +6,11 @@ import { createGraphQL, typeDefs } from '../graphql/create-yoga.ts';
 import { graphqlBodyType } from '../graphql/graphql-body-type.ts';
 import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import type { Logger } from '../log/logger.ts';
-import { siteOfGraph } from '../rdf/vocabulary.ts';
 import { readingsRoutes } from '../readings/readings-routes.ts';
 import type { Services } from '../services.ts';
 import { GraphLoads } from '../graphs/graph-loads.ts';
-import { graphRoutes, uploadDir } from '../graphs/graph-routes.ts';
+import { graphRoutes } from '../graphs/graph-routes.ts';
+import { spoolDir } from '../blobs/temp-dir.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
 import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
 import { filesRoutes } from '../files/files-routes.ts';
@@ -27,6 +27,7 @@ import { useRateLimit } from './use-rate-limit.ts';
 import { useRequestWork } from './use-request-work.ts';
 import { docsRoutes } from '../openapi/docs-routes.ts';
 import { metricsRoute } from './metrics-route.ts';
+import { readinessRoute } from './readiness-route.ts';
 import { faviconRoute } from './favicon-route.ts';
 import { graphiqlAssets } from '../graphql/graphiql.ts';
 import { listAppRoutes, routeNamer } from './route-table.ts';
@@ -53,21 +54,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     const graph = services.store.health();
     res.status(graph === 'broken' ? 503 : 200).json({ status: graph === 'broken' ? 'broken' : 'ok', engines: { graph } });
   });
-  app.get('/readyz', async (_req, res) => {
-    const checks: Array<[string, () => Promise<void>]> = [
-      ['graph', () => services.store.ping()],
-      ['database', () => services.database.ping()],
-    ];
-    if (services.redis) checks.push(['redis', () => services.redis!.ping()]);
-    checks.push(['files', () => services.blobs.ping()]);
-    const results = await Promise.all(checks.map(async ([name, check]) => [name, await check().then(() => 'ok', () => 'unavailable')] as const));
-    // Sites still coming back after a restart keep the service unready; one that failed to is reported, not waited for.
-    const restores = services.store.restoreStatus().map(({ graph, ...restore }) => ({ site: siteOfGraph(graph) ?? graph, ...restore }));
-    const loading = restores.filter((r) => r.state === 'loading');
-    const ready = results.every(([, state]) => state === 'ok') && loading.length === 0;
-    const status = ready ? 'ready' : loading.length > 0 ? 'loading' : 'unavailable';
-    res.status(ready ? 200 : 503).json({ status, engines: Object.fromEntries(results), ...(restores.length > 0 ? { sites: restores } : {}) });
-  });
+  app.get('/readyz', readinessRoute(services));
 
   // The viewer page is public: it holds no data.
   app.use('/viewer', viewerAssets());
@@ -82,7 +69,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const yoga = createGraphQL(config, services, logger);
   app.use(yoga.graphqlEndpoint, graphqlBodyType(), yoga as unknown as express.RequestHandler);
 
-  const graph = graphRoutes(services.sites, services.store, { tmpDir: uploadDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), query: services.query });
+  const graph = graphRoutes(services.sites, services.store, { tmpDir: spoolDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), query: services.query });
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
   const modelElements = { ifc: services.ifc, query: services.query };

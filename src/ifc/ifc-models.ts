@@ -1,9 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
-import { prepareTempDir } from '../blobs/temp-dir.ts';
+import { spoolDir } from '../blobs/temp-dir.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { IfcStorey, StoredFile } from '../files/site-file.ts';
@@ -42,12 +42,12 @@ export class IfcModels {
     dataDir: string,
     private readonly logger: Logger,
   ) {
-    this.tempDir = join(dataDir, 'tmp', 'ifc');
+    this.tempDir = join(spoolDir(dataDir), 'ifc');
   }
 
   /** Queues the unfinished files and every IFC file stored from now on. */
   async start(): Promise<void> {
-    await prepareTempDir(this.tempDir);
+    await mkdir(this.tempDir, { recursive: true });
     this.files.onIfcPending((file) => this.enqueue(file.id));
     for (const id of await new IfcModelStore(this.db).unfinished()) this.enqueue(id);
   }

@@ -203,6 +203,23 @@ export const readiness = z
   .object({
     status: z.enum(['ready', 'loading', 'unavailable']).meta({ description: '`loading` while sites are being restored after a restart (every other site serves meanwhile).' }),
     engines: z.record(z.string(), z.enum(['ok', 'unavailable'])).meta({ description: 'graph, database, redis (when configured), files.' }),
+    loading: z
+      .object({
+        sites: z.number().int().meta({ description: 'Sites still being restored after a restart.' }),
+        slowest: z
+          .object({
+            triples: z.number().int().meta({ description: 'Triples restored so far.' }),
+            totalTriples: z.number().int().optional().meta({ description: 'Its triples, when the journal knows them.' }),
+            retryAfterSeconds: z.number().int().meta({ description: 'When it should be back, at the rate so far.' }),
+          })
+          .meta({ description: 'The site that will take longest, unnamed.' }),
+      })
+      .optional()
+      .meta({ description: 'Present while sites are being restored; names none of them.' }),
+    failed: z
+      .object({ sites: z.number().int().meta({ description: 'Sites whose graph could not be read back.' }) })
+      .optional()
+      .meta({ description: 'Present when a restore failed (this does not keep the service unready); names none of them.' }),
     sites: z
       .array(
         z.union([
@@ -224,7 +241,10 @@ export const readiness = z
         ]),
       )
       .optional()
-      .meta({ description: 'Sites not serving since the start: being restored (with progress), or failed to be (these do not keep the service unready). Absent when every site serves.' }),
+      .meta({
+        description:
+          'With an admin key only: each site not serving since the start, being restored (with progress) or failed to be (these do not keep the service unready). Absent when every site serves.',
+      }),
   })
   .meta({ id: 'Readiness' });
 

@@ -59,6 +59,8 @@ export class ComunicaStore implements GraphStore {
       mkdirSync(options.persistDir, { recursive: true });
       for (const name of readdirSync(options.persistDir)) {
         if (name.endsWith('.nq')) store.data.addQuads(new N3.Parser({ format: 'N-Quads' }).parse(readFileSync(join(options.persistDir, name), 'utf8')));
+        // A write a crash cut short: the graph's last complete file is the `.nq` beside it.
+        if (name.endsWith('.tmp')) rmSync(join(options.persistDir, name), { force: true });
       }
     }
     return store;

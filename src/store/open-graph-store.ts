@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { GraphStoreConfig } from '../config/graph-store-config.ts';
+import { spoolDir } from '../blobs/temp-dir.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { GraphStore } from './graph-store.ts';
 import type { Logger } from '../log/logger.ts';
@@ -33,6 +34,7 @@ export async function openGraphStore(config: GraphStoreConfig, dataDir: string, 
         timeoutMs: config.timeoutMs,
         maxConnections: config.maxConnections,
         dialect: config.dialect,
+        spoolDir: join(spoolDir(dataDir), 'sparql-load'),
       });
       return config.graphNamespace ? new NamespacedStore(store, config.graphNamespace) : store;
     }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -34,6 +34,8 @@ export interface SparqlHttpStoreOptions {
   readonly timeoutMs: number;
   readonly maxConnections: number;
   readonly dialect: 'auto' | 'standard' | 'virtuoso';
+  /** Where a large document waits on its way to the store; the OS's temporary directory when unset. */
+  readonly spoolDir?: string;
 }
 
 // Loads without a Graph Store endpoint: triples per INSERT request (Virtuoso's SPARQL parser runs
@@ -181,7 +183,7 @@ export class SparqlHttpStore implements GraphStore {
    * identity across the document.
    */
   private async loadWhole(gsp: URL, graph: string, data: RdfSource, format: RdfFormat, replace: boolean): Promise<void> {
-    const spool = await Spool.of(data, format, graph);
+    const spool = await Spool.of(data, format, graph, this.options.spoolDir ?? tmpdir());
     try {
       if (spool.triples === 0) {
         if (replace) await this.dropGraph(graph);
@@ -338,8 +340,10 @@ class Spool {
   private file: { dir: string; path: string; stream: WriteStream } | undefined;
   triples = 0;
 
-  static async of(data: RdfSource, format: RdfFormat, baseIri: string): Promise<Spool> {
-    const spool = new Spool();
+  private constructor(private readonly dir: string) {}
+
+  static async of(data: RdfSource, format: RdfFormat, baseIri: string, dir: string): Promise<Spool> {
+    const spool = new Spool(dir);
     try {
       for await (const batch of parseTriples(data, format, baseIri)) await spool.write(batch.map(ntriple).join(''), batch.length);
       await spool.end();
@@ -354,7 +358,8 @@ class Spool {
     this.triples += triples;
     this.size += Buffer.byteLength(text);
     if (!this.file && this.size > SPOOL_IN_MEMORY) {
-      const dir = await mkdtemp(join(tmpdir(), 'bkg-load-'));
+      await mkdir(this.dir, { recursive: true });
+      const dir = await mkdtemp(join(this.dir, 'bkg-load-'));
       const path = join(dir, 'data.nt');
       this.file = { dir, path, stream: createWriteStream(path) };
       for (const chunk of this.chunks) this.file.stream.write(chunk);

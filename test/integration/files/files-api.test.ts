@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE } from '../../../src/auth/client.ts';
+import { readMigrations } from '../../../src/db/migrate.ts';
 import { demoSiteRecord } from '../../../src/graphs/demo-site.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { describeVariants } from '../../support/needs.ts';
@@ -92,6 +93,36 @@ describeVariants('site files on $name', storeVariants(), (variant) => {
     it('keeps file names in any script', async () => {
       const record = await upload({ site_id: 'hq', category: 'maintenance', file: file('log', 'Wartungsprotokoll Kälte – 2024 ✓.txt', 'text/plain') });
       expect(record.name).toBe('Wartungsprotokoll Kälte – 2024 ✓.txt');
+    });
+
+    it('stores, lists and sends file names without bidirectional controls', async () => {
+      const bidi = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+      const every = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+      /** The download's Content-Disposition, its UTF-8 name decoded. */
+      const disposition = async (id: string) => {
+        const header = (await h.fetch(`/api/files/${id}/download/`)).headers.get('content-disposition')!;
+        return `${header} ${decodeURIComponent(header.split("UTF-8''")[1]!)}`;
+      };
+      // Drawn by a browser as "invoiceexe.txt".
+      const spoofed = await upload({ site_id: 'hq', category: 'other', file: file('MZ', 'invoice\u202Etxt.exe') });
+      expect(spoofed.name).toBe('invoicetxt.exe');
+      const named = await upload({ site_id: 'hq', category: 'other', name: `report${every}.pdf`, file: file('%PDF', 'a.pdf') });
+      expect(named.name).toBe('report.pdf');
+      const model = await upload({ site_id: 'hq', category: 'bim-source', file: file('ISO-10303-21;', `Tower\u2067 B\u2069.ifc`) });
+      expect(model.name).toBe('Tower B.ifc');
+      const listed = (await (await h.fetch('/api/files/?site_id=hq')).json()) as Array<{ name: string }>;
+      const models = (await (await h.fetch('/api/v1/sites/hq/models')).json()) as Array<{ name: string }>;
+      for (const { name } of [...listed, ...models]) expect(name).not.toMatch(bidi);
+      for (const { id } of [spoofed, named, model]) expect(await disposition(id)).not.toMatch(bidi);
+      // A name stored before names were cleaned on upload is sent without them too.
+      await h.services.database.query('UPDATE site_files SET name = $1 WHERE id = $2', [`old\u202Etxt.exe`, spoofed.id]);
+      expect(await disposition(spoofed.id)).toBe(`attachment; filename="oldtxt.exe"; filename*=UTF-8''oldtxt.exe oldtxt.exe`);
+      // The migration removes them from names stored before it; a name of nothing else becomes "file".
+      await h.services.database.query('UPDATE site_files SET name = $1 WHERE id = $2', ['\u202E\u200F', named.id]);
+      const migration = (await readMigrations()).find((m) => m.name === 'file-names-without-bidi-controls')!;
+      await h.services.database.query(migration.sql);
+      expect((await (await h.fetch(`/api/files/${spoofed.id}/`)).json()).name).toBe('oldtxt.exe');
+      expect((await (await h.fetch(`/api/files/${named.id}/`)).json()).name).toBe('file');
     });
 
     it('answers DRF-style field errors and stores nothing', async () => {

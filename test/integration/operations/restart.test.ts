@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/config/config.ts';
+import { openApiChecker } from '../../support/openapi-check.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
 
 const ADMIN_KEY = 'restart-admin-key-0123456789';
@@ -16,6 +17,7 @@ const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 // rewritten as N-Triples (23 MiB of Turtle).
 const TRIPLES = '600k';
 const COUNTS = '{ buildingCount(siteId: $site) equipmentCount(siteId: $site) pointCount(siteId: $site) }';
+const checker = openApiChecker();
 
 interface LoadStatus {
   readonly site: string;
@@ -125,11 +127,23 @@ describe('a restart over a large site', () => {
     expect(service.logs.some((line) => line.msg === 'graphs restored')).toBe(false);
     expect(listeningMs).toBeLessThan(30_000);
 
-    const ready = await fetch(`${url}/readyz`);
-    expect(ready.status).toBe(503);
-    const readiness = (await ready.json()) as { status: string; sites: Array<{ site: string; state: string; triples: number; totalTriples?: number }> };
-    expect(readiness.status).toBe('loading');
-    const big = readiness.sites.find((s) => s.site === 'big')!;
+    // /readyz names the site restoring to the admin key alone; anyone else learns how many sites
+    // restore and how far the slowest is, as the OpenAPI document says.
+    const reader = (await (await fetch(`${url}/api/v1/keys/`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'reader', sites: ['big'] }) })).json()) as { key: string };
+    const readiness = async (headers: Record<string, string>) => {
+      const ready = await fetch(`${url}/readyz`, { headers });
+      const body = (await checker.check('GET', '/readyz', ready)) as { status: string; sites?: Array<{ site: string; state: string; totalTriples?: number }> };
+      return { status: ready.status, body };
+    };
+    const [anonymous, keyed, asAdmin] = [await readiness({}), await readiness({ authorization: `Bearer ${reader.key}` }), await readiness(admin)];
+    for (const { status, body } of [anonymous, keyed]) {
+      expect(status).toBe(503);
+      expect(body).toEqual({ status: 'loading', engines: expect.any(Object), loading: { sites: 1, slowest: { triples: expect.any(Number), totalTriples: expect.any(Number), retryAfterSeconds: expect.any(Number) } } });
+      expect(JSON.stringify(body)).not.toContain('big');
+    }
+    expect(asAdmin.status).toBe(503);
+    expect(asAdmin.body.status).toBe('loading');
+    const big = asAdmin.body.sites!.find((s) => s.site === 'big')!;
     expect(big).toMatchObject({ state: 'loading' });
     expect(big.totalTriples).toBeGreaterThan(550_000);
 
