@@ -4,6 +4,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { checkFilterText } from '../compiler/filter-text-limits.ts';
 import { badUserInput } from '../errors/app-error.ts';
 import { answerQuery, siteQuery } from '../sparql-endpoint/answer-query.ts';
 import { MAX_QUERY_LENGTH } from '../sparql-endpoint/sparql-query-params.ts';
@@ -45,6 +46,8 @@ function searchOperation(kind: keyof typeof KINDS, search: Search): { query: str
   const given = ARGUMENTS.filter(([name]) => search[name] !== undefined);
   const refused = given.filter(([, , kinds]) => !(kinds as readonly string[]).includes(kind)).map(([name]) => name);
   if (refused.length > 0) throw badUserInput(`${refused.join(', ')} cannot narrow a search for ${kind}.`);
+  // GraphQL would refuse them too, naming its own arguments (`is` for class): here they are named as the tool's.
+  for (const [name, argument] of given) checkFilterText(argument, search[name], name);
   const declared = given.map(([name]) => `, $${name}: String`).join('');
   const passed = given.map(([name, argument]) => `, ${argument}: $${name}`).join('');
   const query = `query Find($siteId: String!, $limit: Int!, $offset: Int!${declared}) {
