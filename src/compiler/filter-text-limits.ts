@@ -32,7 +32,8 @@ export const FILTER_TEXT_LIMITS = {
 export type FilterArgument = keyof typeof FILTER_TEXT_LIMITS;
 
 /** Whether an argument of that name is a filter with a limit. */
-export const isFilterArgument = (argument: string): argument is FilterArgument => Object.hasOwn(FILTER_TEXT_LIMITS, argument);
+export const isFilterArgument = (argument: string): argument is FilterArgument =>
+  Object.hasOwn(FILTER_TEXT_LIMITS, argument);
 
 /**
  * Refuses a filter's text (or any text of a list of them) longer than the limit of `filter`:
@@ -43,8 +44,9 @@ export function checkFilterText(filter: FilterArgument, value: unknown, argument
   const texts = Array.isArray(value) ? value : [value];
   for (const text of texts) {
     if (typeof text !== 'string' || text.length <= maxLength) continue;
+    const length = text.length.toLocaleString('en');
     throw badUserInput(
-      `Argument "${argument}" is ${text.length.toLocaleString('en')} characters long, over its limit of ${maxLength.toLocaleString('en')}: ` +
+      `Argument "${argument}" is ${length} characters long, over its limit of ${maxLength.toLocaleString('en')}: ` +
         'no name or IRI in a building model is that long.',
       { argument, maxLength },
     );

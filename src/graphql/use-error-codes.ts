@@ -30,7 +30,8 @@ export function useErrorCodes(): Plugin {
  * code and details, and its HTTP status, which yoga takes from `http`.
  */
 export function refusal(error: AppError, nodes?: readonly ASTNode[]): GraphQLError {
-  return new GraphQLError(error.message, { nodes, extensions: { code: error.code, ...(error.details ?? {}), http: { status: error.status } } });
+  const extensions = { code: error.code, ...(error.details ?? {}), http: { status: error.status } };
+  return new GraphQLError(error.message, { nodes, extensions });
 }
 
 /**

@@ -39,13 +39,14 @@ export function useFilterLimits(): Plugin {
 function overLimit(args: ExecutionArgs): GraphQLError | undefined {
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return undefined;
-  const variables = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+  const given = (args.variableValues ?? {}) as Record<string, unknown>;
+  const variables = getVariableValues(args.schema, operation.variableDefinitions ?? [], given);
   // Variables that do not coerce are graphql-js's to report.
   if (variables.errors) return undefined;
   // The operation and its fragments (validation has refused fragments no operation uses).
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
-    definitions: args.document.definitions.filter((definition) => definition === operation || definition.kind === Kind.FRAGMENT_DEFINITION),
+    definitions: args.document.definitions.filter((node) => node === operation || node.kind === Kind.FRAGMENT_DEFINITION),
   };
   const typeInfo = new TypeInfo(args.schema);
   let found: GraphQLError | undefined;

@@ -12,7 +12,8 @@ const HOLDER_NAMES: Record<Client['kind'], string> = { key: 'API key', user: 'us
 
 /** RATE_LIMITED as GraphQL gives it, with the HTTP status yoga answers a refused subscription with (429, event stream or not). */
 function capReached(kind: Client['kind'], cap: number): GraphQLError {
-  return refusal(new AppError('RATE_LIMITED', `Too many open subscriptions: at most ${cap} per ${HOLDER_NAMES[kind]}. Close one to open another.`));
+  const message = `Too many open subscriptions: at most ${cap} per ${HOLDER_NAMES[kind]}. Close one to open another.`;
+  return refusal(new AppError('RATE_LIMITED', message));
 }
 
 /**

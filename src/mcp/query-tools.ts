@@ -115,7 +115,8 @@ export function registerQueryTools(server: McpServer, sources: McpSources, calle
         // The answer is counted as it is built (src/query/answer-cost.ts), against a budget of the
         // tool's cap: past it the work stops, and nothing more is fetched, decoded or built.
         const work = caller.work?.within('responseBytes', MAX_ANSWER_CHARS);
-        const answer = await callGraphQL(sources.graphql, { ...caller, work }, query, { ...(variables ?? {}), siteId: id }, operationName);
+        const asked = { ...(variables ?? {}), siteId: id };
+        const answer = await callGraphQL(sources.graphql, { ...caller, work }, query, asked, operationName);
         if (work?.exceeded) throw answerTooLarge();
         return answer;
       }),

@@ -15,7 +15,10 @@ export const MAX_ANSWER_CHARS = 200_000;
  */
 export function answerTooLarge(characters?: number): AppError {
   const max = MAX_ANSWER_CHARS.toLocaleString('en');
-  const holds = characters === undefined ? `The answer holds more than the ${max} characters` : `The answer holds ${characters.toLocaleString('en')} characters, over the ${max}`;
+  const holds =
+    characters === undefined
+      ? `The answer holds more than the ${max} characters`
+      : `The answer holds ${characters.toLocaleString('en')} characters, over the ${max}`;
   return new AppError('QUERY_TOO_LARGE', `${holds} a tool answers: ask for a page (limit and offset) or fewer fields.`, {
     ...(characters === undefined ? {} : { characters }),
     maxCharacters: MAX_ANSWER_CHARS,

@@ -139,7 +139,8 @@ async function rootCandidates(plan: RootPlan, ctx: PlanContext): Promise<string[
 /** The entities `iris` with the facts of `attributes`, in one query (none for no IRIs). */
 async function entityRecords(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
   if (iris.length === 0) return new Map();
-  const { records } = await readEntityRowsInSlices(await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx), ctx.work?.signal);
+  const rows = await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx);
+  const { records } = await readEntityRowsInSlices(rows, ctx.work?.signal);
   applyTags(records, ctx.profile);
   return records;
 }
