@@ -10,6 +10,7 @@ import type { GraphQLContext } from './context.ts';
 import { createResolvers } from './resolvers.ts';
 import { errorMasking, useErrorCodes } from './use-error-codes.ts';
 import { useQueryLimits } from './use-query-limits.ts';
+import { useFilterLimits } from './use-filter-limits.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Logger } from '../log/logger.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
@@ -34,7 +35,7 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
     // CORS is the app's, the same for every route (src/http/use-cors.ts); yoga's own would allow any origin with credentials.
     cors: false,
     maskedErrors: { maskError: errorMasking(logger), isDev: config.environment === 'development' },
-    plugins: [...useQueryLimits(config.graphqlLimits), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps), useDirectExecution(), useStreamedJson()],
+    plugins: [...useQueryLimits(config.graphqlLimits), useFilterLimits(), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps), useDirectExecution(), useStreamedJson()],
     logging: false,
   });
 }

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ASTNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../errors/app-error.ts';
 import type { Logger } from '../log/logger.ts';
@@ -23,6 +23,15 @@ export function useErrorCodes(): Plugin {
       };
     },
   };
+}
+
+/**
+ * An application error a plugin answers with before execution (the request is refused whole): its
+ * code and details, and its HTTP status, which yoga takes from `http`.
+ */
+export function refusal(error: AppError, nodes?: readonly ASTNode[]): GraphQLError {
+  const extensions = { code: error.code, ...(error.details ?? {}), http: { status: error.status } };
+  return new GraphQLError(error.message, { nodes, extensions });
 }
 
 /**

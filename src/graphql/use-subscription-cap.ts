@@ -1,18 +1,19 @@
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Client } from '../auth/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { clientKey } from '../http-kit/client-key.ts';
 import type { GraphQLContext } from './context.ts';
 import type { SubscriptionCapConfig } from '../config/subscription-cap-config.ts';
+import { refusal } from './use-error-codes.ts';
 
 
 const HOLDER_NAMES: Record<Client['kind'], string> = { key: 'API key', user: 'user', anonymous: 'address' };
 
 /** RATE_LIMITED as GraphQL gives it, with the HTTP status yoga answers a refused subscription with (429, event stream or not). */
 function capReached(kind: Client['kind'], cap: number): GraphQLError {
-  const error = new AppError('RATE_LIMITED', `Too many open subscriptions: at most ${cap} per ${HOLDER_NAMES[kind]}. Close one to open another.`);
-  return new GraphQLError(error.message, { extensions: { code: error.code, http: { status: error.status } } });
+  const message = `Too many open subscriptions: at most ${cap} per ${HOLDER_NAMES[kind]}. Close one to open another.`;
+  return refusal(new AppError('RATE_LIMITED', message));
 }
 
 /**

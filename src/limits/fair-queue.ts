@@ -55,7 +55,7 @@ export class FairQueue {
    * graph it reads); rejects when `signal` aborts first.
    */
   acquire(key: string, signal?: AbortSignal, eligible?: (index: number) => boolean): Promise<Slot> {
-    if (signal?.aborted) return Promise.reject(cancelled());
+    if (signal?.aborted) return Promise.reject(cancelled(signal));
     return new Promise<Slot>((grant, reject) => {
       const queue = this.waiting.get(key) ?? [];
       if (queue.length >= this.maxWaitingPerKey) {
@@ -76,7 +76,7 @@ export class FairQueue {
             this.waiting.delete(key);
             if (!this.held.has(key)) this.lastServed.delete(key);
           }
-          reject(cancelled());
+          reject(cancelled(signal));
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
@@ -166,5 +166,9 @@ export class FairQueue {
   }
 }
 
-/** The error of work whose client went away before it ran. */
-export const cancelled = () => serviceUnavailable('The request was cancelled.');
+/**
+ * The error of work stopped by its request's `signal`: the request's refusal when it
+ * went over its budget (`RequestWork.signal`), else cancelled (its client went away).
+ */
+export const cancelled = (signal?: AbortSignal, cause?: unknown): Error =>
+  signal?.reason instanceof AppError ? signal.reason : serviceUnavailable('The request was cancelled.', cause);

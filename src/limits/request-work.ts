@@ -1,11 +1,13 @@
 /**
  * What one request may cost the process, and what it has cost so far: a deadline counted in
  * engine work (time spent waiting for a thread does not count against it), a budget of entities,
- * response bytes and store rows, and the signal that says its client went away. Passed, never
+ * response bytes and store rows, and the signal that says its client went away or its budget is
+ * spent. Passed, never
  * ambient: the HTTP layer makes one per request (`req.work`), and what runs a store query on the
  * request's behalf hands it to the store (`SelectOptions.work`); work without one (start-up, background
  * jobs, reads shared by requests) runs within the store's own timeout.
  */
+import { setMaxListeners } from 'node:events';
 import { queryTooComplex, queryTooLarge } from '../errors/app-error.ts';
 
 /** How much one request's answer may hold. */
@@ -42,9 +44,17 @@ export class RequestWork {
   /** Set once the budget is exceeded: the request's other work stops at its next step. */
   private refusal: Error | undefined;
   private readonly used: Record<BudgetResource, number> = { entities: 0, responseBytes: 0, storeRows: 0 };
+  /** Aborted with the refusal once the budget is exceeded. */
+  private readonly refused = new AbortController();
+  /**
+   * Aborted when the client goes away, or once the budget is exceeded (its reason is then the
+   * refusal): queued store queries leave their queue, and sliced work stops at its next slice.
+   */
+  readonly signal: AbortSignal;
 
   constructor(
-    readonly signal: AbortSignal | undefined,
+    /** Aborted when the request's client goes away. */
+    clientSignal: AbortSignal | undefined,
     /** Engine work the request may take, in milliseconds. */
     readonly timeoutMs: number,
     readonly budget: Budget,
@@ -52,11 +62,32 @@ export class RequestWork {
     readonly tier: 'anonymous' | 'client',
     /** The other tier's budget, for the message (what a key would allow). */
     private readonly clientBudget?: Budget,
-  ) {}
+    /** The request this is a part of (`within`): its deadline, and its budget spent as well. */
+    private readonly whole?: RequestWork,
+  ) {
+    this.signal = clientSignal ? AbortSignal.any([clientSignal, this.refused.signal]) : this.refused.signal;
+    // Each store query of the request waits on this signal (a GraphQL request may run dozens at once).
+    setMaxListeners(0, this.signal);
+  }
+
+  /**
+   * A part of this request that may cost at most `max` of `resource` (an MCP tool's answer): the
+   * request's deadline, budget and client, spent by the part as well; past `max` only the part is
+   * refused (`exceeded`), and its work stops as the whole request's would.
+   */
+  within(resource: BudgetResource, max: number): RequestWork {
+    return new RequestWork(this.signal, this.timeoutMs, { ...this.budget, [resource]: max }, this.tier, this.clientBudget, this);
+  }
+
+  /** Whether this work's own budget was exceeded (for a part: its cap, not the whole request's budget). */
+  get exceeded(): boolean {
+    return this.refusal !== undefined;
+  }
 
   /** Engine work time left; throws the deadline's error when none is, or the refusal once over budget. */
   remainingMs(): number {
     if (this.refusal) throw this.refusal;
+    if (this.whole) return this.whole.remainingMs();
     const left = this.timeoutMs - this.spentMs;
     if (left <= 0) throw deadlineExceeded(this.timeoutMs);
     return left;
@@ -64,19 +95,26 @@ export class RequestWork {
 
   /** Counts engine work the request took. */
   chargeTime(ms: number): void {
-    this.spentMs += ms;
+    if (this.whole) this.whole.chargeTime(ms);
+    else this.spentMs += ms;
   }
 
   /** What is left of one resource (at least 0). */
   left(resource: BudgetResource): number {
-    return Math.max(0, this.budget[resource] - this.used[resource]);
+    const own = Math.max(0, this.budget[resource] - this.used[resource]);
+    return this.whole ? Math.min(own, this.whole.left(resource)) : own;
   }
 
   /** Counts `amount` of a resource; past the budget throws QUERY_TOO_LARGE saying which and what to do. */
   spend(resource: BudgetResource, amount: number): void {
     if (this.refusal) throw this.refusal;
+    this.whole?.spend(resource, amount);
     this.used[resource] += amount;
-    if (this.used[resource] > this.budget[resource]) throw (this.refusal = this.overBudget(resource));
+    if (this.used[resource] > this.budget[resource]) {
+      this.refusal = this.overBudget(resource);
+      this.refused.abort(this.refusal);
+      throw this.refusal;
+    }
   }
 
   /** The error for a resource over budget. */

@@ -4,12 +4,13 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { checkFilterText } from '../compiler/filter-text-limits.ts';
 import { badUserInput } from '../errors/app-error.ts';
 import { answerQuery, siteQuery } from '../sparql-endpoint/answer-query.ts';
 import { MAX_QUERY_LENGTH } from '../sparql-endpoint/sparql-query-params.ts';
 import { callGraphQL, graphQLData, type Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
-import { answering, page } from './tool-answer.ts';
+import { answering, answerTooLarge, MAX_ANSWER_CHARS, page } from './tool-answer.ts';
 
 export const SCHEMA_URI = 'bkg://graphql/schema.graphql';
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -45,6 +46,8 @@ function searchOperation(kind: keyof typeof KINDS, search: Search): { query: str
   const given = ARGUMENTS.filter(([name]) => search[name] !== undefined);
   const refused = given.filter(([, , kinds]) => !(kinds as readonly string[]).includes(kind)).map(([name]) => name);
   if (refused.length > 0) throw badUserInput(`${refused.join(', ')} cannot narrow a search for ${kind}.`);
+  // GraphQL would refuse them too, naming its own arguments (`is` for class): here they are named as the tool's.
+  for (const [name, argument] of given) checkFilterText(argument, search[name], name);
   const declared = given.map(([name]) => `, $${name}: String`).join('');
   const passed = given.map(([name, argument]) => `, ${argument}: $${name}`).join('');
   const query = `query Find($siteId: String!, $limit: Int!, $offset: Int!${declared}) {
@@ -96,7 +99,8 @@ export function registerQueryTools(server: McpServer, sources: McpSources, calle
         `Runs a GraphQL query on a site; the site id is passed as the \`siteId\` variable whether or not the operation declares it ` +
         `(write \`query($siteId: String!) { equipment(siteId: $siteId, is: "AHU") { name feeds { name } points { name timeseriesId } } }\`). ` +
         `The schema (with descriptions) is the resource ${SCHEMA_URI}. Lists take limit and offset, and each root list has a count field ` +
-        '(equipmentCount, pointCount, …): ask for a page, not a whole site; an answer over 200,000 characters is refused. Queries only.',
+        '(equipmentCount, pointCount, …): ask for a page, not a whole site; an answer is refused as soon as it passes ' +
+        `${MAX_ANSWER_CHARS.toLocaleString('en')} characters. Queries only.`,
       inputSchema: {
         siteId: z.string().min(1).describe('A site id from list_sites.'),
         query: z.string().min(1).max(100_000).describe('The GraphQL operation.'),
@@ -108,7 +112,13 @@ export function registerQueryTools(server: McpServer, sources: McpSources, calle
     ({ siteId, query, variables, operationName }) =>
       answering(async () => {
         const { id } = await site(siteId);
-        return callGraphQL(sources.graphql, caller, query, { ...(variables ?? {}), siteId: id }, operationName);
+        // The answer is counted as it is built (src/query/answer-cost.ts), against a budget of the
+        // tool's cap: past it the work stops, and nothing more is fetched, decoded or built.
+        const work = caller.work?.within('responseBytes', MAX_ANSWER_CHARS);
+        const asked = { ...(variables ?? {}), siteId: id };
+        const answer = await callGraphQL(sources.graphql, { ...caller, work }, query, asked, operationName);
+        if (work?.exceeded) throw answerTooLarge();
+        return answer;
       }),
   );
 

@@ -9,16 +9,25 @@ import { AppError } from '../errors/app-error.ts';
 /** The most characters of JSON one answer holds: past it the tool says how to ask for less. */
 export const MAX_ANSWER_CHARS = 200_000;
 
+/**
+ * The refusal of an answer over `MAX_ANSWER_CHARS`, saying how to ask for less: with its size when
+ * it was written out, without when it was stopped while being built (its size is then unknown).
+ */
+export function answerTooLarge(characters?: number): AppError {
+  const max = MAX_ANSWER_CHARS.toLocaleString('en');
+  const holds =
+    characters === undefined
+      ? `The answer holds more than the ${max} characters`
+      : `The answer holds ${characters.toLocaleString('en')} characters, over the ${max}`;
+  return new AppError('QUERY_TOO_LARGE', `${holds} a tool answers: ask for a page (limit and offset) or fewer fields.`, {
+    ...(characters === undefined ? {} : { characters }),
+    maxCharacters: MAX_ANSWER_CHARS,
+  });
+}
+
 export function answer(value: unknown): CallToolResult {
   const text = JSON.stringify(value);
-  if (text.length > MAX_ANSWER_CHARS) {
-    return failure(
-      new AppError('QUERY_TOO_LARGE', `The answer holds ${text.length} characters, over the ${MAX_ANSWER_CHARS} a tool answers: ask for a page (limit and offset) or fewer fields.`, {
-        characters: text.length,
-        maxCharacters: MAX_ANSWER_CHARS,
-      }),
-    );
-  }
+  if (text.length > MAX_ANSWER_CHARS) return failure(answerTooLarge(text.length));
   return { content: [{ type: 'text', text }] };
 }
 

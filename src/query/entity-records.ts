@@ -53,10 +53,16 @@ export function readEntityRows(rows: readonly SparqlRow[]): { records: Map<strin
   return read;
 }
 
-/** `readEntityRows` in slices of the main thread (src/limits/main-thread.ts): how the service reads a large answer. */
-export async function readEntityRowsInSlices(rows: readonly SparqlRow[]): Promise<{ records: Map<string, EntityRecord>; links: Links }> {
+/**
+ * `readEntityRows` in slices of the main thread (src/limits/main-thread.ts): how the service reads a
+ * large answer. Stops between two slices once `signal` (the request's) is aborted.
+ */
+export async function readEntityRowsInSlices(
+  rows: readonly SparqlRow[],
+  signal?: AbortSignal,
+): Promise<{ records: Map<string, EntityRecord>; links: Links }> {
   const read = { records: new Map<string, EntityRecord>(), links: new Map() as Links };
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(signal);
   for (let from = 0; from < rows.length; from += SLICE_ROWS) {
     readRows(rows, from, Math.min(rows.length, from + SLICE_ROWS), read);
     const pause = slices.step(SLICE_ROWS);

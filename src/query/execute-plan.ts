@@ -115,7 +115,7 @@ function inPage<T>(items: readonly T[], page: Page): T[] {
 async function rootRecords(plan: RootPlan, facts: Facts, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
   const query = rootQuery(plan, facts, ctx.profile, ctx.ids);
   if (!query) return new Map();
-  const { records } = await readEntityRowsInSlices(await select(plan.graph, query, ctx));
+  const { records } = await readEntityRowsInSlices(await select(plan.graph, query, ctx), ctx.work?.signal);
   applyTags(records, ctx.profile);
   return records;
 }
@@ -139,7 +139,8 @@ async function rootCandidates(plan: RootPlan, ctx: PlanContext): Promise<string[
 /** The entities `iris` with the facts of `attributes`, in one query (none for no IRIs). */
 async function entityRecords(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
   if (iris.length === 0) return new Map();
-  const { records } = await readEntityRowsInSlices(await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx));
+  const rows = await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx);
+  const { records } = await readEntityRowsInSlices(rows, ctx.work?.signal);
   applyTags(records, ctx.profile);
   return records;
 }
@@ -229,7 +230,7 @@ async function fetchRelation(
     return walked;
   }
   const query = relationQuery(graph, field.relation, field.args, parents, page ? 'kinds' : field.selection.attributes, ctx.profile, ctx.unmarked);
-  const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx));
+  const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx), ctx.work?.signal);
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
   const slices = new MainThreadSlices(ctx.work?.signal);
@@ -283,7 +284,7 @@ async function walk(
       edges.set(parent, list);
     }
   }
-  const { records } = await readEntityRowsInSlices(rows.filter((row) => row.e !== undefined));
+  const { records } = await readEntityRowsInSlices(rows.filter((row) => row.e !== undefined), ctx.work?.signal);
   applyTags(records, ctx.profile);
   const { medium, maxDepth, classes } = field.args;
   const ontology = ctx.ontology;
@@ -347,7 +348,7 @@ async function fillProperties(
 /** The external references of a level of entities, in one query (none when the site states no reference). */
 async function fillExternalReferences(graph: string, key: string, parents: readonly string[], entities: readonly EntityObject[], ctx: PlanContext): Promise<void> {
   const query = externalReferencesQuery(graph, parents, ctx.profile);
-  const byParent = query ? await readExternalReferences(await select(graph, query, ctx)) : new Map();
+  const byParent = query ? await readExternalReferences(await select(graph, query, ctx), ctx.work?.signal) : new Map();
   const slices = new MainThreadSlices(ctx.work?.signal);
   for (const entity of entities) {
     const pause = slices.step();

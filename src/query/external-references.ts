@@ -51,10 +51,14 @@ interface Gathered {
 /**
  * Each parent's references from the rows `?parent ?r ?p ?v`, in slices of the main thread: sorted
  * by type, then fields, each reference's fields by name and value. Parents without any are absent.
+ * Stops between two slices once `signal` (the request's) is aborted.
  */
-export async function readExternalReferences(rows: readonly SparqlRow[]): Promise<Map<string, ExternalReference[]>> {
+export async function readExternalReferences(
+  rows: readonly SparqlRow[],
+  signal?: AbortSignal,
+): Promise<Map<string, ExternalReference[]>> {
   const gathered = new Map<string, Map<string, Gathered>>();
-  const slices = new MainThreadSlices();
+  const slices = new MainThreadSlices(signal);
   for (const row of rows) {
     const pause = slices.step();
     if (pause) await pause;

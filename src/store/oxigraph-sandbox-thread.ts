@@ -79,7 +79,7 @@ export class SandboxThread {
         this.end('deadline');
         throw deadlineExceeded(query.timeoutMs);
       }
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw cancelled(signal);
       throw error;
     } finally {
       signal?.removeEventListener('abort', stop);

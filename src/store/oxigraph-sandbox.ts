@@ -58,7 +58,7 @@ export class OxigraphSandbox {
     };
     try {
       await thread.prepare(query.graphs);
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw cancelled(signal);
       return resultOf(query, await thread.query(query, signal));
     } finally {
       const reason = thread.ended;

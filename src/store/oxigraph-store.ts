@@ -279,7 +279,8 @@ export class OxigraphStore implements GraphStore {
 
   async select(algebra: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
     const query = serialize(algebra);
-    const rows = await parseTsvSelectResults(await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site, options?.work));
+    const tsv = await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site, options?.work);
+    const rows = await parseTsvSelectResults(tsv, options?.work?.signal);
     // A term TSV cannot carry as JSON does (see parseTsvSelectResults): the rare query asks twice.
     return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site, options?.work));
   }

@@ -15,6 +15,7 @@ import { createReadStream } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { serviceUnavailable } from '../errors/app-error.ts';
+import { cancelled } from '../limits/fair-queue.ts';
 import { HttpAuth, type Credentials } from './http-auth.ts';
 
 /** A request body whose length is known (some endpoints ignore chunked bodies). */
@@ -100,7 +101,7 @@ export class SparqlHttpClient {
         answer = await this.once(url, options, authorization, signal);
       } catch (error) {
         if (deadline?.aborted) throw options.ownDeadline?.error() ?? serviceUnavailable(`The triplestore did not answer within ${deadlineMs} ms.`, error);
-        if (signal?.aborted) throw serviceUnavailable('The request was cancelled.', error);
+        if (signal?.aborted) throw cancelled(options.signal, error);
         throw serviceUnavailable('The triplestore cannot be reached.', error);
       }
       if (answer.status === 401 && attempt === 0 && this.auth?.accept(header(answer.headers['www-authenticate']), authorization !== undefined)) continue;

@@ -55,7 +55,7 @@ export class ModelValidation {
     const thread = this.threads[slot.index]!;
     try {
       await thread.ready;
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw cancelled(signal);
       return await this.run(thread.lane, sources, baseIri, signal);
     } finally {
       if (thread.lane.stopped && !this.closed) {
@@ -86,7 +86,7 @@ export class ModelValidation {
         const limit = `${Math.round(this.options.timeoutMs / 1000)} s`;
         throw queryTooComplex(`The validation ran longer than ${limit} and was stopped; validate the model in smaller parts.`);
       }
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw cancelled(signal);
       if (error instanceof EngineTrap) {
         void lane.stop();
         throw error;

@@ -289,4 +289,48 @@ describe('a large site pages rather than answering megabytes', () => {
       await client.close();
     }
   });
+
+  it('graphql: an answer of tens of MB is refused once it passes the cap, not built whole first; a small one still answers', async () => {
+    const fields =
+      'uri id name type typeHierarchy unit timeseriesId properties { name value } externalReferences { uri type fields { name value } } ' +
+      'equipment { uri id name type typeHierarchy location { uri id name type } points { uri id name type typeHierarchy } }';
+    const aliases = Array.from({ length: 30 }, (_, i) => `a${i}: point(siteId: $siteId) { ${fields} }`);
+    // What the whole answer would be: one alias's, thirty times.
+    const one = await graphql(`query($siteId: String!) { ${aliases[0]} }`, { siteId: 'big' });
+    expect(JSON.stringify(one).length * aliases.length).toBeGreaterThan(20_000_000);
+    const client = await httpClient();
+    try {
+      const started = performance.now();
+      const all = (await client.callTool({ name: 'graphql', arguments: { siteId: 'big', query: `query($siteId: String!) { ${aliases.join(' ')} }` } })) as CallToolResult;
+      const ms = performance.now() - started;
+      const text = (all.content[0] as { text: string }).text;
+      expect(all.isError, text.slice(0, 500)).toBe(true);
+      expect(JSON.parse(text).error).toMatchObject({ code: 'QUERY_TOO_LARGE', maxCharacters: 200_000, message: expect.stringContaining('200,000') });
+      // Built whole first, this answer took ~11 s here; stopped at the cap, ~0.25 s.
+      expect(ms).toBeLessThan(3000);
+      const small = await call(client, 'graphql', { siteId: 'big', query: 'query($siteId: String!) { point(siteId: $siteId, limit: 3) { id } pointCount(siteId: $siteId) }' });
+      expect(small.data.point).toHaveLength(3);
+      expect(small.data.pointCount).toBeGreaterThan(1000);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('find_entities refuses search text over its limit, naming the argument as the tool does', async () => {
+    const client = await httpClient();
+    try {
+      expect(await refusal(client, 'find_entities', { siteId: 'big', kind: 'point', name: 'a'.repeat(1_001) })).toMatchObject({
+        status: 400,
+        code: 'BAD_USER_INPUT',
+        argument: 'name',
+        maxLength: 1_000,
+      });
+      const byClass = await refusal(client, 'find_entities', { siteId: 'big', kind: 'point', class: 'x'.repeat(2_049) });
+      expect(byClass).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'class', maxLength: 2_048 });
+      expect(byClass.message).toContain('"class"');
+      expect((await call(client, 'find_entities', { siteId: 'big', kind: 'point', name: 'a'.repeat(1_000) })).total).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
 });
