@@ -111,12 +111,12 @@ export type LoadStep = 'sending' | 'placing';
  * and what was sent of it dropped. Before the step that puts the loaded triples in place the graph
  * is as it was; during that one step (a single update) the store may yet apply it, whole.
  */
-export const loadDeadlineExceeded = (graph: string, ms: number, step: LoadStep) => {
+export const loadDeadlineExceeded = (ms: number, step: LoadStep) => {
   const seconds = Number((ms / 1000).toFixed(1));
   const outcome =
     step === 'sending'
-      ? `${siteName(graph)} is unchanged: its graph is as it was before the load.`
-      : `It was putting the loaded triples in place, one step the store applies whole or not at all: ${siteName(graph).replace(/^The/, 'the')} holds either its old graph or the whole new one, never part of it; read it back to tell.`;
+      ? 'The graph is unchanged: it is as it was before the load.'
+      : 'It was putting the loaded triples in place, one update the store applies whole or not at all: the graph holds either its old content or the whole new one, never part of it; read it back to tell.';
   return new AppError('SERVICE_UNAVAILABLE', `The triplestore did not answer within ${seconds} s, the deadline of this load, which was stopped. ${outcome}`, {
     deadlineSeconds: seconds,
     step,

@@ -203,7 +203,7 @@ export class SparqlHttpStore implements GraphStore {
       const at = step;
       const error = () => {
         stalled = true;
-        return loadDeadlineExceeded(graph, ms, at);
+        return loadDeadlineExceeded(ms, at);
       };
       return { deadline: true, ownDeadline: { ms, error } };
     };
