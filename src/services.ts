@@ -167,7 +167,7 @@ function startSimulator(config: Config, query: QueryLayer, live: Readings, demo:
 
 /** The configured graph store, once it has answered a query (an endpoint that is down fails start-up). */
 async function openPingedGraphStore(config: Config, logger: Logger): Promise<GraphStore> {
-  const store = await openGraphStore(config.graphStore, config.dataDir, logger);
+  const store = await openGraphStore(config.graphStore, config.limits.loadDeadline, config.dataDir, logger);
   try {
     await store.ping();
   } catch (error) {

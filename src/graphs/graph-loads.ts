@@ -23,100 +23,149 @@ export interface GraphLoadStatus {
 }
 
 /** How long a finished load stays to be asked about. */
-const KEPT_MS = 10 * 60 * 1000;
+export const KEPT_MS = 10 * 60 * 1000;
 
-/** One load being told: its route updates it as the body arrives and the store parses it. */
+/** What is known of a load, as plain data: what a replica keeps, or shares through Redis, and any replica tells. */
+export interface GraphLoadRecord {
+  readonly site: string;
+  readonly state: GraphLoadStatus['state'];
+  readonly replace: boolean;
+  readonly bytesTotal: number | null;
+  readonly bytesReceived: number;
+  readonly bytesParsed: number;
+  readonly triplesParsed: number | null;
+  readonly triples: number | null;
+  readonly message: string | null;
+  /** Instants (ms since the epoch, so that another replica can tell the times): started, parsing, ended. */
+  readonly startedMs: number;
+  readonly parsingSinceMs: number | null;
+  readonly endedMs: number | null;
+}
+
+/** A load's status as `GET …/graph/load` tells it, at `now` (ms since the epoch). */
+export function loadStatus(load: GraphLoadRecord, now = Date.now()): GraphLoadStatus {
+  const until = load.endedMs ?? now;
+  const parsing = load.parsingSinceMs === null ? 0 : (until - load.parsingSinceMs) / 1000;
+  return {
+    site: load.site,
+    state: load.state,
+    replace: load.replace,
+    bytesTotal: load.bytesTotal,
+    bytesReceived: load.bytesReceived,
+    bytesParsed: load.bytesParsed,
+    bytesPerSecond: parsing > 0 && load.bytesParsed > 0 ? Math.round(load.bytesParsed / parsing) : null,
+    triplesParsed: load.triplesParsed,
+    triplesPerSecond: parsing > 0 && load.triplesParsed ? Math.round(load.triplesParsed / parsing) : null,
+    triples: load.triples,
+    startedAt: new Date(load.startedMs).toISOString(),
+    seconds: Number(((until - load.startedMs) / 1000).toFixed(3)),
+    message: load.message,
+  };
+}
+
+/**
+ * One load being told: its route updates it as the body arrives and the store parses it, and waits
+ * for its end to be told (`done`, `failed`) before it answers, so any replica knows it then.
+ */
 export class GraphLoad {
-  private state: GraphLoadStatus['state'] = 'receiving';
-  private received = 0;
-  private parsed = 0;
-  private triplesParsed: number | null = null;
-  private parsingSince: number | undefined;
-  private triples: number | null = null;
-  private message: string | null = null;
-  private readonly started = performance.now();
-  private readonly startedAt = new Date().toISOString();
-  private ended: number | undefined;
+  private current: GraphLoadRecord;
+  /** Counts the changes, so that a copy elsewhere knows when it is behind. */
+  version = 0;
 
   constructor(
-    readonly site: string,
-    private readonly replace: boolean,
-    private readonly bytesTotal: number | null,
-  ) {}
+    site: string,
+    replace: boolean,
+    bytesTotal: number | null,
+    private readonly ended: (load: GraphLoad) => Promise<void> = async () => undefined,
+  ) {
+    this.current = {
+      site,
+      state: 'receiving',
+      replace,
+      bytesTotal,
+      bytesReceived: 0,
+      bytesParsed: 0,
+      triplesParsed: null,
+      triples: null,
+      message: null,
+      startedMs: Date.now(),
+      parsingSinceMs: null,
+      endedMs: null,
+    };
+  }
+
+  get site(): string {
+    return this.current.site;
+  }
 
   receive(bytes: number): void {
-    this.received += bytes;
+    this.change({ bytesReceived: this.current.bytesReceived + bytes });
   }
 
   /** The store has parsed this many bytes of the document, holding this many triples when it knows. */
   parse(bytes: number, triples?: number): void {
-    if (this.state === 'receiving') {
-      this.state = 'parsing';
-      this.parsingSince = performance.now();
-    }
-    this.parsed = bytes;
-    if (triples !== undefined) this.triplesParsed = triples;
+    const starting = this.current.state === 'receiving' ? { state: 'parsing' as const, parsingSinceMs: Date.now() } : {};
+    this.change({ ...starting, bytesParsed: bytes, ...(triples !== undefined ? { triplesParsed: triples } : {}) });
   }
 
-  done(triples: number): void {
-    this.state = 'done';
-    this.triples = triples;
-    this.parsed = this.received;
-    this.ended = performance.now();
+  done(triples: number): Promise<void> {
+    this.change({ state: 'done', triples, bytesParsed: this.current.bytesReceived, endedMs: Date.now() });
+    return this.ended(this);
   }
 
-  failed(message: string): void {
-    this.state = 'failed';
-    this.message = message;
-    this.ended = performance.now();
+  failed(message: string): Promise<void> {
+    this.change({ state: 'failed', message, endedMs: Date.now() });
+    return this.ended(this);
   }
 
-  get finishedAt(): number | undefined {
-    return this.ended;
+  /** What is known of the load now. */
+  record(): GraphLoadRecord {
+    return this.current;
   }
 
   status(): GraphLoadStatus {
-    const now = this.ended ?? performance.now();
-    const parsing = this.parsingSince === undefined ? 0 : (now - this.parsingSince) / 1000;
-    return {
-      site: this.site,
-      state: this.state,
-      replace: this.replace,
-      bytesTotal: this.bytesTotal,
-      bytesReceived: this.received,
-      bytesParsed: this.parsed,
-      bytesPerSecond: parsing > 0 && this.parsed > 0 ? Math.round(this.parsed / parsing) : null,
-      triplesParsed: this.triplesParsed,
-      triplesPerSecond: parsing > 0 && this.triplesParsed ? Math.round(this.triplesParsed / parsing) : null,
-      triples: this.triples,
-      startedAt: this.startedAt,
-      seconds: Number(((now - this.started) / 1000).toFixed(3)),
-      message: this.message,
-    };
+    return loadStatus(this.current);
+  }
+
+  private change(fields: Partial<GraphLoadRecord>): void {
+    this.current = { ...this.current, ...fields };
+    this.version++;
   }
 }
 
-/**
- * The latest load of each site's graph, in this process: what `bkg load` shows while the service
- * parses a large upload. Kept KEPT_MS after it ends.
- */
-export class GraphLoads {
+/** The latest load of each site's graph: what `bkg load` shows while the service parses a large upload. */
+export interface GraphLoads {
+  /** A load starting now, the site's latest from here on. */
+  start(site: string, replace: boolean, bytesTotal: number | null): GraphLoad;
+  /** The site's latest load, kept KEPT_MS after it ended; undefined when there is none. */
+  latest(site: string): Promise<GraphLoadRecord | undefined>;
+}
+
+/** The latest load of each site's graph, in this process. */
+export class MemoryGraphLoads implements GraphLoads {
   private readonly loads = new Map<string, GraphLoad>();
 
   start(site: string, replace: boolean, bytesTotal: number | null): GraphLoad {
+    return this.add(new GraphLoad(site, replace, bytesTotal));
+  }
+
+  /** Keeps a load made elsewhere as the site's latest. */
+  add(load: GraphLoad): GraphLoad {
     this.forgetOld();
-    const load = new GraphLoad(site, replace, bytesTotal);
-    this.loads.set(site, load);
+    this.loads.set(load.site, load);
     return load;
   }
 
-  latest(site: string): GraphLoad | undefined {
+  async latest(site: string): Promise<GraphLoadRecord | undefined> {
     this.forgetOld();
-    return this.loads.get(site);
+    return this.loads.get(site)?.record();
   }
 
   private forgetOld(): void {
-    const now = performance.now();
-    for (const [site, load] of this.loads) if (load.finishedAt !== undefined && now - load.finishedAt > KEPT_MS) this.loads.delete(site);
+    const now = Date.now();
+    for (const [site, load] of this.loads) {
+      const { endedMs } = load.record();
+      if (endedMs !== null && now - endedMs > KEPT_MS) this.loads.delete(site);
+    }
   }
 }

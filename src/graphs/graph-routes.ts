@@ -18,7 +18,7 @@ import type { ModelSource } from '../validation/model-validator.ts';
 import { reportTurtle } from '../validation/report-turtle.ts';
 import type { ValidationReport } from '../validation/validation-report.ts';
 import { readableSite, requireCredentials, writableSite } from '../tenants/site-access.ts';
-import type { GraphLoads } from './graph-loads.ts';
+import { loadStatus, type GraphLoads } from './graph-loads.ts';
 import { exportPrefixes, turtleWithPrefixes } from './graph-turtle.ts';
 import type { SiteStore } from '../tenants/site-store.ts';
 
@@ -45,7 +45,7 @@ export interface GraphRoutesOptions {
   readonly tmpDir: string;
   readonly maxUploadBytes: number;
   readonly validation: ModelValidation;
-  /** The latest load of each site, for `GET …/graph/load`. */
+  /** The latest load of each site, for `GET …/graph/load` (shared by the replicas through Redis, when there is one). */
   readonly loads: GraphLoads;
   /** What is known of each site (its ontology as it reads it, its profile): a load's reading is made against it. */
   readonly query: QueryLayer;
@@ -102,7 +102,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     try {
       body = await receiveDocument(req, format, (bytes) => progress.receive(bytes), prefixes);
     } catch (error) {
-      progress.failed((error as Error).message);
+      await progress.failed((error as Error).message);
       throw error;
     }
     progress.parse(0);
@@ -125,7 +125,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
       const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format, parsed) : await store.mergeGraph(graph, { path: body.path }, format, parsed);
       await sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
-      progress.done(triples);
+      await progress.done(triples);
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
       // What the service made of the model (the load report): counted by the store, after the load.
@@ -134,7 +134,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
     } catch (error) {
       const refused = inputError(error, format);
-      progress.failed((refused as Error).message);
+      await progress.failed((refused as Error).message);
       throw refused;
     } finally {
       await body.remove();
@@ -169,9 +169,9 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   router.get('/:siteId/graph/load', async (req, res) => {
     requireCredentials(req.client);
     const site = await readableSite(sites, req.client, req.params.siteId);
-    const latest = options.loads.latest(site.id);
+    const latest = await options.loads.latest(site.id);
     if (!latest) throw notFound(`No load of the site's graph is known to this service in the last 10 minutes.`);
-    res.json(latest.status());
+    res.json(loadStatus(latest));
   });
   router.get('/:siteId/graph/reading', async (req, res) => {
     requireCredentials(req.client);

@@ -8,7 +8,8 @@ import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import type { Logger } from '../log/logger.ts';
 import { readingsRoutes } from '../readings/readings-routes.ts';
 import type { Services } from '../services.ts';
-import { GraphLoads } from '../graphs/graph-loads.ts';
+import { MemoryGraphLoads } from '../graphs/graph-loads.ts';
+import { SharedGraphLoads } from '../graphs/shared-graph-loads.ts';
 import { graphRoutes } from '../graphs/graph-routes.ts';
 import { spoolDir } from '../blobs/temp-dir.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
@@ -69,7 +70,9 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   const yoga = createGraphQL(config, services, logger);
   app.use(yoga.graphqlEndpoint, graphqlBodyType(), yoga as unknown as express.RequestHandler);
 
-  const graph = graphRoutes(services.sites, services.store, { tmpDir: spoolDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads: new GraphLoads(), query: services.query });
+  // With Redis, any replica answers a poll of a load's progress.
+  const loads = services.redis ? new SharedGraphLoads(services.redis, logger) : new MemoryGraphLoads();
+  const graph = graphRoutes(services.sites, services.store, { tmpDir: spoolDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads, query: services.query });
   const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
   const modelElements = { ifc: services.ifc, query: services.query };

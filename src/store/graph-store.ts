@@ -103,6 +103,26 @@ export const restoreFailed = (graph: string, file: string, message: string) =>
     { file },
   );
 
+/** Where a load of an external store is: sending the triples to a temporary graph, or putting that graph in place. */
+export type LoadStep = 'sending' | 'placing';
+
+/**
+ * A load the external triplestore did not answer within its deadline (`BKG_LOAD_DEADLINE_*`): stopped,
+ * and what was sent of it dropped. Before the step that puts the loaded triples in place the graph
+ * is as it was; during that one step (a single update) the store may yet apply it, whole.
+ */
+export const loadDeadlineExceeded = (ms: number, step: LoadStep) => {
+  const seconds = Number((ms / 1000).toFixed(1));
+  const outcome =
+    step === 'sending'
+      ? 'The graph is unchanged: it is as it was before the load.'
+      : 'It was putting the loaded triples in place, one update the store applies whole or not at all: the graph holds either its old content or the whole new one, never part of it; read it back to tell.';
+  return new AppError('SERVICE_UNAVAILABLE', `The triplestore did not answer within ${seconds} s, the deadline of this load, which was stopped. ${outcome}`, {
+    deadlineSeconds: seconds,
+    step,
+  });
+};
+
 /**
  * Told, as a load of a file goes, how many of its bytes the store has parsed and, when it knows,
  * how many triples those bytes hold (a store that cannot tell never calls it).

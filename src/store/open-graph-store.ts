@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { GraphStoreConfig } from '../config/graph-store-config.ts';
 import { spoolDir } from '../blobs/temp-dir.ts';
+import type { LoadDeadline } from '../config/limits-config.ts';
 import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import type { GraphStore } from './graph-store.ts';
 import type { Logger } from '../log/logger.ts';
@@ -9,7 +10,7 @@ import { OxigraphStore } from './oxigraph-store.ts';
 import { SparqlHttpStore } from './sparql-http-store.ts';
 
 /** The GraphStore the configuration names: embedded Oxigraph, a SPARQL 1.1 endpoint, or Comunica. */
-export async function openGraphStore(config: GraphStoreConfig, dataDir: string, logger?: Logger): Promise<GraphStore> {
+export async function openGraphStore(config: GraphStoreConfig, loadDeadline: LoadDeadline, dataDir: string, logger?: Logger): Promise<GraphStore> {
   switch (config.kind) {
     case 'oxigraph':
       return OxigraphStore.open({
@@ -35,6 +36,7 @@ export async function openGraphStore(config: GraphStoreConfig, dataDir: string, 
         maxConnections: config.maxConnections,
         dialect: config.dialect,
         spoolDir: join(spoolDir(dataDir), 'sparql-load'),
+        loadDeadline,
       });
       return config.graphNamespace ? new NamespacedStore(store, config.graphNamespace) : store;
     }

@@ -1,6 +1,7 @@
 /**
  * A GraphStore on any SPARQL 1.1 endpoint: queries and updates over the SPARQL 1.1 Protocol,
- * bulk loads over the Graph Store Protocol when the endpoint has one, else chunked INSERTs.
+ * bulk loads over the Graph Store Protocol when the endpoint has one, else chunked INSERTs, each
+ * into a temporary graph put in place by one update.
  * Loads keep the GraphStore contract: the data is parsed here first (line and column on a
  * syntax error) and only the default graph of quad formats is sent, so a bad document or a
  * named graph in a body never reaches the endpoint.
@@ -14,10 +15,11 @@ import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
-import { aggregate, dropGraph, graph as graphPattern, insertData, moveGraph, namedNode, select, triple, update, variable, type SelectQuery, type Triple, type Update, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import { aggregate, dropGraph, graph as graphPattern, insertData, moveGraph, namedNode, select, triple, update, variable, type IriTerm, type SelectQuery, type Triple, type Update, type VariableTerm } from '../rdf/sparql-algebra.ts';
 import type { ConstructQuery } from 'sparqljs';
 import { serialize } from '../rdf/sparql-serializer.ts';
-import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SelectOptions, type SparqlRow } from './graph-store.ts';
+import { loadDeadlineMs, type LoadDeadline } from '../config/limits-config.ts';
+import { loadDeadlineExceeded, type ClientQuery, type LoadStep, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SelectOptions, type SparqlRow } from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
 import { SparqlHttpClient, type HttpAnswer, type SendOptions, type SizedBody } from './sparql-http-client.ts';
@@ -36,6 +38,18 @@ export interface SparqlHttpStoreOptions {
   readonly dialect: 'auto' | 'standard' | 'virtuoso';
   /** Where a large document waits on its way to the store; the OS's temporary directory when unset. */
   readonly spoolDir?: string;
+  /** How long one request of a load may wait for the endpoint; unset: as long as it takes. */
+  readonly loadDeadline?: LoadDeadline;
+}
+
+/** A request's deadline: none, the query deadline, or one of its own. */
+type RequestLimit = Pick<SendOptions, 'deadline' | 'ownDeadline'>;
+
+/** What a load sent to its temporary graph. */
+interface Sent {
+  triples: number;
+  /** Bytes of the requests that carried them. */
+  bytes: number;
 }
 
 // Loads without a Graph Store endpoint: triples per INSERT request (Virtuoso's SPARQL parser runs
@@ -154,12 +168,15 @@ export class SparqlHttpStore implements GraphStore {
 
   /** Runs SPARQL Update operations (one request, so the endpoint may apply them together). */
   async update(operations: Update): Promise<void> {
-    const text = serialize(operations);
+    await this.sendUpdate(serialize(operations), { deadline: false });
+  }
+
+  private async sendUpdate(text: string, limit: RequestLimit): Promise<void> {
     await this.client.send(this.updateUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: () => new URLSearchParams({ update: text }).toString(),
-      deadline: false,
+      ...limit,
     });
   }
 
@@ -171,71 +188,92 @@ export class SparqlHttpStore implements GraphStore {
     return this.load(graph, data, format, false);
   }
 
+  /**
+   * Every load fills a temporary graph, then one update puts it in place (MOVE for a replace, ADD
+   * for a merge), so a syntax error, a failure or a store that stops answering halfway leaves the
+   * graph as it was: Virtuoso's Graph Store endpoint commits as it reads, and a PUT straight into
+   * the graph could leave part of it there. Each request waits at most the load deadline for its
+   * bytes (`loadDeadline`); the update that puts the graph in place, for all of them.
+   */
   private async load(graph: string, data: RdfSource, format: RdfFormat, replace: boolean): Promise<LoadResult> {
-    if (this.gspUrl) await this.loadWhole(this.gspUrl, graph, data, format, replace);
-    else await this.loadInBatches(graph, data, format, replace);
+    const temporary = namedNode(`urn:bkg:tmp:${randomUUID()}`);
+    let step: LoadStep = 'sending';
+    let stalled = false;
+    const within = (bytes: number): RequestLimit => {
+      if (!this.options.loadDeadline) return { deadline: false };
+      const ms = loadDeadlineMs(this.options.loadDeadline, bytes);
+      const at = step;
+      const error = () => {
+        stalled = true;
+        return loadDeadlineExceeded(ms, at);
+      };
+      return { deadline: true, ownDeadline: { ms, error } };
+    };
+    try {
+      const sent = this.gspUrl ? await this.sendWhole(this.gspUrl, temporary, graph, data, format, within) : await this.sendInBatches(temporary, graph, data, format, within);
+      step = 'placing';
+      const into = namedNode(graph);
+      if (replace) await this.sendUpdate(serialize(update(sent.triples === 0 ? dropGraph(into) : moveGraph(temporary, into))), within(sent.bytes));
+      else if (sent.triples > 0) await this.sendUpdate(serialize(update(moveGraph(temporary, into, 'add'), dropGraph(temporary))), within(sent.bytes));
+    } catch (error) {
+      // What reached the temporary graph is dropped, within the query deadline, and not waited for
+      // when the store stopped answering. A MOVE or ADD that did not answer may yet be applied: its
+      // source stays whole.
+      if (step === 'sending' || !stalled) {
+        const dropped = this.sendUpdate(serialize(update(dropGraph(temporary))), { deadline: true }).catch(() => undefined);
+        if (!stalled) await dropped;
+      }
+      throw error;
+    }
     return { triples: await this.countTriples(graph) };
   }
 
   /**
    * Graph Store Protocol: the whole document is parsed before anything is sent, then goes in one
-   * request (PUT replaces, POST adds), so a syntax error sends nothing and blank nodes keep their
-   * identity across the document.
+   * request, so a syntax error sends nothing and blank nodes keep their identity across the document.
    */
-  private async loadWhole(gsp: URL, graph: string, data: RdfSource, format: RdfFormat, replace: boolean): Promise<void> {
+  private async sendWhole(gsp: URL, temporary: IriTerm, graph: string, data: RdfSource, format: RdfFormat, within: (bytes: number) => RequestLimit): Promise<Sent> {
     const spool = await Spool.of(data, format, graph, this.options.spoolDir ?? tmpdir());
     try {
-      if (spool.triples === 0) {
-        if (replace) await this.dropGraph(graph);
-        return;
+      if (spool.triples > 0) {
+        await this.client.send(withParams(gsp, { graph: temporary.value }), {
+          method: 'PUT',
+          headers: { 'content-type': 'application/n-triples' },
+          body: () => spool.body(),
+          ...within(spool.size),
+        });
       }
-      await this.client.send(withParams(gsp, { graph }), {
-        method: replace ? 'PUT' : 'POST',
-        headers: { 'content-type': 'application/n-triples' },
-        body: () => spool.body(),
-        deadline: false,
-      });
+      return { triples: spool.triples, bytes: spool.size };
     } finally {
       await spool.discard();
     }
   }
 
   /**
-   * Without a Graph Store endpoint: INSERTs into a temporary graph as the document is parsed, then
-   * one update moves it into place, so a syntax error halfway leaves the graph as it was. Triples
-   * with blank nodes are sent together at the end: a label names the same node only within one
-   * request.
+   * Without a Graph Store endpoint: INSERTs as the document is parsed. Triples with blank nodes are
+   * sent together at the end: a label names the same node only within one request.
    */
-  private async loadInBatches(graph: string, data: RdfSource, format: RdfFormat, replace: boolean): Promise<void> {
+  private async sendInBatches(temporary: IriTerm, graph: string, data: RdfSource, format: RdfFormat, within: (bytes: number) => RequestLimit): Promise<Sent> {
     const dialect = await this.dialect();
-    const temporary = `urn:bkg:tmp:${randomUUID()}`;
-    const target = namedNode(temporary);
     const withBlankNodes: oxigraph.Quad[] = [];
-    let sent = 0;
-    try {
-      for await (const batch of parseTriples(data, format, graph, INSERT_BATCH)) {
-        const plain: Triple[] = [];
-        for (const quad of batch) {
-          if (hasBlankNode(quad)) withBlankNodes.push(quad);
-          else plain.push(quad as Triple);
-        }
-        if (plain.length > 0) await this.update(update(insertData(target, plain)));
-        sent += plain.length;
+    const sent: Sent = { triples: 0, bytes: 0 };
+    const insert = async (triples: Triple[], template: boolean) => {
+      const text = serialize(update(insertData(temporary, triples, template)));
+      const bytes = Buffer.byteLength(text);
+      await this.sendUpdate(text, within(bytes));
+      sent.triples += triples.length;
+      sent.bytes += bytes;
+    };
+    for await (const batch of parseTriples(data, format, graph, INSERT_BATCH)) {
+      const plain: Triple[] = [];
+      for (const quad of batch) {
+        if (hasBlankNode(quad)) withBlankNodes.push(quad);
+        else plain.push(quad as Triple);
       }
-      for (const group of blankNodeGroups(withBlankNodes, INSERT_BATCH)) {
-        await this.update(update(insertData(target, group as Triple[], !dialect.blankNodesInInsertData)));
-        sent += group.length;
-      }
-      const into = namedNode(graph);
-      if (replace) {
-        await this.update(update(sent === 0 ? dropGraph(into) : moveGraph(target, into)));
-      } else if (sent > 0) {
-        await this.update(update(moveGraph(target, into, 'add'), dropGraph(target)));
-      }
-    } catch (error) {
-      await this.update(update(dropGraph(target))).catch(() => undefined);
-      throw error;
+      if (plain.length > 0) await insert(plain, false);
     }
+    for (const group of blankNodeGroups(withBlankNodes, INSERT_BATCH)) await insert(group as Triple[], !dialect.blankNodesInInsertData);
+    return sent;
   }
 
   async dropGraph(graph: string): Promise<void> {
@@ -336,7 +374,8 @@ function header(answer: HttpAnswer, name: string): string | undefined {
 /** A document parsed and written as N-Triples: in memory while small, else in a temporary file. */
 class Spool {
   private chunks: string[] = [];
-  private size = 0;
+  /** Bytes of N-Triples written. */
+  size = 0;
   private file: { dir: string; path: string; stream: WriteStream } | undefined;
   triples = 0;
 

@@ -2,11 +2,12 @@
  * A SPARQL 1.1 endpoint on loopback, backed by an in-memory Oxigraph: `/sparql` (query and
  * update, form or direct), `/store?graph=` (Graph Store Protocol). Tests of the protocol store use
  * it where no external engine runs, and switch it to `down` (connections refused), `hang`
- * (requests never answered) or `fail` (HTTP 503) to see how the service copes, then back to `up`;
+ * (each request's body read, never answered) or `fail` (HTTP 503) to see how the service copes, then back to `up`;
  * `deadlocks` makes that many of the next requests answer as Virtuoso does a deadlock's victim,
  * `cutAnswers` as it does a query whose timeout came while it wrote the answer, `plannerFailures`
  * as it does a query its planner gave up on (a query sent after its `sql:select-option "order"`
  * pragma is answered, and counted as `ordered`).
+ * `hangAfter` answers that many more requests, then hangs: a store that stops answering mid-load.
  * With `digest`, every request needs Digest credentials `user`/`secret`.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -25,6 +26,8 @@ export interface SparqlEndpoint {
   /** The most client connections that were open at once. */
   readonly peakConnections: number;
   mode: EndpointMode;
+  /** Set: this many more requests are answered, then the endpoint hangs (and this is unset again). */
+  hangAfter: number | undefined;
   /** How many of the next requests answer HTTP 500 `Virtuoso 40001 Error SR172: Transaction deadlocked`. */
   deadlocks: number;
   /** How many of the next requests answer HTTP 500 after part of a JSON answer, ending `Virtuoso S1TAT Error`. */
@@ -62,10 +65,17 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (endpoint.hangAfter !== undefined && endpoint.hangAfter-- === 0) {
+      endpoint.hangAfter = undefined;
+      endpoint.mode = 'hang';
+    }
     if (endpoint.mode === 'hang') {
       hanging.add(res);
-      // The store gave up on it (deadline or client gone) when it closes the request.
-      req.once('close', () => counts.abandoned!++);
+      // The body is taken, as by a store busy with it: the client waits for the answer alone.
+      req.resume();
+      // The store gave up on it (deadline or client gone) when it closes the connection (a request
+      // closes once its body is read).
+      res.once('close', () => counts.abandoned!++);
       return;
     }
     if (endpoint.mode === 'fail') return void res.writeHead(503).end('overloaded');
@@ -134,6 +144,7 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
     gspUrl: `${base}/store`,
     store,
     counts,
+    hangAfter: undefined,
     deadlocks: 0,
     cutAnswers: 0,
     plannerFailures: 0,

@@ -128,6 +128,58 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
   });
 });
 
+/** N-Triples of `n` triples about `name`. */
+const document = (name: string, n: number) => Array.from({ length: n }, (_, i) => `<urn:${name}:${i}> <urn:p> "${i}" .\n`).join('');
+
+describe('SparqlHttpStore on an endpoint that stops answering mid-load', () => {
+  const DEADLINE_MS = 800;
+  // Three INSERTs of 2,000 triples without a Graph Store endpoint.
+  const NEW = document('new', 5_000);
+  const cases = [
+    { name: 'a replace over the Graph Store Protocol', gsp: true, replace: true, answered: 0, step: 'sending' },
+    { name: 'a merge over the Graph Store Protocol', gsp: true, replace: false, answered: 0, step: 'sending' },
+    { name: 'a replace by INSERTs, after the first', gsp: false, replace: true, answered: 1, step: 'sending' },
+    { name: 'a merge by INSERTs, after the first', gsp: false, replace: false, answered: 1, step: 'sending' },
+    { name: 'a replace, at the MOVE that puts the graph in place', gsp: true, replace: true, answered: 1, step: 'placing' },
+  ] as const;
+
+  it.each(cases)('$name fails at its deadline with a clear error, and the graph answers as it was', async ({ gsp, replace, answered, step }) => {
+    const graph = `urn:bkg:test:stall:${step}:${gsp}:${replace}`;
+    const store = new SparqlHttpStore({
+      queryUrl: endpoint.queryUrl,
+      ...(gsp ? { gspUrl: endpoint.gspUrl } : {}),
+      dialect: 'standard',
+      timeoutMs: 5_000,
+      maxConnections: 4,
+      loadDeadline: { floorMs: DEADLINE_MS, bytesPerSecond: 1_000_000_000 },
+    });
+    try {
+      await store.replaceGraph(graph, document('old', 3), 'application/n-triples');
+      const before = await store.exportGraph(graph, 'application/n-triples');
+      endpoint.hangAfter = answered;
+      const started = performance.now();
+      const load = replace ? store.replaceGraph(graph, NEW, 'application/n-triples') : store.mergeGraph(graph, NEW, 'application/n-triples');
+      const error = await load.catch((e: unknown) => e);
+      const seconds = (performance.now() - started) / 1000;
+      expect(codeOf(error)).toBe('SERVICE_UNAVAILABLE');
+      expect((error as AppError).status).toBe(503);
+      // The deadline of a request of a few hundred kilobytes: the floor, and a millisecond for its bytes.
+      expect((error as Error).message).toMatch(/^The triplestore did not answer within 0\.8 s, the deadline of this load, which was stopped\. /);
+      expect((error as Error).message).toMatch(step === 'sending' ? /The graph is unchanged: it is as it was before the load\.$/ : /the graph holds either its old content or the whole new one, never part of it/);
+      expect(seconds).toBeGreaterThanOrEqual(DEADLINE_MS / 1000);
+      expect(seconds).toBeLessThan(DEADLINE_MS / 1000 + 2);
+      endpoint.mode = 'up';
+      expect(await store.exportGraph(graph, 'application/n-triples')).toBe(before);
+      expect(await store.countTriples(graph)).toBe(3);
+    } finally {
+      endpoint.hangAfter = undefined;
+      endpoint.mode = 'up';
+      await store.dropGraph(graph);
+      await store.close();
+    }
+  });
+});
+
 describe('the service on an external store that fails', () => {
   let h: Harness;
   const logged: Array<{ level: number; msg: string; err?: { message?: string; stack?: string } }> = [];
@@ -137,7 +189,7 @@ describe('the service on an external store that fails', () => {
       log: { write: (line: string) => void logged.push(JSON.parse(line)) },
       // The deadline is also that of the start-up queries, which share this thread with the database
       // opening at the same time: on a loaded machine one second was too short for them to answer.
-      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint.queryUrl, SPARQL_GSP_URL: endpoint.gspUrl, SPARQL_TIMEOUT_MS: '2500', LOG_LEVEL: 'warn' },
+      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint.queryUrl, SPARQL_GSP_URL: endpoint.gspUrl, SPARQL_TIMEOUT_MS: '2500', BKG_LOAD_DEADLINE_MS: '1000', LOG_LEVEL: 'warn' },
     });
   });
   afterAll(async () => {
@@ -196,5 +248,26 @@ describe('the service on an external store that fails', () => {
     // Well before the deadline would have closed it.
     await expect.poll(() => endpoint.counts.abandoned! - before, { timeout: 1500, interval: 20 }).toBeGreaterThanOrEqual(1);
     endpoint.mode = 'up';
+  });
+
+  // Last: the test above wants the site's reads cached, and a load, even a failed one, makes the
+  // service read the site anew.
+  it('answers 503 to a load the store stops answering, at its deadline, and the site answers as before', async () => {
+    const started = performance.now();
+    endpoint.hangAfter = 0;
+    let load: Response;
+    try {
+      load = await h.fetch('/api/v1/sites/down/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `${SITE}ex:AHU2 a brick:AHU .\n` });
+    } finally {
+      endpoint.hangAfter = undefined;
+      endpoint.mode = 'up';
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const message = 'The triplestore did not answer within 1 s, the deadline of this load, which was stopped. The graph is unchanged: it is as it was before the load.';
+    expect([load.status, await load.json()]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', detail: message, deadlineSeconds: 1, step: 'sending' }]);
+    expect(seconds).toBeLessThan(3);
+    const progress = await (await h.fetch('/api/v1/sites/down/graph/load')).json();
+    expect([progress.state, progress.message]).toEqual(['failed', message]);
+    expect((await h.graphql(query)).data.equipment).toEqual([{ name: 'AHU1', points: [{ name: 'SAT' }] }]);
   });
 });
