@@ -5,7 +5,8 @@
  * ontology/brick-1.0-renames.json: the class and relation renames of Brick 1.0.x → 1.1, from Brick's own
  * conversion tables in a `brick-1.0-conversions/` folder beside Brick.ttl (scripts/lib/brick-renames.ts).
  *
- * Usage: npm run build:ontology [-- path/to/Brick.ttl]   (default: ../shared/ontology/Brick.ttl)
+ * Usage: npm run build:ontology [-- path/to/Brick.ttl]   (default: the maintainers' copy outside the
+ * checkout; ontology/README.md, "How it was produced")
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -26,7 +27,8 @@ const OUTPUT_DIR = join(REPO_ROOT, 'ontology');
 const OUTPUT = join(OUTPUT_DIR, 'brick-hierarchy.ttl');
 const SHAPES_OUTPUT = join(OUTPUT_DIR, 'brick-shapes.ttl');
 const RENAMES_OUTPUT = join(OUTPUT_DIR, 'brick-1.0-renames.json');
-// Brick's 1.0.x → 1.1 conversion tables, beside Brick.ttl in shared/ (see its SOURCE.md).
+// Brick's 1.0.x → 1.1 conversion tables, in a folder beside the source Brick.ttl (ontology/README.md,
+// "`brick-1.0-renames.json`").
 const CONVERSIONS_DIR = 'brick-1.0-conversions';
 const LICENCE_NAME = 'LICENSE-Brick.txt';
 

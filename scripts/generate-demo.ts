@@ -7,7 +7,7 @@
  * The output is deterministic: no clock, no Math.random(); a seeded PRNG for the few varied values
  * (room areas) and SHA-256-derived IFC GlobalIds. The demo deliberately mixes the ways real Brick models
  * state things (relationships in either direction, deprecated class names, three timeseries styles),
- * because the service must answer the same whichever way the data says it (see shared/MAPPING.md).
+ * because the service must answer the same whichever way the data says it (see docs/brick-mapping.md).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -785,7 +785,7 @@ export function generateDemo(sink: LineSink, options: DemoGenerationOptions = {}
       .sort(([a], [c]) => PREDICATE_ORDER.indexOf(a) - PREDICATE_ORDER.indexOf(c));
     for (const [predicate, object] of rels) b.add(`brick:${predicate}`, demo(object));
     // Brick 1.4 names a collection's members with rec:includes (its shapes require one); hasPart,
-    // stated above, is what the service reads for system membership (MAPPING.md).
+    // stated above, is what the service reads for system membership (docs/brick-mapping.md, "System members").
     if (e.kind === 'system') b.add('rec:includes', ...model.targets(e.id, 'hasPart').map(demo));
     if (e.outputSubstance) b.add('brick:hasOutputSubstance', e.outputSubstance);
     if (e.equipment) {

@@ -24,9 +24,9 @@
  *   AHU hasPart supply fan, return fan (some), cooling coil, heating coil; AHU feeds the VAVs of its
  *   floors; VAV feeds its zone and hasLocation its room; FCU feeds the telecom room's zone;
  *   meters (one electrical, virtual ones), some weather stations, a lighting control panel typed with a
- *   vendor class outside Brick (ext:LightingControlPanel: equipment only by the fallback of MAPPING.md,
- *   "has points"); systems (chilled water, hot water, one air system per AHU with its VAVs, an HVAC
- *   system over them) hasPart their members.
+ *   vendor class outside Brick (ext:LightingControlPanel: equipment only by the kind fallback, as
+ *   "something with points"; docs/brick-mapping.md, "Kinds add up"); systems (chilled water, hot water,
+ *   one air system per AHU with its VAVs, an HVAC system over them) hasPart their members.
  *   Every equipment has 5–15 points with Brick point classes, units and timeseries references, and the
  *   properties controllerName, pointCount and virtual. Like real models: about 12% of relationships are
  *   stated in the inverse direction (isPartOf, isPointOf, isFedBy, isLocationOf), older buildings (B02,
@@ -528,7 +528,10 @@ interface RenderedBuilding {
   subjects: number;
 }
 
-/** Classes outside Brick (a vendor's), for entities only the MAPPING.md fallback finds. */
+/**
+ * Classes outside Brick (a vendor's), for entities only the kind fallback finds (docs/brick-mapping.md,
+ * "Kinds add up").
+ */
 export const EXT_NAMESPACE = 'https://example.org/vendor/ext#';
 const PREFIXES = brickPrefixes({ pf: PORTFOLIO_NAMESPACE, prop: PROP_NAMESPACE, ext: EXT_NAMESPACE });
 

@@ -1,7 +1,8 @@
 /**
  * Measures competing SPARQL shapes for the same questions on a generated portfolio site, in a raw
- * in-process Oxigraph store, so the compiler's choice of shape rests on numbers (INFRA.md: "Oxigraph
- * is sensitive to query shape").
+ * in-process Oxigraph store, so the compiler's choice of shape rests on numbers (Oxigraph's time for one
+ * question differs by orders of magnitude between shapes; docs/benchmarks.md, "What the measurements
+ * led to").
  *
  *   npm run measure:shapes -- --triples 1M          # generates bench/data/portfolio-1M.ttl if missing
  *   npm run measure:shapes -- --triples 100k --runs 9

@@ -5,7 +5,8 @@
  *
  * Each relationship is recorded once, in its forward direction (`hasPart`, `hasPoint`, `feeds`,
  * `hasLocation`), with a flag saying whether the file states it the other way round
- * (`o isPartOf s`): real Brick models do both, and the service must read either (MAPPING.md).
+ * (`o isPartOf s`): real Brick models do both, and the service must read either
+ * (docs/brick-mapping.md, "Rule by rule").
  * The stated triple is written in the block of the subject that states it.
  */
 import {

@@ -1,7 +1,8 @@
 /**
  * Brick-flavoured helpers on top of the Turtle writer: the usual prefixes, labels, units, timeseries
  * references in their several real-world styles, IFC references, Brick entity properties and plain
- * literal properties. See /work/shared/MAPPING.md ("Values and references") for how the service reads them.
+ * literal properties. See docs/brick-mapping.md (`timeseriesId`, `externalReferences`) for how the service
+ * reads them.
  */
 import { isValidIfcGlobalId } from './ifc-guid.ts';
 import {
@@ -36,7 +37,7 @@ export function brickPrefixes(extra: PrefixMap = {}): PrefixMap {
   return { brick, rec, ref, unit, rdfs, skos, xsd, ...extra };
 }
 
-/** How a point's timeseries id is attached (MAPPING.md accepts all of these). */
+/** How a point's timeseries id is attached (the service reads all of these: docs/brick-mapping.md, `timeseriesId`). */
 export type TimeseriesStyle =
   /** `ref:hasExternalReference [ a ref:TimeseriesReference ; ref:hasTimeseriesId "…" ]` (Brick 1.3+) */
   | 'ref'

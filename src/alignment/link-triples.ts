@@ -1,6 +1,6 @@
 /**
- * The triples of an accepted link, in the shape fixtures/demo.ttl states them (MAPPING in
- * docs/brick-mapping.md): `<entity> ref:hasExternalReference [ a ref:IFCReference ;
+ * The triples of an accepted link, in the shape fixtures/demo.ttl states them (docs/ifc-alignment.md,
+ * "REST"): `<entity> ref:hasExternalReference [ a ref:IFCReference ;
  * ref:ifcGlobalID "…" ; ref:hasIfcProjectReference <project> ]`, the project being the IFC file
  * (`urn:uuid:<file id>`, a ref:ifcProject with its file name as ref:ifcFileLocation and its
  * IfcProject's GlobalId as ref:ifcProjectID, as Brick's shapes ask). Written and

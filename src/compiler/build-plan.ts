@@ -70,16 +70,16 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
     throw new AppError('UNKNOWN_CLASS', `Unknown class "${name}" in argument "${argument}".${hint}`, { argument, suggestions });
   }
-  // A kind's root class means the whole kind, so that kinds add up (MAPPING.md): `is: "System"`
-  // also takes the loops, which Brick puts under brick:Collection beside brick:System.
+  // A kind's root class means the whole kind, so that kinds add up (docs/brick-mapping.md, "Kinds add up"):
+  // `is: "System"` also takes the loops, which Brick puts under brick:Collection beside brick:System.
   const kind = ENTITY_KINDS.find((k) => ontology.isKindRoot(iri, k));
   return { iri, closure: kind ? ontology.sortedKindClasses(kind) : ontology.sortedClosure(iri) };
 }
 
 /**
  * No filter where a class argument names the root of the only kind asked for (`point(is: "Point")`):
- * kinds add up (MAPPING.md), so it asks for what the kind alone asks, entities placed in the kind by
- * their links (an untyped point, or one of a class Brick does not know) included.
+ * kinds add up (docs/brick-mapping.md, "Kinds add up"), so it asks for what the kind alone asks, entities placed
+ * in the kind by their links (an untyped point, or one of a class Brick does not know) included.
  */
 function unlessKindRoot(ontology: Ontology, filter: ClassFilter | undefined, kinds: readonly EntityKind[]): ClassFilter | undefined {
   return filter && kinds.length === 1 && ontology.isKindRoot(filter.iri, kinds[0]!) ? undefined : filter;

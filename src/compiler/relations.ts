@@ -1,5 +1,5 @@
 /**
- * Every relation field of the API and how the graph answers it (MAPPING.md, "Relationships").
+ * Every relation field of the API and how the graph answers it (docs/brick-mapping.md, "Rule by rule").
  * A pattern binds `?e` for a bound `?parent`; fields that return one entity rank their
  * alternatives with `?rank` (lowest wins).
  */
@@ -80,7 +80,7 @@ const path =
 
 /**
  * `whole` has the location `child` as a part through a zone (Room isPartOf HVAC_Zone isPartOf
- * Floor: MAPPING.md, "Location parent"), unless `child` is part of a location directly: a room
+ * Floor: docs/brick-mapping.md, "Location trees through zones"), unless `child` is part of a location directly: a room
  * that also names its floor hangs there, not under every location its zone is part of, so that
  * `parent` and `locations` agree. One zone deep, the real-model pattern.
  */
@@ -123,7 +123,7 @@ export const relations: Record<RelationName, Relation> = {
   'Location.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
   'Equipment.points': { kinds: ['Point'], single: false, pattern: (p, e, { paths: { point } }) => [triple(p, point, e)] },
   // Equipment a model links to other equipment as its point (`:pump brick:isPointOf :ahu`) stays
-  // equipment, and the link is kept as a part (MAPPING.md: kinds add up, nothing is dropped).
+  // equipment, and the link is kept as a part (docs/brick-mapping.md, "Kinds add up": nothing is dropped).
   'Equipment.parts': {
     kinds: ['Equipment'],
     single: false,

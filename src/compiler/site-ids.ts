@@ -1,5 +1,5 @@
 /**
- * Entity ids (MAPPING.md "Identity"): GraphQL clients cache objects by type and `id`, so an id
+ * Entity ids (docs/brick-mapping.md, "Ids"): GraphQL clients cache objects by type and `id`, so an id
  * names one entity of its site. An entity's id is its IRI's local name (after the last `#` or `/`)
  * where no other entity of the site has that local name; where several share it (a portfolio that
  * names its IRIs per building: `…/b1/ahu-1`, `…/b3/ahu-1`), the shortest suffix of the IRI, cut
@@ -77,7 +77,7 @@ export class SiteIds {
 
 /**
  * The site's shared local names, each with the IRIs that have it (space-separated: an IRI holds
- * no space). The site's entities are its typed subjects and MAPPING.md's untyped fallback ones
+ * no space). The site's entities are its typed subjects and the untyped ones the kind fallback finds
  * (the ends of point and location links), the same on every store: one scan of them, grouped by
  * the store (120–340 ms at 100k triples in Oxigraph; docs/brick-mapping.md).
  */

@@ -1,6 +1,6 @@
 /**
- * What makes the ontology as a site reads it (`Ontology.forSite`, MAPPING.md "The ontology"): the
- * classes its entities are typed with, so that names of older Brick vintages are read as Brick
+ * What makes the ontology as a site reads it (`Ontology.forSite`, docs/brick-mapping.md, "How a site's
+ * classes are read"): the classes its entities are typed with, so that names of older Brick vintages are read as Brick
  * 1.4's, and the subclasses its graph declares. One query reads both; it is not one of a request's
  * round trips: src/query/site-readers.ts runs it and src/query/site-caches.ts keeps what it read.
  */

@@ -298,9 +298,9 @@ function refGenerator(v: VariableTerm, { ref, kind, classes }: Reference, scope:
 }
 
 /**
- * Kinds with a fallback for entities typed with no class of any kind (MAPPING.md): the pattern
- * that finds them, binding `v` (`?e` unless named; its own variables start with `scope`). Over
- * every path: the site profile is read with it. On a bound `v` it tests instead.
+ * Kinds with a fallback for entities typed with no class of any kind (docs/brick-mapping.md, "Kinds add up"): the
+ * pattern that finds them, binding `v` (`?e` unless named; its own variables start with `scope`).
+ * Over every path: the site profile is read with it. On a bound `v` it tests instead.
  */
 export function fallbackGenerator(kind: EntityKind, v: VariableTerm = e, scope = 'f'): Pattern[] | undefined {
   const { point, located } = ALL_PATHS;
@@ -332,7 +332,7 @@ function listedUntyped(v: VariableTerm, kind: EntityKind, profile: SiteProfile |
 
 /**
  * Binds `v` to every entity of a kind: instances of its classes, and the entities its fallback
- * places in it (kinds add up, MAPPING.md), from the profile's list, else with `scan` the scan that
+ * places in it (docs/brick-mapping.md, "Kinds add up"), from the profile's list, else with `scan` the scan that
  * finds them (the root's own kind). A reference does not scan: Virtuoso 7.2 cannot compile that
  * scan in a UNION joined to a location path (SQ156, SQ200), so on an external store a reference
  * finds the entities typed with a class of its kind.
@@ -416,7 +416,8 @@ function compileConstraint(
       return { generate: [...lookup, triple(e, EXTERNAL_REFERENCE!, ref)], check: [filter(exists(triple(e, EXTERNAL_REFERENCE!, ref), pattern))] };
     }
     case 'timeseries': {
-      // Every style of MAPPING.md over the predicates the site holds; none held: no entity carries one.
+      // Every style of docs/brick-mapping.md, `timeseriesId`, over the predicates the site holds; none held:
+      // no entity carries one.
       const path = timeseriesPath(predicatesOf(profile));
       if (!path || c.ids.length === 0) return undefined;
       const [id, ids] = [variable(scope, 'ts'), c.ids.map((value) => literal(value))];

@@ -107,7 +107,7 @@ export const ALL_PATHS = relationPaths();
 /** The predicates of Brick's reference model (`ref:`) from an entity to an external reference. */
 const REF_STEPS = forwardSteps([`${REF}hasExternalReference`, `${REF}hasTimeseriesReference`]);
 /**
- * Every predicate from an entity to an external reference (MAPPING.md "Values and references"):
+ * Every predicate from an entity to an external reference (docs/brick-mapping.md, `externalReferences`):
  * BACnet, IFC, timeseries and a site's own reference classes, and Brick 1.2's `brick:timeseries`.
  */
 const REFERENCE_STEPS = [...REF_STEPS, ...forwardSteps([`${BRICK}timeseries`])];
@@ -118,7 +118,8 @@ export function referencePath(holds: (predicate: string) => boolean = () => true
 }
 
 /**
- * Brick's ways to a timeseries id (MAPPING.md), as one path over those the site uses: a reference
+ * Brick's ways to a timeseries id (docs/brick-mapping.md, `timeseriesId`), as one path over those the
+ * site uses: a reference
  * (`ref:hasExternalReference` or `ref:hasTimeseriesReference`) with `ref:hasTimeseriesId`, the
  * Brick 1.2 `brick:timeseries [ brick:hasTimeseriesId ]`, or `brick:hasTimeseriesId` stated on the
  * entity itself. One path, not a UNION: it goes inside an OPTIONAL, and is read from a bound id
@@ -144,15 +145,19 @@ export const localNameOf = (e: Expression): Expression => op('replace', op('str'
 
 /**
  * The fallback kind facts of a candidate, for entities typed with no class of any kind
- * (MAPPING.md): the location end of a location link (`le`), something with points (`hp`), or a
- * point of something (`pt`). Evaluated only on bound candidates, so each test is an index probe.
+ * (docs/brick-mapping.md, "Kinds add up"): the location end of a location link (`le`), something with
+ * points (`hp`), or a point of something (`pt`). Evaluated only on bound candidates, so each test is an
+ * index probe.
  */
 export function tagOf(e: VariableTerm, { located, point }: RelationPaths): Pattern {
   const test = (pattern: Pattern, tag: LiteralTerm, otherwise: Expression) => op('if', exists(pattern), tag, otherwise);
   return bind(test(triple(TAG_X, located, e), LE!, test(triple(e, point, TAG_Y), HP!, test(triple(TAG_Z, point, e), PT!, NONE!))), TAG);
 }
 
-/** The name of an entity as MAPPING.md defines it: rdfs:label, else skos:prefLabel, else brick:label, else its id. */
+/**
+ * The name of an entity (docs/brick-mapping.md, "Names"): rdfs:label, else skos:prefLabel, else
+ * brick:label, else its id.
+ */
 export function nameOf(e: VariableTerm, name: VariableTerm): Pattern[] {
   const labels = LABELS.map((label, i) => ({ label, v: variable(name, i) }));
   return [
@@ -236,7 +241,7 @@ export function classGenerator(e: VariableTerm, classes: readonly string[], k: V
 }
 
 /**
- * The entity properties of MAPPING.md, as two alternatives: a literal-valued triple other than a
+ * An entity's properties, as two alternatives: a literal-valued triple other than a
  * label, and a Brick entity property (`brick:area [ brick:value 100 ; brick:hasUnit unit:M2 ]`).
  * Callers put their anchor in each branch: Oxigraph plans a UNION branch on its own, and a branch
  * without its anchor started from `?node brick:value ?v` (35 ms for two parents at 1M triples).

@@ -78,7 +78,7 @@ export interface S3Config {
   readonly region: string;
 }
 
-/** Site files (SPEC 4.3) and models (SPEC 4.2). */
+/** Site files and models (docs/configuration.md, "Files, 3D models and IFC"). */
 export interface FilesConfig {
   /** Largest file upload, in bytes (413 above it). */
   readonly maxUploadBytes: number;

@@ -29,8 +29,8 @@ const fieldError = (field: string, message: string) => badUserInput(`Invalid req
 const readableSites = (client: Client): readonly string[] | '*' => (client.kind === 'anonymous' ? [] : client.sites);
 
 /**
- * `/api/files/` (SPEC 4.3): list, upload (multipart), read, update (multipart or JSON; the file
- * part optional), delete and download site files.
+ * `/api/files/` (docs/files-and-models.md, "Files"): list, upload (multipart), read, update (multipart or JSON;
+ * the file part optional), delete and download site files.
  */
 export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRoutesOptions): Router {
   const router = Router();

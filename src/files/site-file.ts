@@ -1,12 +1,12 @@
-/** The categories of a site file (SPEC 2.12). */
+/** The categories of a site file. */
 export const CATEGORIES = ['kg-csv', 'model-3d', 'bim-source', 'spec-sheet', 'maintenance', 'other'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** The formats that make a site file a model file (SPEC 4.2). */
+/** The formats that make a site file a model file. */
 export const MODEL_FORMATS = ['ifc', 'frag', 'glb', 'obj'] as const;
 export type ModelFormat = (typeof MODEL_FORMATS)[number];
 
-/** A site file as the REST API shows it (SPEC 4.3); timestamps are ISO-8601 UTC strings. */
+/** A site file as the REST API shows it (docs/files-and-models.md, "Files"); timestamps are ISO-8601 UTC strings. */
 export interface SiteFileRecord {
   id: string;
   site: string;

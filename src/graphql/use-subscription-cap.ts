@@ -17,8 +17,9 @@ function capReached(kind: Client['kind'], cap: number): GraphQLError {
 }
 
 /**
- * Caps the subscriptions a client holds open at once (SPEC 8's client identities, counted in this
- * replica, where their connections are). A subscription past the cap is refused before it costs
+ * Caps the subscriptions a client holds open at once (a client as rate limits count it: its API key, its
+ * user or its address; docs/security.md, "Input, subscriptions, CORS and quotas"), counted in this
+ * replica, where their connections are. A subscription past the cap is refused before it costs
  * anything (429, RATE_LIMITED); one that ends, fails to start, or whose client goes away frees
  * its slot.
  */

@@ -12,8 +12,8 @@ const limitOf = (client: Client, limits: Config['rateLimits']) =>
   client.kind === 'key' ? limits.key : client.kind === 'user' ? limits.user : limits.anonymous;
 
 /**
- * Requests per window by client identity (SPEC 8): per API key, per user, per anonymous IP. With
- * Redis the counters are shared by every replica, and counted in memory while Redis does not answer.
+ * Requests per window by client identity (docs/access.md, "Rate limits"): per API key, per user, per
+ * anonymous IP. With Redis the counters are shared by every replica, and counted in memory while Redis does not answer.
  * `RateLimit` headers on every response; over the limit 429 with `Retry-After`, and on /graphql a
  * GraphQL body with code RATE_LIMITED.
  */

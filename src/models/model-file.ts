@@ -1,6 +1,6 @@
 import type { ModelFormat, SiteFileRecord } from '../files/site-file.ts';
 
-/** A model file as SPEC 2.11 shows it. */
+/** A model file as the REST API shows it (docs/files-and-models.md, "Files"). */
 export interface ModelFile {
   id: string;
   name: string;
@@ -13,7 +13,7 @@ export interface ModelFile {
   source_ifc: string | null;
 }
 
-/** The SPEC 2.11 object of a model file; `downloadUrl` is the path its bytes are served at. */
+/** The REST object of a model file; `downloadUrl` is the path its bytes are served at. */
 export function modelFile(file: SiteFileRecord & { format: ModelFormat }, downloadUrl: string): ModelFile {
   return {
     id: file.id,

@@ -24,7 +24,8 @@ export interface ModelsRoutesOptions {
   readonly download: DownloadOptions;
   /**
    * Lets anonymous callers read the demo site's models (the viewer's own mount, /viewer/api/sites):
-   * the demo site is public. Under /api/v1 the models endpoints need credentials (SPEC 5.2).
+   * the demo site is public. Under /api/v1 the models endpoints need credentials
+   * (docs/files-and-models.md, "Files").
    */
   readonly anonymousDemo?: boolean;
 }
@@ -34,7 +35,7 @@ const DEFAULT_ELEMENT_PAGE = 1000;
 const elementJson = (row: IfcElementRow) => ({ ifc_id: row.global_id, ifc_class: row.ifc_class, name: row.name, storey: row.storey });
 
 /**
- * `/sites/{siteId}/models` (SPEC 4.2): a site's model files (site files whose format is ifc, frag,
+ * `/sites/{siteId}/models` (docs/files-and-models.md): a site's model files (site files whose format is ifc, frag,
  * glb or obj) for 3D viewers, their bytes, and the storeys and elements of IFC models (and of
  * fragments files made from one) with the graph entity each maps to. Mounted beside the site routes.
  */

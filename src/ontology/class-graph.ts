@@ -1,8 +1,9 @@
 import type { IriPair, OntologyHierarchy } from './hierarchy-extractor.ts';
 
 /**
- * The class hierarchy as adjacency lists, with the closure MAPPING.md defines: a class matches itself,
- * its subclasses and classes equivalent to any of those, to a fixpoint. A deprecated class means its
+ * The class hierarchy as adjacency lists, with the closure of ontology/README.md ("Class matching and
+ * Brick's replacement links"): a class matches itself, its subclasses and classes equivalent to any of
+ * those, to a fixpoint. A deprecated class means its
  * final replacement, forward only: `brick:isReplacedBy` is followed to the class that is not replaced,
  * whose hierarchy the deprecated class then has. A deprecated class's own superclasses are never
  * climbed (Brick 1.4.4's deprecated Supply_Hot_Water_Temperature_Setpoint is a subclass of

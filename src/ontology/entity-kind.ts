@@ -1,7 +1,7 @@
 import type { ClassGraph } from './class-graph.ts';
 import { BRICK, REC } from './prefixes.ts';
 
-/** The API types an entity can have by its class (MAPPING.md, "Kinds of entity"). */
+/** The API types an entity can have by its class (docs/brick-mapping.md, "Rule by rule"). */
 export type EntityKind = 'Building' | 'Location' | 'Zone' | 'Equipment' | 'Point' | 'System';
 
 /** Every kind, in the order kinds are reported. */

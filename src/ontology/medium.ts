@@ -1,6 +1,6 @@
 import { BRICK } from './prefixes.ts';
 
-/** The values the `medium` argument takes (MAPPING.md, "Medium"). */
+/** The values the `medium` argument takes (docs/errors.md, `UNKNOWN_MEDIUM`). */
 export const MEDIUM_VALUES = ['AIR', 'WATER', 'HOT_WATER', 'CHILLED_WATER', 'CONDENSER_WATER', 'STEAM', 'GAS'] as const;
 
 /** One of MEDIUM_VALUES. */

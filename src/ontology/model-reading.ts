@@ -16,7 +16,10 @@ export interface ModelFacts {
   readonly classes: ReadonlyMap<string, number>;
   /** Triples per predicate whose object is an IRI or a blank node (literal-valued ones are properties). */
   readonly links: ReadonlyMap<string, number>;
-  /** Entities without a class that their links place in a kind (MAPPING.md's fallback), listed up to 1,000 per kind; a few of them. */
+  /**
+   * Entities without a class that their links place in a kind (the kind fallback of
+   * docs/brick-mapping.md, "Kinds add up"), listed up to 1,000 per kind; a few of them.
+   */
   readonly untyped: { readonly count: number; readonly examples: readonly string[] };
 }
 

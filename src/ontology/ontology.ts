@@ -102,10 +102,10 @@ export class Ontology {
   }
 
   /**
-   * This ontology as one site reads it (MAPPING.md): classes of older Brick vintages the site's
-   * entities use are read as the Brick 1.4 classes they were renamed to (as deprecated classes,
-   * forward only), and subclasses the site declares of its own extend the hierarchy. A site's
-   * declarations never change Brick's or REC's own classes. The same ontology when the site adds
+   * This ontology as one site reads it (docs/brick-mapping.md, "How a site's classes are read"): classes
+   * of older Brick vintages the site's entities use are read as the Brick 1.4 classes they were renamed
+   * to (as deprecated classes, forward only), and subclasses the site declares of its own extend the
+   * hierarchy. A site's declarations never change Brick's or REC's own classes. The same ontology when the site adds
    * nothing; memoized by what it adds.
    */
   forSite(statements: SiteClassStatements): Ontology {
@@ -255,13 +255,13 @@ export class Ontology {
     return this.memoByClassSet('kinds', types, () => new Set(ENTITY_KINDS.filter((kind) => types.some((t) => this.kindClasses(kind).has(t)))));
   }
 
-  /** The most specific asserted class, ties broken by local name then IRI (MAPPING.md, `type`). */
+  /** The most specific asserted class, ties broken by local name then IRI (docs/brick-mapping.md, `type`). */
   mostSpecific(typeIris: Iterable<string>): string | undefined {
     return mostSpecificClass(this.graph, typeIris);
   }
 
   /**
-   * An entity's `type` as an IRI (MAPPING.md): the most specific asserted class within the kind,
+   * An entity's `type` as an IRI (docs/brick-mapping.md, `type`): the most specific asserted class within the kind,
    * else the most specific other asserted class that is not RDF's or OWL's own; memoized.
    */
   typeWithinKind(typeIris: Iterable<string>, kind: EntityKind): string | undefined {

@@ -1,6 +1,7 @@
 /**
  * The substance an equipment class outputs when the data states no brick:hasOutputSubstance: what a
- * `feeds` edge from that equipment carries (MAPPING.md, "Medium"). Brick 1.4 has no such default itself.
+ * `feeds` edge from that equipment carries (docs/brick-mapping.md, "Output substances"). Brick 1.4 has no
+ * such default itself.
  *
  * An entry applies to the class's whole closure (subclasses, equivalents such as AHU, replacements), and
  * the most specific entry wins: a Chilled_Water_Pump is a Water_Pump, but carries chilled water. An entry

@@ -76,7 +76,7 @@ export const fileRecord = z
     created_at: instant('Upload time.'),
     updated_at: instant('Last change.'),
   })
-  .meta({ id: 'SiteFile', description: 'A site file (SPEC 4.3).' }) satisfies z.ZodType<SiteFileRecord>;
+  .meta({ id: 'SiteFile', description: 'A site file.' }) satisfies z.ZodType<SiteFileRecord>;
 
 export const filePage = z
   .object({
@@ -99,7 +99,7 @@ export const modelFile = z
     created_at: instant('Upload time.'),
     source_ifc: uuid('The source IFC file, for fragment files; null otherwise.').nullable(),
   })
-  .meta({ id: 'ModelFile', description: 'A model file of a site (SPEC 2.11).' }) satisfies z.ZodType<ModelFile>;
+  .meta({ id: 'ModelFile', description: 'A model file of a site.' }) satisfies z.ZodType<ModelFile>;
 
 const classLine = { class: z.string(), entities: z.number().int() };
 
@@ -108,7 +108,12 @@ export const modelReading = z
     brickVersion: z.object({ looksLike: z.string().meta({ example: '1.0' }), evidence: z.array(z.string()) }),
     entities: z.object({
       typed: z.number().int(),
-      untyped: z.number().int().meta({ description: 'Entities without a class that their links place in a kind (MAPPING.md’s fallback), counted up to 1,000 per kind.' }),
+      untyped: z
+        .number()
+        .int()
+        .meta({
+          description: 'Entities without a class that their links place in a kind, counted up to 1,000 per kind.',
+        }),
       untypedExamples: z.array(z.string()),
     }),
     renamedClasses: z.array(z.object({ ...classLine, readAs: z.string() })).meta({ description: 'Classes of older Brick versions, read as the Brick 1.4 class they were renamed to.' }),

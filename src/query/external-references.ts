@@ -1,6 +1,6 @@
 /**
- * Rows of an external-references query (`externalReferencesQuery`) → each parent's references, as
- * MAPPING.md "Values and references" asks: every reference stays reachable with its fields (BACnet
+ * Rows of an external-references query (`externalReferencesQuery`) → each parent's references
+ * (docs/brick-mapping.md, `externalReferences`): every reference stays reachable with its fields (BACnet
  * object identifiers, a Metasys id and its host, an IFC GlobalId, a timeseries id), so no
  * identifier of the model is lost. A reference's class is its `type`; every other triple of it is a
  * field, named by the predicate's local name, valued by the literal's lexical form or the IRI.

@@ -13,7 +13,7 @@ import { siteGraph } from '../rdf/vocabulary.ts';
 import { noCurrentValues } from './current-value-source.ts';
 import type { QueryLayer } from './query-layer.ts';
 
-/** The value each scalar field holds (MAPPING.md). */
+/** The value each scalar field holds (docs/brick-mapping.md). */
 export interface EntityFieldValues {
   readonly uri: string;
   readonly id: string;
@@ -42,7 +42,7 @@ export interface EntityWhere {
   readonly is?: string;
   /** Carrying this IFC GlobalId. */
   readonly ifcId?: string;
-  /** Carrying one of these timeseries ids (a point, as MAPPING.md links one in any of its styles). */
+  /** Carrying one of these timeseries ids (a point, linked to one in any style of docs/brick-mapping.md). */
   readonly timeseriesIds?: readonly string[];
 }
 

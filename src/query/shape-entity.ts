@@ -1,6 +1,6 @@
 /**
  * Entity records → the objects GraphQL returns: kind checks, names, types and the other scalar
- * fields, exactly as MAPPING.md defines them.
+ * fields, exactly as docs/brick-mapping.md defines them.
  */
 import type { Ontology } from '../ontology/ontology.ts';
 import { unitSymbol } from '../ontology/unit-symbols.ts';
@@ -19,7 +19,7 @@ export interface EntityObject {
   [responseKey: string]: unknown;
 }
 
-/** The kinds of an entity: by its classes, else by the fallback facts of MAPPING.md. */
+/** The kinds of an entity: by its classes, else by the fallback facts of docs/brick-mapping.md, "Kinds add up". */
 export function kindsOf(record: EntityRecord, ontology: Ontology): ReadonlySet<EntityKind> {
   const kinds = ontology.kindsOfTypes(record.types);
   if (kinds.size > 0) return kinds;

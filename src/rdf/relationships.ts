@@ -1,6 +1,6 @@
 /**
- * The relationships between entities the service reads (MAPPING.md, "Relationships: both directions
- * always"), as the predicates that state them: `a p b` for a forward one, `b p a` for a backward
+ * The relationships between entities the service reads, each in both directions (docs/brick-mapping.md,
+ * "Rule by rule"), as the predicates that state them: `a p b` for a forward one, `b p a` for a backward
  * one. Brick and REC each have both, and real models use all of them. The compiler writes its paths
  * from these, the load report and the validator count by them.
  */

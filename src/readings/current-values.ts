@@ -1,6 +1,6 @@
 import type { SeriesBySite } from './reading-store.ts';
 
-/** A point's latest reading as the API shows it (SPEC 2.3). */
+/** A point's latest reading as the API shows it (docs/readings.md, "The current value"). */
 export interface PointValue {
   readonly value: number | null;
   /** ISO-8601 in the site's timezone with its UTC offset, or the stored text when it cannot be parsed. */
@@ -13,6 +13,6 @@ export type PointValuesBySite = ReadonlyMap<string, ReadonlyMap<string, PointVal
 
 /** Where `currentValue` comes from: one batched lookup for all the points of a request (the query layer's `CurrentValueSource`). */
 export interface CurrentValues {
-  /** The current value of each series that has one (MAPPING.md "Current value"). */
+  /** The current value of each series that has one (docs/readings.md, "The current value"). */
   currentValues(series: SeriesBySite): Promise<PointValuesBySite>;
 }

@@ -1,7 +1,7 @@
 import { formatInZone } from './zoned-time.ts';
 import type { PointValue } from './current-values.ts';
 
-/** How long a reading stays current (SPEC 8: the freshness window of a point's current value). */
+/** The freshness window of a point's current value: how long a reading stays current (docs/readings.md). */
 export const FRESHNESS_MS = 5 * 60_000;
 
 /** A reading as a source holds it: epoch milliseconds, or text from a source that may hold anything. */
@@ -11,8 +11,8 @@ export interface SourceReading {
 }
 
 /**
- * A reading as the API shows it (MAPPING.md "Current value"): the timestamp in the site's zone with
- * its offset; quality `good` with a value, `stale` without one, `unknown` when the timestamp cannot
+ * A reading as the API shows it (docs/readings.md, "The current value"): the timestamp in the site's zone
+ * with its offset; quality `good` with a value, `stale` without one, `unknown` when the timestamp cannot
  * be read (then it is passed through as the source wrote it). Whether the reading is recent enough
  * to be shown at all is the caller's business.
  */

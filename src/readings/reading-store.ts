@@ -50,7 +50,7 @@ const COMPUTED: ReadonlySet<Aggregate> = new Set(['mean', 'sum']);
 
 const roundComputed = (value: number | null): number | null => (value === null ? null : Number(value.toPrecision(COMPUTED_DIGITS)));
 
-/** Rows per INSERT: unnest() batches of this size measured fastest on PGlite (INFRA.md). */
+/** Rows per INSERT: unnest() batches of this size measured fastest on PGlite (100k rows: ~0.65 s; one a row: ~6 s). */
 const BATCH = 1000;
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -3,8 +3,8 @@ import { FRESHNESS_MS, pointValue } from './point-value.ts';
 import type { ReadingStore } from './reading-store.ts';
 
 /**
- * `currentValue` from the readings store (MAPPING.md "Current value"): for each timeseries, the
- * latest reading of the last 5 minutes (`now - 5 min < ts <= now`: a reading stamped in the future
+ * `currentValue` from the readings store (docs/readings.md, "The current value"): for each timeseries,
+ * the latest reading of the last 5 minutes (`now - 5 min < ts <= now`: a reading stamped in the future
  * is not current yet), looked up for all the requested series, of every site, in one query. A
  * series without one is absent, so its points' currentValue is null.
  */

@@ -1,8 +1,9 @@
 /**
  * A GraphStore whose queries Comunica evaluates over an in-process N3 store: a second,
  * independent SPARQL engine beside Oxigraph, used as a conformance peer (answers must be the
- * same) rather than for speed (INFRA.md: 100× slower on large sites). Graphs persist as N-Quads
- * files in the data directory, like the embedded store's.
+ * same) rather than for speed (measured 100–1,000× slower than Oxigraph on a 1M-triple site;
+ * docs/benchmarks.md, "What the ratios say"). Graphs persist as N-Quads files in the data directory,
+ * like the embedded store's.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -19,8 +19,8 @@ export interface TimeseriesSources {
 }
 
 /**
- * The answer of `POST /sites/{id}/timeseries` (SPEC 4.4, 4.1.11) for a site the caller may read, and
- * of the MCP `timeseries` tool: historical readings of up to 200 series, raw or
+ * The answer of `POST /sites/{id}/timeseries` (docs/readings.md, "History") for a site the caller may
+ * read, and of the MCP `timeseries` tool: historical readings of up to 200 series, raw or
  * aggregated per window. Ids are checked against the site's graph (two SPARQL queries: the points, their equipment); readings come
  * in one SQL query. Instants are ISO-8601 in the site's timezone with their offset.
  */

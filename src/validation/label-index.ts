@@ -3,7 +3,7 @@ import { compareCodeUnits } from '../ontology/compare-code-units.ts';
 import { compactIri } from '../ontology/prefixes.ts';
 import { BRICK, localName, RDF, RDFS, SKOS } from '../rdf/vocabulary.ts';
 
-/** Label predicates in order of preference (MAPPING.md, `name`). */
+/** Label predicates in order of preference (docs/brick-mapping.md, "Names"). */
 const LABELS = [`${RDFS}label`, `${SKOS}prefLabel`, `${BRICK}label`];
 /** How far up a chain of blank nodes the holder of one is looked for (Brick nests two deep at most). */
 const MAX_HOLDER_DEPTH = 8;
@@ -51,7 +51,7 @@ export class LabelIndex {
    * The focus node named for people, never empty: its name; else, for a blank node (an IFC or
    * timeseries reference, a quantity), the named entity that holds it and the path down to it
    * (`CH-1 › ref:hasExternalReference (a ref:IFCReference)`); else the IRI's local name, as the
-   * API's `name` falls back to the id (MAPPING.md).
+   * API's `name` falls back to the id (docs/brick-mapping.md, "Validation findings name their focus node").
    */
   focus(id: string): FocusName {
     const own = this.label(id);

@@ -107,7 +107,8 @@ function linked(model: N3.Store, entity: string, links: readonly (readonly strin
 function pointsWithoutEquipment(model: N3.Store, ontology: Ontology, labels: LabelIndex): Finding[] {
   const equipment = ontology.kindClasses('Equipment');
   const kinded = new Set([...(['Location', 'Zone', 'System', 'Point', 'Building'] as const)].flatMap((k) => [...ontology.kindClasses(k)]));
-  // What a point is of counts as equipment by class, or by MAPPING.md's fallback (a thing with points and no other kind).
+  // What a point is of counts as equipment by class, or by the kind fallback (a thing with points and no other
+  // kind; docs/brick-mapping.md, "Kinds add up").
   const isEquipment = (iri: string) => {
     const types = model.getObjects(iri, RDF_TYPE, null).map((t) => t.value);
     return types.some((t) => equipment.has(t)) || !types.some((t) => kinded.has(t));
@@ -131,7 +132,7 @@ function pointsWithoutEquipment(model: N3.Store, ontology: Ontology, labels: Lab
 
 function equipmentWithoutLocation(model: N3.Store, ontology: Ontology, labels: LabelIndex): Finding[] {
   const located = new Map<string, boolean>();
-  // Its own location, else that of the equipment it is part of (MAPPING.md, Equipment.location).
+  // Its own location, else that of the equipment it is part of (docs/brick-mapping.md, `Equipment.location`).
   const hasLocation = (entity: string, seen: Set<string>): boolean => {
     const known = located.get(entity);
     if (known !== undefined) return known;

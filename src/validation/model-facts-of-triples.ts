@@ -14,7 +14,8 @@ const TYPE = `${RDF}type`;
 const SUB_CLASS_OF = `${RDFS}subClassOf`;
 const EXAMPLES = 10;
 
-// The ends MAPPING.md's fallback places in a kind: what has points, what is a point, what something is located in.
+// The ends the kind fallback places in a kind (docs/brick-mapping.md, "Kinds add up"): what has points,
+// what is a point, what something is located in.
 const { point, located } = RELATIONSHIPS;
 const POINT_LINKS: ReadonlySet<string> = new Set([...point.forward, ...point.backward]);
 const LOCATED_IN: ReadonlySet<string> = new Set(located.forward);

@@ -48,8 +48,9 @@ export class ShaclChecker {
       link(a, b);
       link(b, a);
     }
-    // Replacement links both ways, as the service's class matching reads them (MAPPING.md): a rec:Room
-    // is a brick:Location to Brick 1.4's shapes too, though Brick replaced that class by rec:Architecture.
+    // Replacement links both ways, as the service's class matching reads them (docs/brick-mapping.md, "A
+    // deprecated class means its final replacement"): a rec:Room is a brick:Location to Brick 1.4's shapes
+    // too, though Brick replaced that class by rec:Architecture.
     for (const [deprecated, replacement] of partitionReplacements(hierarchy).followed) {
       link(deprecated, replacement);
       link(replacement, deprecated);

@@ -5,7 +5,7 @@
  * only under `/api/v1` and need a key, the demo site's too: without one they answer 401.
  */
 
-/** A model file (SPEC 2.11). */
+/** A model file, as `GET /api/v1/sites/{siteId}/models` lists it (docs/files-and-models.md, "Files"). */
 export interface ModelFile {
   readonly id: string;
   readonly name: string;

@@ -1,7 +1,8 @@
--- Site files (SPEC 4.3): one row per stored file. The bytes live in the BlobStore under `blob_key`;
--- a row is written only after its bytes were stored, and a row's key changes only to a key whose
--- bytes were stored, so every row points at complete bytes. `sha256` (hex) is the download ETag.
--- A model file (SPEC 4.2) is a row whose `format` is set.
+-- Site files (docs/files-and-models.md, "Files"): one row per stored file. The bytes live in the
+-- BlobStore under `blob_key`; a row is written only after its bytes were stored, and a row's key
+-- changes only to a key whose bytes were stored, so every row points at complete bytes. `sha256` (hex)
+-- is the download ETag.
+-- A model file is a row whose `format` is set.
 CREATE TABLE site_files (
   id uuid PRIMARY KEY,
   site text NOT NULL REFERENCES sites (id) ON DELETE CASCADE,

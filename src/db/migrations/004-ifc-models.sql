@@ -6,7 +6,8 @@
 --   ifc_storeys: [{"global_id", "name", "elevation"}] by elevation; elevation in metres or null.
 --   ifc_element_count: how many rows ifc_elements holds for the file.
 -- `generated_from` marks the fragments file the service made from an IFC file (it also carries
--- `source_ifc`, as SPEC 2.11 says); it goes with its IFC file. Files users upload never carry it.
+-- `source_ifc`, as docs/files-and-models.md, "Files", says); it goes with its IFC file. Files users
+-- upload never carry it.
 ALTER TABLE site_files
   ADD COLUMN ifc_status text CHECK (ifc_status IN ('pending', 'reading', 'converting', 'ready', 'failed')),
   ADD COLUMN ifc_error varchar(1000),

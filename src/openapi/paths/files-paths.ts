@@ -10,7 +10,7 @@ export function filesPaths(path: PathRegistrar): void {
     method: 'get',
     path: '/api/files/',
     tags: [TAGS.files],
-    summary: 'List site files (SPEC 4.3)',
+    summary: 'List site files',
     description: 'Without `limit` the plain array of all matches; with `limit` (cut to 1000) and `offset` one page.',
     request: { query: listFilesQuery },
     responses: { 200: json(fileList, 'The files.'), ...errors(400, 404) },

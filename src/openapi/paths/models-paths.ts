@@ -9,7 +9,7 @@ export function modelsPaths(path: PathRegistrar): void {
     method: 'get',
     path: '/api/v1/sites/{siteId}/models',
     tags: [TAGS.models],
-    summary: 'List the site’s model files (SPEC 4.2)',
+    summary: 'List the site’s model files',
     description: 'Also served with a trailing slash. Ordered by `sort_order`, then upload time.',
     request: { params: siteParams, query: listModelsQuery },
     responses: { 200: json(z.array(modelFile), 'The model files.'), ...errors(400, 404) },

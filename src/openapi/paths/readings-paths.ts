@@ -29,7 +29,7 @@ export function readingsPaths(path: PathRegistrar): void {
       method: 'post',
       path: `${base}/sites/{siteId}/timeseries`,
       tags: [TAGS.timeseries],
-      summary: `Historical readings of up to 200 series, raw or per window (SPEC 4.4)${note}`,
+      summary: `Historical readings of up to 200 series, raw or per window${note}`,
       request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: timeseriesQueryBody.meta({ id: 'TimeseriesQuery' }) } } } },
       responses: { 200: json(timeseriesAnswer, 'The series, with the site’s timezone under `query.timezone`; ids no point carries are under `errors`.'), ...errors(400, 404, 503) },
     });
