@@ -65,42 +65,28 @@ function inputError(error: unknown, format: RdfFormat): unknown {
   return error instanceof RdfSyntaxError ? badUserInput(`The ${format} body has a syntax error: ${error.message}`, { line: error.line, column: error.column }) : error;
 }
 
-/**
- * `/sites/{id}/graph`: PUT replaces, POST merges, GET exports the site's graph; `?validate=1` and
- * `?strict=1` check the model a load makes against Brick's shapes; `POST …/graph/validate` checks a
- * model (the body, or the stored graph) without loading it.
- */
-export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphRoutesOptions): Router {
-  const router = Router();
-  const stored = async (graph: string): Promise<ModelSource> => ({ data: await store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' });
-  // The nesting is checked as the body arrives: no parser, the store's or the validator's, ever
-  // reads a document that would make it trap.
-  const receiveDocument = async (req: Request, format: RdfFormat, received?: (bytes: number) => void, prefixes?: PrefixDeclarations): Promise<ReceivedBody> => {
-    const scanner = rdfNestingScanner(format);
-    try {
-      return await receiveBody(req, options.tmpDir, options.maxUploadBytes, (chunk) => {
-        scanner.push(chunk);
-        prefixes?.push(chunk);
-        received?.(chunk.length);
-      });
-    } catch (error) {
-      throw inputError(error, format);
-    }
-  };
+/** The handlers of `/sites/{id}/graph…`, one per route. */
+class GraphHandlers {
+  constructor(
+    private readonly sites: SiteStore,
+    private readonly store: GraphStore,
+    private readonly options: GraphRoutesOptions,
+  ) {}
 
-  const load = (replace: boolean) => async (req: Request<{ siteId: string }>, res: Response) => {
+  /** `PUT` (replace) or `POST` (merge) `…/graph`: loads the body, optionally validated first, and answers the load report. */
+  load = (replace: boolean) => async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
-    const site = await writableSite(sites, req.client, req.params.siteId);
+    const site = await writableSite(this.sites, req.client, req.params.siteId);
     const query = validateBody(graphLoadQuery, req.query);
     const format = formatOf(req);
     const started = performance.now();
     const length = Number(req.get('content-length'));
-    const progress = options.loads.start(site.id, replace, Number.isSafeInteger(length) && length >= 0 ? length : null);
+    const progress = this.options.loads.start(site.id, replace, Number.isSafeInteger(length) && length >= 0 ? length : null);
     let body: ReceivedBody;
     // The model's own prefixes, kept for its exports (only Turtle declares any).
     const prefixes = format === 'text/turtle' ? new PrefixDeclarations() : undefined;
     try {
-      body = await receiveDocument(req, format, (bytes) => progress.receive(bytes), prefixes);
+      body = await this.receiveDocument(req, format, (bytes) => progress.receive(bytes), prefixes);
     } catch (error) {
       await progress.failed((error as Error).message);
       throw error;
@@ -115,7 +101,7 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
         // first, so a refused model never touches the graph.
         const before = performance.now();
         const upload: ModelSource = { data: { path: body.path }, format };
-        report = await options.validation.validate(replace ? [upload] : [await stored(graph), upload], graph, req.work?.signal);
+        report = await this.options.validation.validate(replace ? [upload] : [await this.stored(graph), upload], graph, req.work?.signal);
         validating = performance.now() - before;
         if (query.strict === '1' && report.summary.violations > 0) {
           const n = report.summary.violations;
@@ -123,13 +109,13 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
         }
       }
       const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
-      const { triples } = replace ? await store.replaceGraph(graph, { path: body.path }, format, parsed) : await store.mergeGraph(graph, { path: body.path }, format, parsed);
-      await sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
+      const { triples } = replace ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed) : await this.store.mergeGraph(graph, { path: body.path }, format, parsed);
+      await this.sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
       await progress.done(triples);
       // The load's own time: the validation has its own in the report.
       const seconds = (performance.now() - started - validating) / 1000;
       // What the service made of the model (the load report): counted by the store, after the load.
-      const reading = await options.query.modelReading(graph, req.work);
+      const reading = await this.options.query.modelReading(graph, req.work);
       countUpload(res, 'graph', body.bytes);
       res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
     } catch (error) {
@@ -141,21 +127,22 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     }
   };
 
-  router.post('/:siteId/graph/validate', async (req, res) => {
+  /** `POST …/graph/validate`: checks the body, or the stored graph, against Brick's shapes without loading it. */
+  validate = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
     const type = req.accepts(['application/json', 'text/turtle']);
     if (!type) throw new AppError('NOT_ACCEPTABLE', 'Accept application/json or text/turtle (a sh:ValidationReport).');
     const graph = siteGraph(site.id);
     let report: ValidationReport;
     if (!req.get('content-type') && !(Number(req.get('content-length')) > 0)) {
       // No body: the site's graph as it is.
-      report = await options.validation.validate([await stored(graph)], graph, req.work?.signal);
+      report = await this.options.validation.validate([await this.stored(graph)], graph, req.work?.signal);
     } else {
       const format = formatOf(req);
-      const body = await receiveDocument(req, format);
+      const body = await this.receiveDocument(req, format);
       try {
-        report = await options.validation.validate([{ data: { path: body.path }, format }], graph, req.work?.signal);
+        report = await this.options.validation.validate([{ data: { path: body.path }, format }], graph, req.work?.signal);
       } catch (error) {
         throw inputError(error, format);
       } finally {
@@ -164,48 +151,87 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
     }
     if (type === 'text/turtle') res.type('text/turtle').send(await reportTurtle(report));
     else res.json(report);
-  });
+  };
 
-  router.get('/:siteId/graph/load', async (req, res) => {
+  /** `GET …/graph/load`: how the site's latest load goes. */
+  loadProgress = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
-    const latest = await options.loads.latest(site.id);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
+    const latest = await this.options.loads.latest(site.id);
     if (!latest) throw notFound(`No load of the site's graph is known to this service in the last 10 minutes.`);
     res.json(loadStatus(latest));
-  });
-  router.get('/:siteId/graph/reading', async (req, res) => {
+  };
+
+  /** `GET …/graph/reading`: what the service made of the site's graph. */
+  reading = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
-    res.json(await options.query.modelReading(siteGraph(site.id), req.work));
-  });
-  router.put('/:siteId/graph', load(true));
-  router.post('/:siteId/graph', load(false));
-  router.get('/:siteId/graph', async (req, res) => {
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
+    res.json(await this.options.query.modelReading(siteGraph(site.id), req.work));
+  };
+
+  /** `GET …/graph`: the site's graph as Turtle (with the model's prefixes) or N-Triples. */
+  export = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
-    const site = await readableSite(sites, req.client, req.params.siteId);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
     const format = req.accepts(['text/turtle', 'application/n-triples']);
     if (!format) throw new AppError('NOT_ACCEPTABLE', 'Accept text/turtle or application/n-triples.');
     const graph = siteGraph(site.id);
     // A large graph goes as N-Triples straight from the store's files, never whole in memory (its
     // dump could be longer than a string may be), for Turtle too (N-Triples is Turtle). A smaller
     // one is dumped: one line per triple, where the files repeat a triple two documents both hold.
-    const stream = await store.exportStream?.(graph);
+    const stream = await this.store.exportStream?.(graph);
     if (stream && stream.triples > STREAMED_FROM) {
       res.type(format);
       await pipeline(Readable.from(stream.chunks), res);
       return;
     }
-    const nTriples = await store.exportGraph(graph, 'application/n-triples');
+    const nTriples = await this.store.exportGraph(graph, 'application/n-triples');
     if (format === 'application/n-triples') {
       res.type(format).send(nTriples);
       return;
     }
     // Turtle with the prefixes the model had: its own declarations, the well-known ones, its entities' namespaces.
-    const profile = await options.query.knowledge.profile(graph);
-    const prefixes = await exportPrefixes(nTriples, await sites.prefixes(site.id), profile?.namespaces ?? []);
+    const profile = await this.options.query.knowledge.profile(graph);
+    const prefixes = await exportPrefixes(nTriples, await this.sites.prefixes(site.id), profile?.namespaces ?? []);
     res.type(format);
     await pipeline(turtleWithPrefixes(nTriples, prefixes), res);
-  });
-  return router;
+  };
+
+  private async stored(graph: string): Promise<ModelSource> {
+    return { data: await this.store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' };
+  }
+
+  /**
+   * Spools the body, checking its nesting as it arrives: no parser, the store's or the
+   * validator's, ever reads a document that would make it trap.
+   */
+  private async receiveDocument(req: Request, format: RdfFormat, received?: (bytes: number) => void, prefixes?: PrefixDeclarations): Promise<ReceivedBody> {
+    const scanner = rdfNestingScanner(format);
+    try {
+      return await receiveBody(req, this.options.tmpDir, this.options.maxUploadBytes, (chunk) => {
+        scanner.push(chunk);
+        prefixes?.push(chunk);
+        received?.(chunk.length);
+      });
+    } catch (error) {
+      throw inputError(error, format);
+    }
+  }
 }
 
+/**
+ * `/sites/{id}/graph`: PUT replaces, POST merges, GET exports the site's graph; `?validate=1` and
+ * `?strict=1` check the model a load makes against Brick's shapes; `POST …/graph/validate` checks a
+ * model (the body, or the stored graph) without loading it.
+ */
+export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphRoutesOptions): Router {
+  const handlers = new GraphHandlers(sites, store, options);
+  const router = Router();
+  router.post('/:siteId/graph/validate', handlers.validate);
+  router.get('/:siteId/graph/load', handlers.loadProgress);
+  router.get('/:siteId/graph/reading', handlers.reading);
+  router.put('/:siteId/graph', handlers.load(true));
+  router.post('/:siteId/graph', handlers.load(false));
+  router.get('/:siteId/graph', handlers.export);
+  return router;
+}
