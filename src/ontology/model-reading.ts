@@ -1,5 +1,5 @@
 /**
- * What the service made of a model (issue #19, "a load report"): the Brick version it looks like,
+ * What the service made of a model (the load report): the Brick version it looks like,
  * the classes read from older Brick names or declared by the site, the classes nobody declares (with
  * the closest Brick names), the entities without a class, and the relations no field reads. Pure:
  * it takes counts the store computed (src/query/graph-statistics.ts) and the ontology as the site reads it.

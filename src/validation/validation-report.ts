@@ -1,5 +1,5 @@
 /**
- * The model validation report (issue #9): one finding per problem a person can act on, counts per
+ * The model validation report: one finding per problem a person can act on, counts per
  * kind, and a verdict. Findings come from Brick's SHACL shapes (kind `shacl:<constraint>`) and from
  * the checks of model-checks.ts (unknown and deprecated classes, links stated in the inverse
  * direction, points without equipment, equipment without location).

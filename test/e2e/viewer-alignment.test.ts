@@ -1,5 +1,5 @@
 /**
- * The viewer's alignment layer (issue #23) end to end, in headless Chromium against a real service:
+ * The viewer's alignment layer end to end, in headless Chromium against a real service:
  * on a site made of the demo graph with some of its IFC links stripped (and the boiler's entity
  * gone) and the demo IFC model uploaded, so that elements are mapped, proposed and unmatched,
  * turning the layer on paints each element of the coverage report in its status's colour and dims

@@ -1,5 +1,5 @@
 /**
- * The setup of a test file on real-model fixtures (issue #19): a harness with the sites loaded for
+ * The setup of a test file on real-model fixtures: a harness with the sites loaded for
  * the file's tests, an `ok` that runs a GraphQL query that must succeed, and for one fixture its
  * Turtle and plain SPARQL reference store.
  */

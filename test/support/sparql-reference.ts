@@ -1,5 +1,5 @@
 /**
- * A plain SPARQL reference for the GraphQL answers on real-model fixtures (issue #19): the fixture
+ * A plain SPARQL reference for the GraphQL answers on real-model fixtures: the fixture
  * and the service's own Brick hierarchy loaded into a fresh in-process Oxigraph, in its default
  * graph, and asked a hand-written SPARQL question that says what the answer must be, with none of
  * the service's planner in between. A test compares the service's answer with the reference's.
@@ -32,7 +32,7 @@ export function referenceColumn(store: oxigraph.Store, query: string, name: stri
   return results.map((row) => row.get(name)?.value ?? '').sort();
 }
 
-/** Relationship paths for reference queries, read in both directions as MAPPING.md says. */
+/** Relationship paths for reference queries, read in both directions as docs/brick-mapping.md says. */
 export const REFERENCE_PATHS = {
   part: '(brick:hasPart|^brick:isPartOf)',
   point: '(brick:hasPoint|^brick:isPointOf)',

@@ -23,7 +23,7 @@ const NOT_CONFORMANCE = ['test/!(integration)/**', 'test/integration/!(graphql|d
 const STORE_INDEPENDENT = ['test/integration/graphql/direct-execution.test.ts', 'test/integration/graphql/round-trips.test.ts'];
 /**
  * Comunica runs the suites on the small fixtures only: it is a conformance peer, not a fast store
- * (INFRA.md), and the demo suites (test/integration/demo, on the 10k-triple demo site) take it
+ * (docs/benchmarks.md, "What the ratios say"), and the demo suites (test/integration/demo, on the 10k-triple demo site) take it
  * minutes. Every query shape of the compiler is in the suites it runs.
  */
 const NOT_ON_COMUNICA = ['test/integration/demo/**'];

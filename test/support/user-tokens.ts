@@ -1,4 +1,4 @@
-// User tokens for tests (SPEC 5): HS256 tokens signed with a shared secret, and RS256/ES256 tokens
+// User tokens for tests (docs/access.md, "Issuing a user token"): HS256 tokens signed with a shared secret, and RS256/ES256 tokens
 // whose public keys a tiny loopback JWKS server publishes.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';

@@ -1,4 +1,4 @@
-// The shared read-only demo site (SPEC 1, 7.4): every read works for every caller, anonymous ones
+// The shared read-only demo site (docs/access.md, "Tenancy"): every read works for every caller, anonymous ones
 // through GraphQL; every create, update or delete of it (site, graph) answers 403, admin included.
 // It resets to fixtures/demo.ttl every BKG_DEMO_RESET_SECONDS, and queries keep answering while it does.
 import { readFileSync } from 'node:fs';

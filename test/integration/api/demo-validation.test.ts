@@ -1,4 +1,4 @@
-// The demo site passes its own validation (issue #19): fixtures/demo.ttl meets Brick 1.4.4's shapes
+// The demo site passes its own validation: fixtures/demo.ttl meets Brick 1.4.4's shapes
 // and the service's checks with no violation, loaded with ?validate=1 and on the validate endpoint,
 // and every finding left (the demo's deliberate deprecated classes and inverse links, points of rooms
 // and zones, virtual meters without a location) names its focus node for people.

@@ -363,7 +363,7 @@ describe('large bodies stream', () => {
     );
     // While the body arrives it is spooled to disk: memory must not grow by anything like its size.
     expect(peakWhileSending - baseline).toBeLessThan(answer.bytes);
-    // Then the store holds the triples (~510 bytes each with its indexes, INFRA.md: about 4× this
+    // Then the store holds the triples (~510 bytes each with its indexes, measured on the embedded store: about 4× this
     // body), and persisting writes the graph's N-Quads copy (about 3× more, transiently). Before it
     // answers, the load report waits for the site profile every load reads (its scans grow both
     // store threads' heaps: +240 MiB here, on a graph of 388k untyped subjects, work that happened

@@ -1,4 +1,4 @@
-// Validation reports on load (issue #9): POST /sites/{id}/graph/validate (a body, or the stored
+// Validation reports on load: POST /sites/{id}/graph/validate (a body, or the stored
 // graph; JSON or Turtle), ?validate=1 and ?strict=1 on PUT and POST graph, and a validation that
 // does not hold up other requests.
 import { readFileSync } from 'node:fs';

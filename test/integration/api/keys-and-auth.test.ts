@@ -1,5 +1,5 @@
 // API keys (create with the secret shown once, list without secrets, revoke at once) and
-// authentication (SPEC 5): Bearer tokens that are the bootstrap admin key, `bkg_` API keys, or user
+// authentication (docs/access.md): Bearer tokens that are the bootstrap admin key, `bkg_` API keys, or user
 // JWTs (HS256 with BKG_JWT_SECRET; RS256/ES256 from BKG_JWKS_URL) whose claim `sites` lists readable
 // sites; `exp` enforced. No header: anonymous. A bad, expired or revoked token answers 401 with
 // `WWW-Authenticate: Bearer error="invalid_token"` on every endpoint, REST and GraphQL.

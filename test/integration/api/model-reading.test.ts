@@ -1,4 +1,4 @@
-// The load report (issue #19, point 9): a load answers what the service made of the model, and
+// The load report: a load answers what the service made of the model, and
 // `GET …/graph/reading` answers it for the graph as it is. Nothing a model states is dropped without
 // a line in it: older Brick names with what they are read as, deprecated classes, the site's own
 // classes, classes nobody declares with the closest Brick names, untyped entities, unread relations.

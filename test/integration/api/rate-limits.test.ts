@@ -1,4 +1,4 @@
-// Rate limits (SPEC 8, 7.2): per API key, per user, per anonymous IP; 2400, 1200 and 120 a minute
+// Rate limits (docs/access.md, "Rate limits"): per API key, per user, per anonymous IP; 2400, 1200 and 120 a minute
 // by default, configurable. Standard RateLimit headers on every response; over the limit 429 with
 // Retry-After, and on /graphql a GraphQL body with code RATE_LIMITED. With REDIS_URL, replicas share
 // the counters.
@@ -167,7 +167,7 @@ describe('configured limits', () => {
   });
 });
 
-describe('default limits (SPEC 8)', () => {
+describe('default limits', () => {
   it('are 2400 per API key, 1200 per user and 120 per anonymous IP, per minute', () => {
     expect(loadConfig({}).rateLimits).toEqual({ key: 2400, user: 1200, anonymous: 120, windowMs: 60_000 });
   });

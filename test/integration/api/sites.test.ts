@@ -1,4 +1,4 @@
-// Sites over REST (SPEC 4.4, 9.1): list, create (admin), read, update (admin), delete with the graph and keys'
+// Sites over REST (docs/access.md, "Sites and the demo site"): list, create (admin), read, update (admin), delete with the graph and keys'
 // references; 201/200/204, DRF-style 400 field errors, 409 on a duplicate id; the same routes answer
 // under /api/sites/ without the version segment.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Tenancy (SPEC 5.4): a site the caller may not read answers exactly like a site that does not
+// Tenancy (docs/access.md, "Tenancy"): a site the caller may not read answers exactly like a site that does not
 // exist, 404 on REST and NOT_FOUND in GraphQL. The matrix walks every site endpoint × (own site,
 // foreign site, unknown site) × (API key, user token, anonymous) and asserts each cell; then writes by
 // a read-only key (403) and site creation by non-admins (403).

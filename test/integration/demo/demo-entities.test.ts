@@ -1,5 +1,5 @@
 // The demo site's entities, locations, zones and class names as fixtures/demo.ttl states them,
-// including its deliberately messy parts (fixtures/README.md "Deliberately messy"; MAPPING.md): old and
+// including its deliberately messy parts (fixtures/README.md "Deliberately messy"; docs/brick-mapping.md): old and
 // equivalent class names, relations stated backwards, the Brick 1.4 links that would make rooms
 // equipment. Expected answers are read off fixtures/demo.ttl.
 import { readFileSync } from 'node:fs';
@@ -90,7 +90,7 @@ describe('locations', () => {
   it('Room 2-04: a conference room on Floor 2, in Zone 2-03, with VAV-2-03 and their points (its CO2 stated by isPointOf)', async () => {
     const data = await run(`{ location(siteId: "demo", locationId: "Room-2-04") {
       id name type parent { name } zones { name } points { name } equipment { name } } }`);
-    // Location points: the room's own three and those of the equipment located in it (MAPPING).
+    // Location points: the room's own three and those of the equipment located in it (docs/brick-mapping.md).
     const vav203 = ['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
       'Damper Position', 'Zone Air Humidity', 'Occupancy'].map((w) => `VAV-2-03 ${w}`);
     expect({ ...data.location, points: sorted(names(data.location.points)) }).toEqual({

@@ -1,4 +1,4 @@
-// The demo site (SPEC §1, fixtures/demo.ttl): the example shapes a client sends (SPEC §4.1), each with
+// The demo site (fixtures/demo.ttl): the example shapes a client sends, each with
 // the full answer a person reading fixtures/demo.ttl would give, and the triplestore round trips each
 // costs (one for the root field plus one per relation field selected).
 //

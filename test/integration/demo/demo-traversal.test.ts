@@ -1,4 +1,4 @@
-// The demo site's feeds chains, parts and systems (MAPPING "Relationships", "Medium"; fixtures/README.md
+// The demo site's feeds chains, parts and systems (docs/brick-mapping.md, "Output substances"; fixtures/README.md
 // "Feeds chains"). Expected answers are read off fixtures/demo.ttl:
 //
 //   CT-1 → CWP-1 → CH-1 → CHWP-1 → AHU-1 → VAV-1-01..04, VAV-2-01..04 → zones
@@ -10,7 +10,7 @@
 // Some of those links are stated backwards (CH-1 isFedBy CWP-1, AHU-2 isFedBy HX-1, VAV-2-03 isFedBy
 // AHU-1, VAV-3-02 isFedBy AHU-2, Zone-4-02 isFedBy VAV-4-02).
 //
-// What an edge A→B carries (MAPPING "Medium": A's hasOutputSubstance, else the shipped default for A's
+// What an edge A→B carries (docs/brick-mapping.md, "Output substances": A's hasOutputSubstance, else the shipped default for A's
 // class, src/ontology/output-substance-defaults.ts): CT-1 and CWP-1 condenser water; CH-1 and CHWP-1
 // chilled water; B-1 and HWP-1 hot water; HX-1 hot water (stated: brick:hasOutputSubstance); AHUs,
 // VAVs and FCUs air. Chilled, hot and condenser water are all narrower than Water and not of each other.

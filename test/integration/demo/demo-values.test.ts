@@ -1,6 +1,6 @@
 // The demo site's properties and point values as fixtures/demo.ttl states them, including its
-// deliberately messy parts (fixtures/README.md "Deliberately messy"; MAPPING.md "Values and
-// references"): three timeseries styles, a legacy hasUnits, an overridden writable, points stated by
+// deliberately messy parts (fixtures/README.md "Deliberately messy"; docs/brick-mapping.md,
+// `timeseriesId`): three timeseries styles, a legacy hasUnits, an overridden writable, points stated by
 // isPointOf. Expected answers are read off fixtures/demo.ttl.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +64,7 @@ describe('properties', () => {
     ]);
   });
 
-  // MAPPING "Values and references" says value = the literal's lexical form. Triplestores keep
+  // A property's value could be the literal's lexical form. Triplestores keep
   // numbers as numbers (Oxigraph and Virtuoso both drop the text they were written as), so the
   // service answers the datatype's canonical form, as docs/brick-mapping.md says. demo.ttl states
   // "650000.0"^^xsd:decimal, "2640.0"^^xsd:decimal and Room-1-06's area "20.0"^^xsd:decimal.

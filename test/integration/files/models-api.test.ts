@@ -40,7 +40,7 @@ describeVariants('models on $name', storeVariants(), (variant) => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('lists model files as SPEC 2.11 objects, by sort_order then upload time', async () => {
+  it('lists model files as the REST API shows them, by sort_order then upload time', async () => {
     const response = await h.fetch('/api/v1/sites/hq/models');
     expect(response.status).toBe(200);
     const models = await response.json();

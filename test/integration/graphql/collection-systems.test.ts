@@ -1,4 +1,4 @@
-// Collections as systems (issue #19, point 8; MAPPING "Kinds of entity") on
+// Collections as systems (docs/brick-mapping.md, "Collections as systems") on
 // fixtures/real-models/hot-water-loop.ttl: a brick:Hot_Water_Loop, which Brick 1.4 puts under
 // brick:Collection beside brick:System, with equipment and sensors as its parts. Every answer is
 // also compared with a plain SPARQL reference on the same fixture.

@@ -1,5 +1,5 @@
-// Acceptance tests for equipment (SPEC 2.5, 2.8, 4.1; MAPPING "The ontology", "Relationships",
-// "Medium") on fixtures/small/equipment.ttl.
+// Acceptance tests for equipment (docs/brick-mapping.md, "Rule by rule",
+// "Output substances") on fixtures/small/equipment.ttl.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// Acceptance tests for GraphQL errors (SPEC 7; MAPPING "The ontology", "Medium"): error codes in
+// Acceptance tests for GraphQL errors (docs/errors.md): error codes in
 // errors[0].extensions.code, and user input that never breaks out of its place in a query.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

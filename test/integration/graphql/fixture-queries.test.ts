@@ -1,6 +1,6 @@
 // Golden queries: each fixtures/queries/<name>.graphql runs against every fixtures/small/*.ttl
 // loaded as a site named after its file, and must answer exactly fixtures/queries/<name>.json.
-// Lists of entities are compared without regard to order (SPEC states none); lists of strings,
+// Lists of entities are compared without regard to order; lists of strings,
 // such as typeHierarchy, keep their order.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A model written to pass Brick 1.4's shapes (issue #19; fixtures/real-models/brick-1.4-ifc-project-
+// A model written to pass Brick 1.4's shapes (fixtures/real-models/brick-1.4-ifc-project-
 // and-collection-members.ttl): IFC references that name their ref:ifcProject still give their
 // entities' ifcId and entityByIfcId, the project itself is no entity of the API, and a system whose
 // members are stated with rec:includes and brick:hasPart answers them once. Each answer is compared

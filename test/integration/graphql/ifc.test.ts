@@ -1,5 +1,5 @@
-// Acceptance tests for IFC cross-references (SPEC 2.10, 4.1 rule 9, 7.5; MAPPING "Values and
-// references") on fixtures/small/ifc.ttl.
+// Acceptance tests for IFC cross-references (docs/ifc-alignment.md; docs/brick-mapping.md,
+// `externalReferences`) on fixtures/small/ifc.ttl.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';

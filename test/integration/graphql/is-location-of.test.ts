@@ -1,5 +1,5 @@
-// isLocationOf (brick: and rec:) works like hasLocation everywhere (issue #19 point 8; MAPPING.md
-// "Relationships: both directions always"), on fixtures/real-models/brick-1.0-is-location-of.ttl,
+// isLocationOf (brick: and rec:) works like hasLocation everywhere (docs/brick-mapping.md,
+// `isLocationOf`), on fixtures/real-models/brick-1.0-is-location-of.ttl,
 // a Brick 1.0-style model that states no hasLocation at all. Each answer is also compared with a
 // plain SPARQL reference over the fixture that reads the links only the way the model states them.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Acceptance tests for names, types and properties (SPEC 2.1, 2.2, 4.1; MAPPING "Identity and
-// labels", "Values and references") on fixtures/small/labels-props.ttl.
+// Acceptance tests for names, types and properties (docs/brick-mapping.md,
+// "Names", `type`, "Property values") on fixtures/small/labels-props.ttl.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// Acceptance tests for buildings and locations (SPEC 2.4, 2.7, 4.1; MAPPING "Relationships") on
+// Acceptance tests for buildings and locations (docs/brick-mapping.md, "Rule by rule") on
 // fixtures/small/locations.ttl, where each relationship is stated in one direction only.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -465,7 +465,7 @@ describe('zone(locationId:)', () => {
 });
 
 describe('Zone.locations', () => {
-  // MAPPING: "locations linked to the zone by hasPart either way", the mirror of Building.zones and
+  // docs/brick-mapping.md, `Zone.locations`: read `hasPart` in both directions, the mirror of Building.zones and
   // Location.zones: the zone's rooms, and the building that has the zone as a part.
   it('lists locations linked to the zone by hasPart in either direction, however stated', async () => {
     const data = await ok('{ zone(siteId: "loc") { name locations { name } } }');

@@ -1,4 +1,4 @@
-// Pages (issue #17): every root list and every list relation field takes `limit` and `offset`, in
+// Pages: every root list and every list relation field takes `limit` and `offset`, in
 // IRI order (upstream and downstream: hop count, then IRI), and pages concatenate to exactly the
 // answer without them. Each root list has a count field with the same filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

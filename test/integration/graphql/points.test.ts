@@ -1,5 +1,5 @@
-// Acceptance tests for points (SPEC 2.3, 2.6, 2.8, 4.1; MAPPING "Values and references",
-// "Current value", "Relationships") on fixtures/small/points.ttl.
+// Acceptance tests for points (docs/brick-mapping.md, `timeseriesId`; docs/readings.md,
+// "The current value") on fixtures/small/points.ttl.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';

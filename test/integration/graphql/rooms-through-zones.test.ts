@@ -1,4 +1,4 @@
-// Location trees that pass through zones (issue #19, point 7; MAPPING "Location parent") on
+// Location trees that pass through zones (docs/brick-mapping.md, "Location trees through zones") on
 // fixtures/real-models/rooms-through-hvac-zones.ttl, where rooms reach their floor only through an
 // HVAC zone. Every answer is also compared with a plain SPARQL reference on the same fixture.
 import { describe, expect, it } from 'vitest';

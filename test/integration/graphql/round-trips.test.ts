@@ -1,4 +1,4 @@
-// Round trips (ARCHITECTURE "Graph", CONVENTIONS habit 7): a query costs one triplestore round trip
+// Round trips (docs/architecture.md, "Query shapes"): a query costs one triplestore round trip
 // for its root field plus one per relation field it selects (properties included), whatever the
 // size of the site. The same generated building is loaded with 3 floors and with 60.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

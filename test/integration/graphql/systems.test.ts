@@ -1,4 +1,4 @@
-// Acceptance tests for systems (SPEC 2.4, 2.5, 2.9, 4.1; MAPPING "Relationships") on
+// Acceptance tests for systems (docs/brick-mapping.md, "System members", "Collections as systems") on
 // fixtures/small/systems.ttl.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Acceptance tests for the tenant boundary (SPEC 1, 5.4): two sites loaded side by side share IRIs
+// Acceptance tests for the tenant boundary (docs/access.md, "Tenancy"): two sites loaded side by side share IRIs
 // (fixtures/small/tenant-a.ttl and tenant-b.ttl) but never each other's data.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Timeseries ids in every style real models use, and every external reference reachable with its
-// fields (issue #19 point 6; MAPPING.md "Values and references"), on
+// fields (docs/brick-mapping.md, `timeseriesId`, `externalReferences`), on
 // fixtures/real-models/timeseries-id-styles.ttl and metasys-bacnet-references.ttl. Each answer is
 // also compared with a plain SPARQL reference over the fixture (test/support/sparql-reference.ts).
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ async function pointsBy(site: string, selection: string, field: string): Promise
   return Object.fromEntries(data.point.map((p: any) => [p.id, p[field]]));
 }
 
-/** The timeseries id of every point, as the plain SPARQL reference reads the four styles of MAPPING.md: `id=timeseriesId`. */
+/** The timeseries id of every point, as the plain SPARQL reference reads the four styles of docs/brick-mapping.md, `timeseriesId`: `id=timeseriesId`. */
 const TIMESERIES_REFERENCE = `SELECT ?pair WHERE {
   ?p a/rdfs:subClassOf* brick:Point .
   { ?p ref:hasExternalReference ?r . ?r ref:hasTimeseriesId ?ts }

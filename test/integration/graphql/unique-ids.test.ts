@@ -1,4 +1,4 @@
-// Ids that tell entities apart (issue #19, point 2; MAPPING "Identity"): on a portfolio that names
+// Ids that tell entities apart (docs/brick-mapping.md, "Ids"): on a portfolio that names
 // its IRIs per building (fixtures/real-models/per-building-iris.ttl), every root query and relation
 // field answers one id per entity, each id selects its entity back through the argument that takes
 // it, and the full IRI does too. A site whose local names are all unique keeps them as its ids.
@@ -53,7 +53,7 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
       [`${P}b1/vav-1`]: 'b1/vav-1',
       [`${P}b3/ahu-1`]: 'b3/ahu-1',
       [`${P}b3/ahu-2`]: 'ahu-2',
-      // Untyped: equipment by MAPPING's fallback, and its local name is b1's meter's.
+      // Untyped: equipment by the kind fallback (docs/brick-mapping.md, "Kinds add up"), and its local name is b1's meter's.
       [`${P}b3/meter-1`]: 'b3/meter-1',
       [`${P}b3/vav-1`]: 'b3/vav-1',
     });

@@ -1,4 +1,4 @@
-// Every attack of issue #16, in turn, against one running service (a process of its own, as
+// Every attack of the hostile suite, in turn, against one running service (a process of its own, as
 // operators run it, in production mode): each attacker gets a 4xx, and afterwards the service
 // still serves every tenant — health, GraphQL and SPARQL on two sites and the demo site, REST.
 // The attacks are sized to run in seconds; the suites beside this file test each one in depth.

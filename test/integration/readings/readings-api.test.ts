@@ -1,4 +1,4 @@
-// Readings in (POST /sites/{id}/readings) and Point.currentValue out (MAPPING.md "Current value"):
+// Readings in (POST /sites/{id}/readings) and Point.currentValue out (docs/readings.md, "The current value"):
 // item-by-item validation, idempotent writes, access rules, the quality rules at their
 // boundaries, the site's timezone, and one batched lookup per plan, none when unselected.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// POST /api/v1/sites/{id}/timeseries (SPEC 4.4, 4.1.11): raw and aggregated history of a site's
+// POST /api/v1/sites/{id}/timeseries (docs/readings.md, "History"): raw and aggregated history of a site's
 // series, described from the graph; ids the graph does not know go to `errors`; bad bodies are
 // 400s naming the field; instants in the site's timezone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

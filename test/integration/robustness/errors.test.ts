@@ -1,7 +1,7 @@
 // Error behaviour beyond test/integration/graphql/errors.test.ts: a triplestore that is down, how
 // unexpected errors are masked (and shown in development), the query limits (depth, aliases, cost,
-// tokens) and their configuration, and the code of GraphQL validation errors (CONVENTIONS: one
-// error type with a code; unexpected errors masked in production).
+// tokens) and their configuration, and the code of GraphQL validation errors (docs/errors.md:
+// one error type with a code; unexpected errors masked in production).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type GraphQLResult, type Harness } from '../../support/harness.ts';

@@ -1,9 +1,9 @@
-// Hostile strings through every string argument (CONVENTIONS habit 2: one escaping path for
-// everything a user sends). 2,000 generated strings (quotes, backslashes, newlines, braces, `#`,
+// Hostile strings through every string argument (one escaping path for everything a
+// user sends: docs/architecture.md, "Design"). 2,000 generated strings (quotes, backslashes, newlines, braces, `#`,
 // `>`, control characters, SPARQL keywords, regex metacharacters, any unicode, up to 10,000
 // characters) are each an entity's label, and each is sent through every string argument of the
 // API: no query may break, EXACT must find exactly the entities labelled with the string and
-// CONTAINS every entity whose label contains it, case-insensitively (SPEC 2.1).
+// CONTAINS every entity whose label contains it, case-insensitively (docs/brick-mapping.md, "Names").
 //
 // Cost: about 20,000 GraphQL fields, most of them a SPARQL query, at several milliseconds of CPU
 // each. Requests carry 40 strings as aliased fields; entities are spread over sites of 40, so a
@@ -79,7 +79,7 @@ function siteTurtle(siteId: string): string {
 const lower = (s: string) => s.toLowerCase();
 /** Indices of the entities of i's site whose label is exactly string i. */
 const exactMatches = (i: number) => membersOf(i).filter((j) => strings[j] === strings[i]);
-/** Indices of the entities of i's site whose label contains string i, ignoring case (SPEC 2.1). */
+/** Indices of the entities of i's site whose label contains string i, ignoring case (docs/brick-mapping.md, "Names"). */
 const containsMatches = (i: number) => membersOf(i).filter((j) => lower(strings[j]!).includes(lower(strings[i]!)));
 const ids = (prefix: string, indices: number[]) => indices.map((j) => `${prefix}${j}`).sort();
 /** Whether a string names an entity by id (local name or IRI), which a hostile string could do by chance. */

@@ -1,5 +1,5 @@
 // While the largest answer of one site is computed and written, the service goes on serving
-// everyone else (issue #17): /healthz and a small query on another site answer, again and again,
+// everyone else: /healthz and a small query on another site answer, again and again,
 // before the large one has finished. The large answer's work runs in slices of the main thread
 // (src/limits/main-thread.ts); this asserts the order of events, not timings.
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The per-site SPARQL endpoint (issue #9): the protocol (GET, form and direct POST; every result
+// The per-site SPARQL endpoint: the protocol (GET, form and direct POST; every result
 // format by Accept), tenancy, and a matrix of hostile queries that must be refused or confined to
 // the site's graph and the ontology, on the embedded store and, when BKG_TEST_SPARQL_URL names one
 // (.ci/run starts Virtuoso), on a real SPARQL 1.1 endpoint behind the protocol store.

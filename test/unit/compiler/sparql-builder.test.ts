@@ -96,7 +96,7 @@ const valuesFor = (query: SelectQuery, variable: string): string[][] =>
 /** Compares parsed patterns with the meaning of a fragment written by hand. */
 const sameMeaning = (actual: readonly Pattern[], expected: string) => expect(actual).toEqual(parsePatterns(expected));
 
-// The relationship paths as MAPPING.md reads them, both directions, written out by hand.
+// The relationship paths as docs/brick-mapping.md reads them, both directions, written out by hand.
 const POINT = '(brick:hasPoint|rec:hasPoint|^brick:isPointOf|^rec:isPointOf)';
 const LOCATED = '(brick:hasLocation|rec:locatedIn|^brick:isLocationOf|^rec:isLocationOf)';
 const PART = '(brick:hasPart|rec:hasPart|^brick:isPartOf|^rec:isPartOf)';

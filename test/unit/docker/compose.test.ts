@@ -1,5 +1,5 @@
 // The production stack (docker-compose.yml) is checked without a Docker engine: every variable it
-// sets on the gateway must be one the configuration reads, and the services ARCHITECTURE names
+// sets on the gateway must be one the configuration reads, and the services docs/stores-and-scaling.md, "Running at scale", names
 // must be there.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

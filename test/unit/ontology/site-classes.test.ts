@@ -1,4 +1,4 @@
-// A site's own reading of the ontology (MAPPING.md, "The ontology"): classes of older Brick vintages
+// A site's own reading of the ontology (docs/brick-mapping.md, "How a site's classes are read"): classes of older Brick vintages
 // mapped forward to Brick 1.4, and subclasses the site declares extending the hierarchy for that site.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ontology } from '../../../src/ontology/ontology.ts';

@@ -1,5 +1,5 @@
 // The typed terms (src/rdf/sparql-algebra.ts) and the one serializer (sparql-serializer.ts;
-// CONVENTIONS habit 2): what `literal()` and `namedNode()` become once printed must mean, to a real
+// docs/architecture.md, "Design"): what `literal()` and `namedNode()` become once printed must mean, to a real
 // SPARQL parser, exactly the value they were given. The parser is Oxigraph's, the engine the
 // service embeds: each term is printed in `SELECT (<term> AS ?x) {}`, evaluated on an empty store
 // and the value read back.

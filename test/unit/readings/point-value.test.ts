@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pointValue } from '../../../src/readings/point-value.ts';
 
-describe('pointValue (MAPPING.md "Current value")', () => {
+describe('pointValue (docs/readings.md, "The current value")', () => {
   const t = Date.parse('2026-11-21T22:05:00Z');
   it('good with a value, the timestamp in the site zone with its offset', () => {
     expect(pointValue({ timestamp: t, value: 21.5 }, 'Europe/Berlin')).toEqual({ value: 21.5, timestamp: '2026-11-21T23:05:00+01:00', quality: 'good' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatInZone, isKnownTimeZone, parseInZone, parseInstant, zoneOffsetMinutes } from '../../../src/readings/zoned-time.ts';
 
 describe('formatInZone', () => {
-  it('writes the instant with the zone’s offset, as MAPPING.md’s example', () => {
+  it('writes the instant with the zone’s offset, as docs/readings.md’s example', () => {
     expect(formatInZone(Date.parse('2026-11-21T22:05:00Z'), 'Europe/Berlin')).toBe('2026-11-21T23:05:00+01:00');
   });
 

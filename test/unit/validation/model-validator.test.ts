@@ -1,4 +1,4 @@
-// The model validator (issue #9) on small fixtures: Brick's shapes, unknown and deprecated classes,
+// The model validator on small fixtures: Brick's shapes, unknown and deprecated classes,
 // inverse links, points without equipment, equipment without location, the report's counts and
 // its Turtle form; and `bkg validate FILE`, which prints the same report.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
