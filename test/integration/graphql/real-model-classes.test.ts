@@ -1,4 +1,4 @@
-// Real Brick models of every vintage (issue #19, points 1, 3, 4 and 5): deprecated classes read forward
+// Real Brick models of every vintage: deprecated classes read forward
 // only, Brick 1.0 class names, classes a site declares, and kinds that add up. Each answer is checked
 // against a plain SPARQL question over the fixture and Brick's hierarchy (test/support/sparql-reference.ts).
 import { describe, expect, it } from 'vitest';
