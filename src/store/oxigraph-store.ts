@@ -488,10 +488,13 @@ export class OxigraphStore implements GraphStore {
    */
   private send(write: WriteInProgress, i: number): void {
     write.applied.add(i);
-    this.lanes[i]!.call({ ...write.request, persistent: false }).then(
+    const lane = this.lanes[i]!;
+    lane.call({ ...write.request, persistent: false }).then(
       (value) => write.outcomes[i]!.resolve(value),
       (error: unknown) => {
-        write.outcomes[i]!.resolve(undefined);
+        // A thread replaced before it applied the write applies it once rebuilt, as any thread would.
+        if (this.lanes[i] !== lane) write.applied.delete(i);
+        else write.outcomes[i]!.resolve(undefined);
         if (error instanceof EngineTrap) this.replace(i);
       },
     );
