@@ -24,6 +24,8 @@ export interface PersistedGraphInfo {
   readonly bytes: number;
   /** Known when every segment of the graph counts its triples. */
   readonly triples: number | undefined;
+  /** Whether a segment is read back in one load (a document kept as uploaded), holding its thread throughout. */
+  readonly readWhole: boolean;
 }
 
 /** Told by a worker, unasked, as a restore goes: the triples of a graph loaded so far, when it is done, whether it failed. */

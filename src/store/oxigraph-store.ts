@@ -129,6 +129,14 @@ export class OxigraphStore implements GraphStore {
   /** Persisted graphs whose journal could not be read back: the file and why. */
   private readonly unreadable = new Map<string, { file: string; message: string }>();
   private restoring: Promise<void> = Promise.resolve();
+  /**
+   * The thread leading the restore at start, until it has read every graph. A write is sent to it
+   * at once and applied in turn (between two chunks, or after a document read whole), and does not
+   * wait for it: the writes start-up awaits come while the leader may be reading a large graph.
+   */
+  private leading: number | undefined;
+  /** Threads reading a document back whole, with their slot: taken at once, or when their query in progress ends. */
+  private readonly readingWhole = new Map<number, Slot | undefined>();
   private readonly servingListeners: Array<(graph: string) => void> = [];
   private readonly journal: GraphJournal;
   private readonly compactor: SegmentCompactor;
@@ -187,41 +195,58 @@ export class OxigraphStore implements GraphStore {
     return [...loading, ...failed];
   }
 
-  /** Reads every persisted graph back on every thread, in the background; the compactor starts once they are all back. */
+  /**
+   * Reads every persisted graph back on every thread, in the background; the compactor starts once
+   * they are all back. The last thread leads; the writer (thread 0) follows, so the writes of
+   * start-up (the ontology, the demo site) never wait behind a long restore (see `leading`).
+   */
   private restore(graphs: readonly PersistedGraphInfo[]): void {
     if (graphs.length === 0) return;
     for (const info of graphs) this.restores.set(info.graph, new Restore(info, this.lanes.length));
     const started = performance.now();
     const bytes = graphs.reduce((sum, g) => sum + g.bytes, 0);
     this.options.logger?.info({ graphs: graphs.length, bytes }, 'restoring graphs');
-    const order = graphs.map((g) => g.graph);
-    const restoreOn = (i: number, which: readonly string[], lane = this.lanes[i]!) =>
-      lane.call({ op: 'restore', graphs: which }).catch((error: unknown) => {
+    const restoreOn = async (i: number, info: PersistedGraphInfo, lane: OxigraphLane) => {
+      // A document read in one load holds its thread throughout: its slot is taken meanwhile, so
+      // queries go to the other threads instead of waiting behind it (the restore of a document
+      // read in chunks answers them between two chunks).
+      if (info.readWhole) this.readingWhole.set(i, this.queue.take(i));
+      try {
+        await lane.call({ op: 'restore', graphs: [info.graph] });
+      } catch (error) {
         // The thread is replaced; its replacement reads every graph back before it serves.
         this.options.logger?.warn({ thread: i, err: error }, 'a triplestore thread failed while restoring');
-        if (this.state[i] === 'up' && !this.closed) {
-          const slot = this.queue.take(i);
-          if (slot) void this.rebuild(slot);
-          else this.stale.add(i);
-        }
-      });
-    // The first thread leads, and each other thread reads a graph once the first has it: two
-    // threads loading at once took 6.8 s each for what one alone loads in 4.3 s (they share the
-    // machine's memory bandwidth), and a graph serves queries as soon as one thread has it.
-    const follow = async (i: number) => {
-      // A thread replaced meanwhile reads every graph back itself before it serves (rebuild).
-      const lane = this.lanes[i]!;
-      for (const graph of order) {
-        await this.restores.get(graph)?.led;
-        if (this.lanes[i] !== lane) return;
-        if (this.restores.has(graph)) await restoreOn(i, [graph], lane);
+        this.replace(i);
+      } finally {
+        const held = this.readingWhole.get(i);
+        this.readingWhole.delete(i);
+        if (held) this.done(held);
       }
     };
-    this.restoring = Promise.all([restoreOn(0, order), ...this.lanes.slice(1).map((_, i) => follow(i + 1))])
-      .then(async () => {
+    // The leader reads each graph first, and each other thread once the leader has it: two
+    // threads loading at once took 6.8 s each for what one alone loads in 4.3 s (they share the
+    // machine's memory bandwidth), and a graph serves queries as soon as one thread has it. A
+    // thread replaced meanwhile reads every graph back itself before it serves (rebuild).
+    const leader = this.lanes.length - 1;
+    this.leading = leader > 0 ? leader : undefined;
+    const lead = async (lane = this.lanes[leader]!) => {
+      for (const info of graphs) {
+        if (this.lanes[leader] !== lane) break;
+        await restoreOn(leader, info, lane);
+      }
+      this.leading = undefined;
+    };
+    const follow = async (i: number, lane = this.lanes[i]!) => {
+      for (const info of graphs) {
+        await this.restores.get(info.graph)?.led;
+        if (this.lanes[i] !== lane) return;
+        if (this.restores.has(info.graph)) await restoreOn(i, info, lane);
+      }
+    };
+    this.restoring = Promise.all([lead(), ...this.lanes.slice(0, leader).map((_, i) => follow(i))]).then(async () => {
       await Promise.all([...this.restores.values()].map((restore) => restore.settled));
       this.options.logger?.info({ graphs: graphs.length, bytes, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'graphs restored');
-      for (const graph of order) if (!this.unreadable.has(graph)) this.compactor.schedule(graph);
+      for (const { graph } of graphs) if (!this.unreadable.has(graph)) this.compactor.schedule(graph);
     });
   }
 
@@ -379,10 +404,11 @@ export class OxigraphStore implements GraphStore {
     }
   }
 
-  /** A thread's read is over: it applies the write in progress first, if it has not yet. */
+  /** A thread's work is over: it applies the write in progress first, if it has not yet; one reading a document whole keeps its slot. */
   private done(slot: Slot): void {
     if (this.state[slot.index] !== 'up') return;
-    if (this.stale.delete(slot.index)) void this.rebuild(slot.keep());
+    if (this.readingWhole.has(slot.index) && !this.readingWhole.get(slot.index)) this.readingWhole.set(slot.index, slot.keep());
+    else if (this.stale.delete(slot.index)) void this.rebuild(slot.keep());
     else if (this.current && !this.current.applied.has(slot.index)) void this.apply(this.current, slot.keep());
     else slot.release();
   }
@@ -405,12 +431,18 @@ export class OxigraphStore implements GraphStore {
     const run = this.writes.then(async () => {
       const write: WriteInProgress = { request, progress: told, applied: new Set(), outcomes: this.lanes.map(() => new Outcome()) };
       this.current = write;
+      const leading = this.leading;
       for (let i = 0; i < this.lanes.length; i++) {
         if (this.state[i] === 'broken') write.outcomes[i]!.resolve(undefined);
+        if (i === leading && this.state[i] === 'up') {
+          this.send(write, i);
+          continue;
+        }
         const slot = this.state[i] === 'up' ? this.queue.take(i) : undefined;
         if (slot) void this.apply(write, slot);
       }
-      const [outcome] = await Promise.allSettled([write.outcomes[0]!.promise, ...write.outcomes.slice(1).map((o) => o.promise.catch(() => undefined))]);
+      const others = write.outcomes.slice(1).map((o, i) => (i + 1 === leading ? undefined : o.promise.catch(() => undefined)));
+      const [outcome] = await Promise.allSettled([write.outcomes[0]!.promise, ...others]);
       this.current = undefined;
       if (outcome.status === 'rejected') {
         const error = outcome.reason as Error;
@@ -443,7 +475,7 @@ export class OxigraphStore implements GraphStore {
     const request = i === 0 ? write.request : { ...write.request, persistent: false };
     try {
       write.outcomes[i]!.resolve(await this.lanes[i]!.call(request));
-      slot.release();
+      this.done(slot);
     } catch (error) {
       write.outcomes[i]!.reject(error as Error);
       if (error instanceof EngineTrap) void this.rebuild(slot);
@@ -451,14 +483,35 @@ export class OxigraphStore implements GraphStore {
     }
   }
 
+  /**
+   * Sends a write to the thread leading the restore without its slot: the thread applies it in the
+   * order it was sent, before any query sent after it. A thread whose engine trapped is replaced.
+   */
+  private send(write: WriteInProgress, i: number): void {
+    write.applied.add(i);
+    const lane = this.lanes[i]!;
+    lane.call({ ...write.request, persistent: false }).then(
+      (value) => write.outcomes[i]!.resolve(value),
+      (error: unknown) => {
+        // A thread replaced before it applied the write applies it once rebuilt, as any thread would.
+        if (this.lanes[i] !== lane) write.applied.delete(i);
+        else write.outcomes[i]!.resolve(undefined);
+        if (error instanceof EngineTrap) this.replace(i);
+      },
+    );
+  }
+
   /** Replaces every thread that is up: the free ones now, the busy ones when their query ends. */
   private replaceAll(): void {
-    for (let i = 0; i < this.lanes.length; i++) {
-      if (this.state[i] !== 'up') continue;
-      const slot = this.queue.take(i);
-      if (slot) void this.rebuild(slot);
-      else this.stale.add(i);
-    }
+    for (let i = 0; i < this.lanes.length; i++) this.replace(i);
+  }
+
+  /** Replaces a thread that is up: now when it is free, else when its query ends. */
+  private replace(i: number): void {
+    if (this.state[i] !== 'up' || this.closed) return;
+    const slot = this.queue.take(i);
+    if (slot) void this.rebuild(slot);
+    else this.stale.add(i);
   }
 
   /**

@@ -111,7 +111,7 @@ function count(graph: string): number {
 function handle(request: OxigraphRequest): unknown {
   switch (request.op) {
     case 'open':
-      return journal.open(writer).map(({ graph, bytes, triples }) => ({ graph, bytes, triples }));
+      return journal.open(writer).map(({ graph, bytes, triples, segments }) => ({ graph, bytes, triples, readWhole: segments.some((s) => s.triples === undefined) }));
     case 'restore':
       throw new Error('a restore is answered when it ends');
     case 'select':
