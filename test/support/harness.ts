@@ -40,6 +40,19 @@ export interface Harness {
 
 const execFileAsync = promisify(execFile);
 
+/**
+ * Puts a copy of the migrated PGlite database the global setup made (records-template.ts) in a
+ * data directory: creating one (initdb in WASM) takes seconds, 30 and more on a loaded machine,
+ * and every suite file starts at least one service. cp(1) copies its thousand files in a quarter
+ * of the time fs.cp takes.
+ */
+export async function seedRecords(dataDir: string): Promise<void> {
+  const template = inject('recordsTemplate');
+  if (!template) return;
+  await mkdir(dataDir, { recursive: true });
+  await execFileAsync('cp', ['-R', template, join(dataDir, 'records')]);
+}
+
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
 /** The graph store under test: `BKG_GRAPH_STORE` and `SPARQL_*` as a vitest project sets them (vitest.config.ts), else embedded. */
@@ -74,14 +87,7 @@ export async function createHarness(options: { sites: Record<string, string>; en
     ...(external ? { SPARQL_GRAPH_NAMESPACE: `urn:bkg:test:${randomUUID()}:` } : {}),
     ...options.env,
   });
-  // A copy of the migrated PGlite database the global setup made (records-template.ts): creating
-  // one (initdb in WASM) takes seconds, and every suite file starts at least one harness.
-  // cp(1) copies its thousand files in a quarter of the time fs.cp takes.
-  const template = inject('recordsTemplate');
-  if (!config.databaseUrl && template) {
-    await mkdir(config.dataDir, { recursive: true });
-    await execFileAsync('cp', ['-R', template, join(config.dataDir, 'records')]);
-  }
+  if (!config.databaseUrl) await seedRecords(config.dataDir);
   const logger = createLogger(config, options.log);
   const services = await createServices(config, logger);
   const app = createApp(config, services, logger);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeVariants, requiredEngineUrl, type Variant } from '../../support/needs.ts';
+import { seedRecords } from '../../support/harness.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
 
 const ADMIN_KEY = 'shutdown-admin-key-0123456789';
@@ -61,6 +62,7 @@ describeVariants('graceful shutdown (SIGTERM) with $name', engines, (variant) =>
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-shutdown-'));
     env = variant.env();
+    await seedRecords(join(dir, 'data'));
   });
   afterAll(async () => {
     for (const service of running) await service.kill();
