@@ -2,7 +2,8 @@
 // user sends: docs/architecture.md, "Design"). 2,000 generated strings (quotes, backslashes, newlines, braces, `#`,
 // `>`, control characters, SPARQL keywords, regex metacharacters, any unicode, up to 10,000
 // characters) are each an entity's label, and each is sent through every string argument of the
-// API: no query may break, EXACT must find exactly the entities labelled with the string and
+// API (a string longer than an argument's limit, docs/security.md, is refused there at once, as
+// BAD_USER_INPUT naming the argument: those are sent one field at a time and checked for that): no query may break, EXACT must find exactly the entities labelled with the string and
 // CONTAINS every entity whose label contains it, case-insensitively (docs/brick-mapping.md, "Names").
 //
 // Cost: about 20,000 GraphQL fields, most of them a SPARQL query, at several milliseconds of CPU
@@ -21,6 +22,7 @@ import { createHarness, type GraphQLResult, type Harness } from '../../support/h
 import { sampleHostileStrings, show, turtleString } from '../../unit/rdf/hostile-strings.ts';
 import { selectQuery } from '../../support/select-query.ts';
 import { serialize } from '../../../src/rdf/sparql-serializer.ts';
+import { MAX_IRI_LENGTH, MAX_NAME_LENGTH } from '../../../src/compiler/filter-text-limits.ts';
 
 const COUNT = Number(process.env.BKG_TEST_HOSTILE_STRINGS ?? 2_000);
 const SEED = 20_261_121;
@@ -105,6 +107,22 @@ function fieldsFor(i: number): Record<string, string> {
   };
 }
 
+/** The shortest filter-text limit among the arguments each field of `fieldsFor` passes the string to. */
+const FIELD_LIMITS: Record<string, number> = {
+  exact: MAX_NAME_LENGTH,
+  contains: MAX_NAME_LENGTH,
+  combined: MAX_NAME_LENGTH,
+  ids: MAX_IRI_LENGTH,
+  hasProperty: MAX_IRI_LENGTH,
+  ifc: MAX_IRI_LENGTH,
+  location: MAX_IRI_LENGTH,
+  is: MAX_IRI_LENGTH,
+  medium: MAX_IRI_LENGTH,
+  site: Infinity,
+};
+/** Whether string i is within every argument's limit, so that every field can answer it. */
+const sendable = (i: number) => strings[i]!.length <= MAX_NAME_LENGTH;
+
 /** One string's answers by field name, with the errors reported on its fields. */
 interface Answers {
   readonly data: Record<string, unknown>;
@@ -121,6 +139,8 @@ let dir: string;
 const answers: Answers[] = strings.map(() => ({ data: {}, errors: {} }));
 const rootEquipmentIs: GraphQLResult[] = [];
 const brokenQueries: string[] = [];
+/** The answers of the fields sent a string past their limit. */
+const refused: Array<{ i: number; name: string; errors: NonNullable<GraphQLResult['errors']> }> = [];
 let storeQueries = 0;
 
 /**
@@ -171,9 +191,19 @@ beforeAll(async () => {
   for (let first = 0; first < COUNT; first += STRINGS_PER_REQUEST) {
     const batch: Field[] = [];
     for (let i = first; i < Math.min(COUNT, first + STRINGS_PER_REQUEST); i++) {
-      for (const [name, text] of Object.entries(fieldsFor(i))) batch.push({ i, name, text });
+      for (const [name, text] of Object.entries(fieldsFor(i))) {
+        if (sendable(i) || strings[i]!.length <= FIELD_LIMITS[name]!) batch.push({ i, name, text });
+      }
     }
     await send(batch);
+  }
+  // A string past a field's limit refuses the whole request: one request per such field.
+  for (let i = 0; i < COUNT; i++) {
+    for (const [name, text] of Object.entries(fieldsFor(i))) {
+      if (strings[i]!.length <= FIELD_LIMITS[name]!) continue;
+      const res = await h.graphql(`query ($s: String!) { ${name}_${i}: ${text} }`, { s: strings[i] });
+      refused.push({ i, name, errors: res.errors ?? [] });
+    }
   }
   // equipmentIs exists only on the root point field, a non-null list: an error there nulls the whole
   // response and is the only one reported, so one string per request. (`is` is sent on a relation,
@@ -193,6 +223,8 @@ afterAll(async () => {
 function everyString(check: (i: number, s: string, a: Answers) => string | undefined): void {
   const problems: string[] = [];
   strings.forEach((s, i) => {
+    // A string past the names' limit is checked where it is refused (below), not here.
+    if (!sendable(i)) return;
     const problem = check(i, s, answers[i]!);
     if (problem !== undefined) problems.push(`#${i} ${show(s)}: ${problem}`);
   });
@@ -264,6 +296,20 @@ describe('every string argument, for every hostile string', () => {
       return internal.length > 0 ? `INTERNAL_SERVER_ERROR on ${internal.map(([field]) => field).join(', ')}` : undefined;
     });
     everyString((i) => (rootEquipmentIs[i]!.errors?.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR') ? 'INTERNAL_SERVER_ERROR on point(equipmentIs:)' : undefined));
+  });
+});
+
+describe('a string longer than an argument takes', () => {
+  it('is refused at once as BAD_USER_INPUT naming the argument and its limit, on every field that takes it', () => {
+    expect(strings.filter((_, i) => !sendable(i)).length).toBeGreaterThanOrEqual(COUNT >= 2_000 ? 5 : 0);
+    const problems = refused.flatMap(({ i, name, errors }) => {
+      const error = errors[0];
+      const limit = FIELD_LIMITS[name];
+      return errors.length === 1 && error?.extensions?.code === 'BAD_USER_INPUT' && error.extensions.maxLength === limit && typeof error.extensions.argument === 'string'
+        ? []
+        : [`#${i} ${name}: ${JSON.stringify(errors).slice(0, 200)}`];
+    });
+    expect(problems.slice(0, 20)).toEqual([]);
   });
 });
 
