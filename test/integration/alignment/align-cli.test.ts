@@ -52,9 +52,11 @@ describe('bkg align', () => {
     const page = JSON.parse((await bkg(['align', 'proposals', 'tower', '--json', '--ifc-class', 'IfcChiller'])).stdout);
     const chiller = page.items[0];
     expect(chiller.entityId).toBe('CH-1');
-    expect((await bkg(['align', 'accept', 'tower', '--ids', chiller.id])).stdout).toBe('Accepted 1 link.\n');
+    const accepted = await bkg(['align', 'accept', 'tower', '--ids', chiller.id]);
+    expect(accepted.stdout, accepted.stderr).toBe('Accepted 1 link.\n');
     const boiler = JSON.parse((await bkg(['align', 'proposals', 'tower', '--json', '--ifc-class', 'IfcBoiler'])).stdout).items[0];
-    expect((await bkg(['align', 'reject', 'tower', '--ids', boiler.id])).stdout).toBe('Rejected 1 pair.\n');
+    const rejected = await bkg(['align', 'reject', 'tower', '--ids', boiler.id]);
+    expect(rejected.stdout, rejected.stderr).toBe('Rejected 1 pair.\n');
     const coverage = await bkg(['align', 'coverage', 'tower']);
     expect(coverage.code, coverage.stderr).toBe(0);
     expect(coverage.stdout).toMatch(/IfcChiller\s+1\s+0\s+0/);
