@@ -15,6 +15,12 @@ import { readGraphStatistics, type StatisticsOptions } from './graph-statistics.
 import type { QueryRunner } from './query-runner.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
 
+/**
+ * How long a model reading waits for the site profile being read after a change (it reads the
+ * same lists; the profile of a 5M-triple site takes ~15 s, and longer beside a restore).
+ */
+const READING_PROFILE_WAIT_MS = 120_000;
+
 export class QueryLayer {
   constructor(
     private readonly runner: QueryRunner,
@@ -39,12 +45,9 @@ export class QueryLayer {
     return readGraphStatistics(this.runner, this.knowledge, graph, options);
   }
 
-  /**
-   * What the service made of a site graph (a load report's reading), as the site reads the
-   * ontology. Waits up to two minutes for the profile being read after a change: it reads the same lists.
-   */
+  /** What the service made of a site graph (a load report's reading), as the site reads the ontology. */
   async modelReading(graph: string, work?: RequestWork): Promise<ModelReading> {
-    const [facts, ontology] = await Promise.all([this.graphStatistics(graph, { work, profileWaitMs: 120_000 }), this.knowledge.ontology(graph)]);
+    const [facts, ontology] = await Promise.all([this.graphStatistics(graph, { work, profileWaitMs: READING_PROFILE_WAIT_MS }), this.knowledge.ontology(graph)]);
     return readModel(facts, ontology);
   }
 }
