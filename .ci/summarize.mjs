@@ -15,7 +15,9 @@ const NEEDS = /\(needs ([^)]+)\)/;
 const NO_REASON = 'no reason in its title';
 
 const [file, ...options] = process.argv.slice(2);
-const provided = new Set(options.filter((option) => option.startsWith('--provided=')).map((option) => option.slice('--provided='.length)));
+const provided = new Set(
+  options.filter((option) => option.startsWith('--provided=')).map((option) => option.slice('--provided='.length)),
+);
 
 let report;
 try {
@@ -39,9 +41,15 @@ function reasonOf(test) {
 }
 
 /** Each requirement a test names: the first word of each ("BKG_TEST_SPARQL_URL with BKG_TEST_SPARQL_NAME=…"). */
-const requirementsOf = (test) => (needsOf(test) ?? '').split(',').map((part) => part.trim().split(/\s/)[0]).filter(Boolean);
+const requirementsOf = (test) =>
+  (needsOf(test) ?? '')
+    .split(',')
+    .map((part) => part.trim().split(/\s/)[0])
+    .filter(Boolean);
 
-const skippedTests = tests.filter((test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo');
+const skippedTests = tests.filter(
+  (test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo',
+);
 const byReason = new Map();
 for (const test of skippedTests) {
   const reason = reasonOf(test);
@@ -54,11 +62,13 @@ const seconds = (result) => ((result.endTime ?? 0) - (result.startTime ?? 0)) / 
 const slowest = [...files].sort((a, b) => seconds(b) - seconds(a)).slice(0, SLOWEST);
 if (slowest.length > 0) {
   console.log(`== the ${slowest.length} slowest test files`);
-  for (const result of slowest) console.log(`${seconds(result).toFixed(1).padStart(7)} s  ${relative(process.cwd(), result.name)}`);
+  for (const result of slowest)
+    console.log(`${seconds(result).toFixed(1).padStart(7)} s  ${relative(process.cwd(), result.name)}`);
 }
 if (byReason.size > 0) {
   console.log('== skipped tests by reason');
-  for (const [reason, count] of [...byReason].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(5)} skipped: ${reason}`);
+  for (const [reason, count] of [...byReason].sort((a, b) => b[1] - a[1]))
+    console.log(`${String(count).padStart(5)} skipped: ${reason}`);
 }
 if (unduly.length > 0) {
   const reasons = [...new Set(unduly.map(reasonOf))].join('; ');

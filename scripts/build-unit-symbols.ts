@@ -28,7 +28,9 @@ interface QudtLib {
   readonly Qudt: { allUnits(): QudtUnit[] };
 }
 
-const packageDir = process.argv[2] ? resolve(process.argv[2]) : dirname(createRequire(join(REPO_ROOT, 'package.json')).resolve('@qudtlib/allunits/package.json'));
+const packageDir = process.argv[2]
+  ? resolve(process.argv[2])
+  : dirname(createRequire(join(REPO_ROOT, 'package.json')).resolve('@qudtlib/allunits/package.json'));
 const { version } = createRequire(import.meta.url)(join(packageDir, 'package.json')) as { version: string };
 const qudt = (await import(pathToFileURL(join(packageDir, 'dist', 'mjs', 'units.js')).href)) as QudtLib;
 

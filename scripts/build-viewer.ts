@@ -19,7 +19,12 @@ const BUILT = join(VIEWER, 'dist', 'index.html');
 function newestSource(path: string): number {
   const info = statSync(path);
   if (!info.isDirectory()) return info.mtimeMs;
-  return Math.max(0, ...readdirSync(path).filter((name) => name !== 'dist' && name !== 'node_modules').map((name) => newestSource(join(path, name))));
+  return Math.max(
+    0,
+    ...readdirSync(path)
+      .filter((name) => name !== 'dist' && name !== 'node_modules')
+      .map((name) => newestSource(join(path, name))),
+  );
 }
 
 /** Whether the build is missing or older than a source file. */
@@ -41,14 +46,17 @@ export async function buildViewer(): Promise<boolean> {
 
 /** Builds the page unless it is up to date. */
 export async function ensureViewerBuilt(): Promise<void> {
-  if (viewerIsStale() && !(await buildViewer())) throw new Error('The viewer page is not built and Vite is not installed: run npm ci (with devDependencies).');
+  if (viewerIsStale() && !(await buildViewer()))
+    throw new Error('The viewer page is not built and Vite is not installed: run npm ci (with devDependencies).');
 }
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--if-stale') && !viewerIsStale()) return 0;
   const started = performance.now();
   if (!(await buildViewer())) {
-    console.error('[build-viewer] Vite is not installed (an install without devDependencies): the viewer page is not built.');
+    console.error(
+      '[build-viewer] Vite is not installed (an install without devDependencies): the viewer page is not built.',
+    );
     return 0;
   }
   console.error(`[build-viewer] built viewer/dist in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -15,7 +15,14 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Parser, type Quad } from 'n3';
 import { deterministicIfcGlobalId } from './lib/ifc-guid.ts';
-import { writeIfc, type IfcBox, type IfcBuildingSpec, type IfcElementKind, type IfcElementSpec, type IfcStoreySpec } from './lib/ifc-step-writer.ts';
+import {
+  writeIfc,
+  type IfcBox,
+  type IfcBuildingSpec,
+  type IfcElementKind,
+  type IfcElementSpec,
+  type IfcStoreySpec,
+} from './lib/ifc-step-writer.ts';
 
 const FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const DEMO_TTL = resolve(FIXTURES_DIR, 'demo.ttl');
@@ -34,7 +41,12 @@ const SLAB = 0.3;
 const WALL_HEIGHT = STOREY_HEIGHT - SLAB;
 
 /** Equipment boxes (metres: footprint, height) and where they hang: plant stands on the floor, VAVs in the ceiling. */
-const EQUIPMENT: ReadonlyArray<{ cls: string; kind: IfcElementKind; size: readonly [number, number, number]; z: number }> = [
+const EQUIPMENT: ReadonlyArray<{
+  cls: string;
+  kind: IfcElementKind;
+  size: readonly [number, number, number];
+  z: number;
+}> = [
   { cls: 'AHU', kind: 'ahu', size: [4, 2, 2.2], z: 0 },
   { cls: 'Air_Handling_Unit', kind: 'ahu', size: [4, 2, 2.2], z: 0 },
   { cls: 'VAV', kind: 'vav', size: [1.6, 0.8, 0.5], z: 2.9 },
@@ -58,7 +70,13 @@ interface DemoGraph {
 function readGraph(turtle: string): DemoGraph {
   const quads: Quad[] = new Parser({ format: 'text/turtle' }).parse(turtle);
   const local = (iri: string) => (iri.startsWith(DEMO) ? iri.slice(DEMO.length) : undefined);
-  const graph: DemoGraph = { ifcId: new Map(), label: new Map(), types: new Map(), rooms: new Map(), location: new Map() };
+  const graph: DemoGraph = {
+    ifcId: new Map(),
+    label: new Map(),
+    types: new Map(),
+    rooms: new Map(),
+    location: new Map(),
+  };
   const references = new Map<string, string>();
   const globalIds = new Map<string, string>();
   const partOf: Array<[string, string]> = [];
@@ -99,7 +117,8 @@ function readGraph(turtle: string): DemoGraph {
     const entity = references.get(node);
     if (entity) graph.ifcId.set(entity, globalId);
   }
-  const isLevel = (id: string) => (graph.types.get(id) ?? []).some((t) => [`${REC}Level`, `${BRICK}Floor`, `${REC}RoofLevel`].includes(t));
+  const isLevel = (id: string) =>
+    (graph.types.get(id) ?? []).some((t) => [`${REC}Level`, `${BRICK}Floor`, `${REC}RoofLevel`].includes(t));
   for (const [part, whole] of partOf) {
     if (isLevel(whole) && !isLevel(part)) graph.rooms.set(whole, [...(graph.rooms.get(whole) ?? []), part].sort());
   }
@@ -114,7 +133,14 @@ function roomOrigin(room: string): { x: number; y: number } {
   return { x: (i % 4) * ROOM, y: Math.floor(i / 4) * ROOM };
 }
 
-const box = (x: number, y: number, z: number, [dx, dy, dz]: readonly [number, number, number]): IfcBox => ({ x, y, z, dx, dy, dz });
+const box = (x: number, y: number, z: number, [dx, dy, dz]: readonly [number, number, number]): IfcBox => ({
+  x,
+  y,
+  z,
+  dx,
+  dy,
+  dz,
+});
 
 /** The demo building as an IFC spec, from the demo graph's Turtle. */
 export function demoIfcSpec(turtle: string): IfcBuildingSpec {
@@ -142,7 +168,13 @@ export function demoIfcSpec(turtle: string): IfcBuildingSpec {
     return here.map((id, i) => {
       const shape = equipmentKind(id);
       const x = centre.x + (i - (here.length - 1) / 2) * 3;
-      return { globalId: gid(id), name: graph.label.get(id) ?? id, kind: shape.kind, box: box(x, centre.y, shape.z, shape.size), ...(space ? { space } : {}) };
+      return {
+        globalId: gid(id),
+        name: graph.label.get(id) ?? id,
+        kind: shape.kind,
+        box: box(x, centre.y, shape.z, shape.size),
+        ...(space ? { space } : {}),
+      };
     });
   };
 
@@ -153,14 +185,34 @@ export function demoIfcSpec(turtle: string): IfcBuildingSpec {
     const depth = 2 * ROOM;
     const label = graph.label.get(level) ?? level;
     const elements: IfcElementSpec[] = [
-      { globalId: unmapped(`${level}:slab`), name: `${roof ? 'Roof slab' : 'Floor slab'} ${label}`, kind: roof ? 'roof-slab' : 'slab', box: box(width / 2, depth / 2, -SLAB, [width, depth, SLAB]) },
+      {
+        globalId: unmapped(`${level}:slab`),
+        name: `${roof ? 'Roof slab' : 'Floor slab'} ${label}`,
+        kind: roof ? 'roof-slab' : 'slab',
+        box: box(width / 2, depth / 2, -SLAB, [width, depth, SLAB]),
+      },
     ];
     if (!roof) {
       // Only the north and west walls: the viewer looks in from the south-east.
       elements.push(
-        { globalId: unmapped(`${level}:wall-north`), name: `Wall ${label} north`, kind: 'wall', box: box(width / 2, depth - 0.125, 0, [width, 0.25, WALL_HEIGHT]) },
-        { globalId: unmapped(`${level}:wall-west`), name: `Wall ${label} west`, kind: 'wall', box: box(0.125, depth / 2, 0, [0.25, depth, WALL_HEIGHT]) },
-        { globalId: unmapped(`${level}:duct`), name: `Supply duct ${label}`, kind: 'duct', box: box(4 * ROOM / 2, depth / 2, 3.0, [4 * ROOM - 4, 0.6, 0.4]) },
+        {
+          globalId: unmapped(`${level}:wall-north`),
+          name: `Wall ${label} north`,
+          kind: 'wall',
+          box: box(width / 2, depth - 0.125, 0, [width, 0.25, WALL_HEIGHT]),
+        },
+        {
+          globalId: unmapped(`${level}:wall-west`),
+          name: `Wall ${label} west`,
+          kind: 'wall',
+          box: box(0.125, depth / 2, 0, [0.25, depth, WALL_HEIGHT]),
+        },
+        {
+          globalId: unmapped(`${level}:duct`),
+          name: `Supply duct ${label}`,
+          kind: 'duct',
+          box: box((4 * ROOM) / 2, depth / 2, 3.0, [4 * ROOM - 4, 0.6, 0.4]),
+        },
       );
     }
     for (const room of rooms) {
@@ -180,7 +232,14 @@ export function demoIfcSpec(turtle: string): IfcBuildingSpec {
       elements,
     };
   });
-  return { fileName: 'demo-tower.ifc', seed: 'demo-ifc', projectName: 'Demo Tower', ...(graph.projectId ? { projectGlobalId: graph.projectId } : {}), building: { globalId: gid('Demo-Tower'), name: graph.label.get('Demo-Tower') ?? 'Demo Tower' }, storeys };
+  return {
+    fileName: 'demo-tower.ifc',
+    seed: 'demo-ifc',
+    projectName: 'Demo Tower',
+    ...(graph.projectId ? { projectGlobalId: graph.projectId } : {}),
+    building: { globalId: gid('Demo-Tower'), name: graph.label.get('Demo-Tower') ?? 'Demo Tower' },
+    storeys,
+  };
 }
 
 /** The demo IFC file's text. */

@@ -106,7 +106,9 @@ class Model {
     this.section = title;
   }
 
-  add(e: Omit<Entity, 'section' | 'literals' | 'quantities'> & Partial<Pick<Entity, 'literals' | 'quantities'>>): Entity {
+  add(
+    e: Omit<Entity, 'section' | 'literals' | 'quantities'> & Partial<Pick<Entity, 'literals' | 'quantities'>>,
+  ): Entity {
     if (this.byId.has(e.id)) throw new Error(`Duplicate entity id ${e.id}`);
     const entity: Entity = { literals: [], quantities: [], ...e, section: this.section };
     this.entities.push(entity);
@@ -390,7 +392,10 @@ function buildDemoModel(seed: number): Model {
     pt('PWR', 'Electric_Power_Sensor', 'Electric Power', 'KiloW'),
   ]);
   const chwp = equipment('CHWP-1', 'Chilled_Water_Pump', plantCtl);
-  addPoints(chwp, pumpPoints('Chilled_Water_Differential_Pressure_Sensor', 'Chilled_Water_Differential_Pressure_Setpoint'));
+  addPoints(
+    chwp,
+    pumpPoints('Chilled_Water_Differential_Pressure_Sensor', 'Chilled_Water_Differential_Pressure_Setpoint'),
+  );
   const boiler = equipment('B-1', 'Boiler', plantCtl, {
     ifc: true,
     quantities: [{ predicate: 'brick:ratedPowerOutput', value: 400, unit: 'KiloW' }],

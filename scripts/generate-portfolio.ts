@@ -164,7 +164,8 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
   const id = (local: string): string => `${B}-${local}`;
   const labelOf = (local: string): string => `${B} ${local}`;
   const ifc = (local: string): string => deterministicIfcGlobalId(`${PORTFOLIO_SITE_ID}:${id(local)}`);
-  const relate = (s: string, rel: RelationName, o: string): void => m.relate(id(s), rel, id(o), inv.chance(INVERSE_SHARE));
+  const relate = (s: string, rel: RelationName, o: string): void =>
+    m.relate(id(s), rel, id(o), inv.chance(INVERSE_SHARE));
   const cls = (current: string, old: string, useOld: boolean): string => {
     if (useOld) legacyClasses++;
     return useOld ? old : current;
@@ -191,7 +192,10 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
               : 'ref';
       const literals: Array<[string, LiteralValue]> = [];
       if (isWritableClass(pointCls) && pts.chance(0.1)) {
-        literals.push(['writable', pts.chance(0.8) ? 'true' : 'false'], ['valueType', /Command$/.test(pointCls) ? 'boolean' : 'float']);
+        literals.push(
+          ['writable', pts.chance(0.8) ? 'true' : 'false'],
+          ['valueType', /Command$/.test(pointCls) ? 'boolean' : 'float'],
+        );
       }
       const entity: ModelEntity<Kind> = {
         id: id(local),
@@ -210,7 +214,13 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
   const equipment = (
     local: string,
     classes: string[],
-    opts: { controller?: string; virtual?: boolean; ifc?: boolean; outputSubstance?: string; quantities?: ModelEntity['quantities'] } = {},
+    opts: {
+      controller?: string;
+      virtual?: boolean;
+      ifc?: boolean;
+      outputSubstance?: string;
+      quantities?: ModelEntity['quantities'];
+    } = {},
   ): void => {
     m.add({
       id: id(local),
@@ -314,7 +324,10 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
     });
     addPoints(`CH-${i}`, CHILLER_POINTS);
     equipment(`CHWP-${i}`, ['brick:Chilled_Water_Pump'], { controller: plantCtl });
-    addPoints(`CHWP-${i}`, pumpPoints('Chilled_Water_Differential_Pressure_Sensor', 'Chilled_Water_Differential_Pressure_Setpoint'));
+    addPoints(
+      `CHWP-${i}`,
+      pumpPoints('Chilled_Water_Differential_Pressure_Sensor', 'Chilled_Water_Differential_Pressure_Setpoint'),
+    );
     relate(`CT-${i}`, 'feeds', `CWP-${i}`);
     relate(`CWP-${i}`, 'feeds', `CH-${i}`);
     relate(`CH-${i}`, 'feeds', `CHWP-${i}`);
@@ -329,7 +342,10 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
     });
     addPoints(`BLR-${i}`, BOILER_POINTS);
     equipment(`HWP-${i}`, ['brick:Hot_Water_Pump'], { controller: plantCtl });
-    addPoints(`HWP-${i}`, pumpPoints('Hot_Water_Differential_Pressure_Sensor', 'Hot_Water_Differential_Pressure_Setpoint'));
+    addPoints(
+      `HWP-${i}`,
+      pumpPoints('Hot_Water_Differential_Pressure_Sensor', 'Hot_Water_Differential_Pressure_Setpoint'),
+    );
     relate(`BLR-${i}`, 'feeds', `HWP-${i}`);
     for (const e of [`BLR-${i}`, `HWP-${i}`]) relate(e, 'hasLocation', 'Room-MER');
   }
@@ -349,7 +365,9 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
     relate(ahu, 'hasLocation', k === 1 ? 'Room-MER' : 'Roof');
     const parts: Array<[string, string, readonly PointTemplate[]]> = [
       ['SF', 'brick:Supply_Fan', FAN_POINTS],
-      ...(shape.returnFans ? [['RF', 'brick:Return_Fan', FAN_POINTS.slice(0, 5)] as [string, string, readonly PointTemplate[]]] : []),
+      ...(shape.returnFans
+        ? [['RF', 'brick:Return_Fan', FAN_POINTS.slice(0, 5)] as [string, string, readonly PointTemplate[]]]
+        : []),
       ['CC', 'brick:Chilled_Water_Coil', CHILLED_WATER_COIL_POINTS],
       ['HC', 'brick:Hot_Water_Coil', HOT_WATER_COIL_POINTS],
     ];
@@ -414,8 +432,14 @@ function buildBuilding(seed: number, n: number, shape: BuildingShape): BuildingM
     m.add({ id: id(local), kind: 'system', classes: [`brick:${systemCls}`], label: labelOf(local) });
     for (const member of members) relate(local, 'hasPart', member);
   };
-  const range = (prefix: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${prefix}-${i + 1}`);
-  system('CHW-SYS', 'Chilled_Water_System', [...range('CH', shape.chillers), ...chwPumps, ...range('CT', shape.chillers), ...range('CWP', shape.chillers)]);
+  const range = (prefix: string, count: number): string[] =>
+    Array.from({ length: count }, (_, i) => `${prefix}-${i + 1}`);
+  system('CHW-SYS', 'Chilled_Water_System', [
+    ...range('CH', shape.chillers),
+    ...chwPumps,
+    ...range('CT', shape.chillers),
+    ...range('CWP', shape.chillers),
+  ]);
   addPoints('CHW-SYS', [{ key: 'EN-CMD', cls: 'Chilled_Water_System_Enable_Command', text: 'Enable Command' }]);
   system('HW-SYS', 'Hot_Water_System', [...range('BLR', shape.boilers), ...range('HWP', shape.boilers), 'HX-1']);
   addPoints('HW-SYS', [{ key: 'EN-CMD', cls: 'Hot_Water_System_Enable_Command', text: 'Enable Command' }]);
@@ -475,7 +499,8 @@ function addBuildingStats(stats: PortfolioStats, b: RenderedBuilding): void {
   const { model } = b.built;
   for (const e of model.entities) {
     stats.byKind[e.kind]++;
-    if (e.kind === 'equipment') for (const c of e.classes) stats.equipmentClasses[c] = (stats.equipmentClasses[c] ?? 0) + 1;
+    if (e.kind === 'equipment')
+      for (const c of e.classes) stats.equipmentClasses[c] = (stats.equipmentClasses[c] ?? 0) + 1;
     if (e.kind === 'point') stats.timeseriesStyles[e.ts?.style ?? 'none']++;
     if (e.ifcId) stats.ifcIds++;
   }
@@ -495,13 +520,17 @@ export function formatStats(stats: PortfolioStats): string {
       .map(([c, n]) => `${c} ${groupDigits(n)}`)
       .join(', ')}`,
   );
-  lines.push(`relations: ${groupDigits(stats.relations)} (${groupDigits(stats.relationsStatedInverse)} stated in the inverse direction)`);
+  lines.push(
+    `relations: ${groupDigits(stats.relations)} (${groupDigits(stats.relationsStatedInverse)} stated in the inverse direction)`,
+  );
   lines.push(
     `timeseries: ${Object.entries(stats.timeseriesStyles)
       .map(([s, n]) => `${s} ${groupDigits(n)}`)
       .join(', ')}`,
   );
-  lines.push(`IFC GlobalIds: ${groupDigits(stats.ifcIds)}; pre-1.4 class names used: ${groupDigits(stats.legacyClassUses)}`);
+  lines.push(
+    `IFC GlobalIds: ${groupDigits(stats.ifcIds)}; pre-1.4 class names used: ${groupDigits(stats.legacyClassUses)}`,
+  );
   return lines.join('\n');
 }
 
@@ -553,7 +582,12 @@ function renderBuilding(seed: number, n: number, shape: BuildingShape): Rendered
  * The building to end on when a whole one would pass the target: the floor count whose total is
  * closest to it (or none, when stopping before it is closer).
  */
-function lastBuilding(seed: number, full: RenderedBuilding, total: number, target: number): RenderedBuilding | undefined {
+function lastBuilding(
+  seed: number,
+  full: RenderedBuilding,
+  total: number,
+  target: number,
+): RenderedBuilding | undefined {
   const { n, shape } = full;
   const render = (floors: number) => renderBuilding(seed, n, { ...shape, floors });
   let lo = 1;
@@ -656,7 +690,11 @@ export interface PortfolioFileResult {
 }
 
 /** Generates a portfolio into a file (written under a temporary name, renamed when complete). */
-export function writePortfolioFile(path: string, options: PortfolioOptions, log: (message: string) => void): PortfolioFileResult {
+export function writePortfolioFile(
+  path: string,
+  options: PortfolioOptions,
+  log: (message: string) => void,
+): PortfolioFileResult {
   mkdirSync(dirname(path), { recursive: true });
   const progress = new TripleProgress(log, options.targetTriples);
   const sink = new FileLineSink(path, 1 << 20);
@@ -695,7 +733,9 @@ function main(argv: string[]): number {
   });
   const log = (msg: string): void => console.error(`[generate-portfolio] ${msg}`);
   if (values.help || (values.triples === undefined && values.buildings === undefined)) {
-    console.error('usage: npm run generate -- (--triples 1M | --buildings N) [--floors F] [--vavs-per-floor V] [--floors-per-ahu A] [--seed S] [--out FILE]');
+    console.error(
+      'usage: npm run generate -- (--triples 1M | --buildings N) [--floors F] [--vavs-per-floor V] [--floors-per-ahu A] [--seed S] [--out FILE]',
+    );
     return values.help ? 0 : 2;
   }
   const int = (name: string, text: string | undefined): number | undefined => {
@@ -724,7 +764,12 @@ function main(argv: string[]): number {
   log(`writing ${out}`);
   const result = writePortfolioFile(
     out,
-    { seed, ...(targetTriples !== undefined ? { targetTriples } : {}), ...(buildings !== undefined ? { buildings } : {}), overrides },
+    {
+      seed,
+      ...(targetTriples !== undefined ? { targetTriples } : {}),
+      ...(buildings !== undefined ? { buildings } : {}),
+      overrides,
+    },
     log,
   );
   log(`summary\n${formatStats(result.stats)}`);

@@ -49,7 +49,10 @@ function generate(elements: number): string {
 
 /** Runs a child under GNU time: peak resident MB and user CPU seconds. */
 function measure(task: 'read' | 'convert', input: string, output: string): { mb: number; cpu: number } {
-  const run = spawnSync(TIME, ['-f', '%M %U', process.execPath, '--import', 'tsx', CHILD, task, input, output], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync(TIME, ['-f', '%M %U', process.execPath, '--import', 'tsx', CHILD, task, input, output], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (run.status !== 0) throw new Error(`${task} failed: ${run.stderr.toString().slice(-500)}`);
   const report = run.stderr.toString().trim().split('\n').at(-1)!;
   const [kb, user] = report.split(' ').map(Number) as [number, number];
@@ -71,7 +74,9 @@ function main(argv: string[]): number {
       const read = measure('read', ifc, dir);
       const convert = measure('convert', ifc, join(dir, `${count}.frag`));
       const mb = Math.round(statSync(ifc).size / 1e6);
-      console.log(`| ${mb} MB | ${count.toLocaleString('en')} | ${read.mb} MB, ${read.cpu} s | ${convert.mb} MB, ${convert.cpu} s |`);
+      console.log(
+        `| ${mb} MB | ${count.toLocaleString('en')} | ${read.mb} MB, ${read.cpu} s | ${convert.mb} MB, ${convert.cpu} s |`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

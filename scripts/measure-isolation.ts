@@ -34,7 +34,11 @@ interface Probe {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { triples: { type: 'string', default: '100k' }, seconds: { type: 'string', default: '20' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { triples: { type: 'string', default: '100k' }, seconds: { type: 'string', default: '20' } },
+    strict: true,
+  });
   const triples = parseCount(values.triples);
   const seconds = Number(values.seconds);
   const file = defaultPortfolioPath(formatCount(triples));
@@ -62,19 +66,42 @@ async function main(argv: string[]): Promise<void> {
   const { server, port } = await listen(createApp(config, services, logger), 0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
   const graphql = (query: string, key?: string) =>
-    fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify({ query }) });
-  const sparql = (site: string, query: string) => fetch(`${base}/api/v1/sites/${site}/sparql?${new URLSearchParams({ query })}`, { headers: { authorization: `Bearer ${ADMIN_KEY}`, accept: 'application/sparql-results+json' } });
+    fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify({ query }),
+    });
+  const sparql = (site: string, query: string) =>
+    fetch(`${base}/api/v1/sites/${site}/sparql?${new URLSearchParams({ query })}`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, accept: 'application/sparql-results+json' },
+    });
 
   const innocent: Probe[] = [
-    { name: 'GraphQL on demo (AHU-1 with points)', send: () => graphql('{ equipment(siteId: "demo", name: "AHU-1", nameMatch: EXACT) { name points { name unit } } }') },
+    {
+      name: 'GraphQL on demo (AHU-1 with points)',
+      send: () =>
+        graphql('{ equipment(siteId: "demo", name: "AHU-1", nameMatch: EXACT) { name points { name unit } } }'),
+    },
     { name: 'GET /healthz', send: () => fetch(`${base}/healthz`) },
     { name: 'SPARQL ASK {} on demo', send: () => sparql('demo', 'ASK {}') },
   ];
-  const names = Array.from({ length: 30 }, (_, i) => `a${i}: point(siteId: "portfolio", name: "x${i}q") { id }`).join(' ');
+  const names = Array.from({ length: 30 }, (_, i) => `a${i}: point(siteId: "portfolio", name: "x${i}q") { id }`).join(
+    ' ',
+  );
   const attacks: Probe[] = [
-    { name: 'broad class by location name', send: () => graphql('{ point(siteId: "portfolio", locationName: "B01 Floor-3", equipmentIs: "VAV", is: "Setpoint") { id } }', ADMIN_KEY) },
+    {
+      name: 'broad class by location name',
+      send: () =>
+        graphql(
+          '{ point(siteId: "portfolio", locationName: "B01 Floor-3", equipmentIs: "VAV", is: "Setpoint") { id } }',
+          ADMIN_KEY,
+        ),
+    },
     { name: '30 aliased name searches', send: () => graphql(`{ ${names} }`, ADMIN_KEY) },
-    { name: 'SPARQL cartesian product', send: () => sparql('portfolio', 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }') },
+    {
+      name: 'SPARQL cartesian product',
+      send: () => sparql('portfolio', 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }'),
+    },
   ];
 
   log('warming up');
@@ -83,20 +110,28 @@ async function main(argv: string[]): Promise<void> {
   const alone = await measure(innocent, seconds * 1000);
   log(`with the portfolio site busy: ${seconds} s`);
   const stop = { now: false };
-  const attackers = attacks.flatMap((probe) => Array.from({ length: probe.name.startsWith('30') ? 5 : 2 }, () => hammer(probe, stop)));
+  const attackers = attacks.flatMap((probe) =>
+    Array.from({ length: probe.name.startsWith('30') ? 5 : 2 }, () => hammer(probe, stop)),
+  );
   const busy = await measure(innocent, seconds * 1000);
   stop.now = true;
   const outcomes = await Promise.all(attackers);
 
   console.log(`# Tenant isolation: ${formatCount(triples)}-triple portfolio site busy, the demo site measured\n`);
-  console.log(`Machine: ${machineLine(describeMachine())}. Command: \`npm run measure:isolation -- ${argv.join(' ')}\`. ${seconds} s per phase, one client per probe in a closed loop.\n`);
-  console.log('| probe on the demo site | alone p50 | alone p99 | busy p50 | busy p99 | busy max | failures while busy |');
+  console.log(
+    `Machine: ${machineLine(describeMachine())}. Command: \`npm run measure:isolation -- ${argv.join(' ')}\`. ${seconds} s per phase, one client per probe in a closed loop.\n`,
+  );
+  console.log(
+    '| probe on the demo site | alone p50 | alone p99 | busy p50 | busy p99 | busy max | failures while busy |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const probe of innocent) {
     const a = alone.get(probe.name)!;
     const b = busy.get(probe.name)!;
     const ms = (samples: number[], p: number) => percentile(samples, p).toFixed(1);
-    console.log(`| ${probe.name} | ${ms(a.ms, 50)} | ${ms(a.ms, 99)} | ${ms(b.ms, 50)} | ${ms(b.ms, 99)} | ${Math.max(...b.ms).toFixed(1)} | ${b.failures} of ${b.ms.length} |`);
+    console.log(
+      `| ${probe.name} | ${ms(a.ms, 50)} | ${ms(a.ms, 99)} | ${ms(b.ms, 50)} | ${ms(b.ms, 99)} | ${Math.max(...b.ms).toFixed(1)} | ${b.failures} of ${b.ms.length} |`,
+    );
   }
   console.log('\n| slow request on the portfolio site | sent | answers by status |');
   console.log('|---|---:|---|');

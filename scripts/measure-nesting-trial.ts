@@ -23,7 +23,10 @@ const { text, format } = workerData as Trial;
 let result: TrialResult;
 try {
   const store = new oxigraph.Store();
-  store.load('<urn:a> <urn:p> <urn:o> .', { format: 'text/turtle', to_graph_name: oxigraph.namedNode('urn:bkg:site:measure') });
+  store.load('<urn:a> <urn:p> <urn:o> .', {
+    format: 'text/turtle',
+    to_graph_name: oxigraph.namedNode('urn:bkg:site:measure'),
+  });
   if (format) oxigraph.parse(text, { format, base_iri: 'urn:bkg:site:measure' });
   else store.query(text, { results_format: 'application/sparql-results+json' });
   result = { trapped: false, message: 'ok' };

@@ -29,31 +29,52 @@ interface Shape {
 
 const [SITE, ONTOLOGY] = ['<urn:bkg:site:measure>', '<urn:bkg:ontology>'];
 /** A query as confineQuery sends it: its dataset the site's graph and the ontology's, a LIMIT past the cap. */
-const confined = (query: string) => `${query.replace(' WHERE ', ` FROM ${SITE} FROM ${ONTOLOGY} FROM NAMED ${SITE} FROM NAMED ${ONTOLOGY} WHERE `)} LIMIT 10001`;
-const list = (n: number, item: (i: number) => string, separator = ' ') => Array.from({ length: n }, (_, i) => item(i)).join(separator);
+const confined = (query: string) =>
+  `${query.replace(' WHERE ', ` FROM ${SITE} FROM ${ONTOLOGY} FROM NAMED ${SITE} FROM NAMED ${ONTOLOGY} WHERE `)} LIMIT 10001`;
+const list = (n: number, item: (i: number) => string, separator = ' ') =>
+  Array.from({ length: n }, (_, i) => item(i)).join(separator);
 const nest = (n: number, open: string, inner: string, close: string) => `${open.repeat(n)}${inner}${close.repeat(n)}`;
 
 const SHAPES: Record<string, Shape> = {
-  'JSON-LD objects': { format: 'application/ld+json', client: (n) => `{"@id": "urn:a", ${nest(n - 1, '"urn:p": {', '"urn:p": "x"', '}')}}` },
-  'JSON-LD @json literal': { format: 'application/ld+json', client: (n) => `{"@id": "urn:a", "urn:p": {"@type": "@json", "@value": ${nest(n, '{"a": ', '1', '}')}}}` },
-  'Turtle property lists': { format: 'text/turtle', client: (n) => `<urn:a> <urn:p> ${nest(n, '[ <urn:p> ', '"x"', ' ]')} .` },
+  'JSON-LD objects': {
+    format: 'application/ld+json',
+    client: (n) => `{"@id": "urn:a", ${nest(n - 1, '"urn:p": {', '"urn:p": "x"', '}')}}`,
+  },
+  'JSON-LD @json literal': {
+    format: 'application/ld+json',
+    client: (n) => `{"@id": "urn:a", "urn:p": {"@type": "@json", "@value": ${nest(n, '{"a": ', '1', '}')}}}`,
+  },
+  'Turtle property lists': {
+    format: 'text/turtle',
+    client: (n) => `<urn:a> <urn:p> ${nest(n, '[ <urn:p> ', '"x"', ' ]')} .`,
+  },
   'Turtle collections': { format: 'text/turtle', client: (n) => `<urn:a> <urn:p> ${nest(n, '( ', '"x"', ' )')} .` },
-  'Turtle triple terms': { format: 'text/turtle', client: (n) => `<urn:a> <urn:p> ${nest(n, '<<( <urn:s> <urn:p> ', '"x"', ' )>>')} .` },
+  'Turtle triple terms': {
+    format: 'text/turtle',
+    client: (n) => `<urn:a> <urn:p> ${nest(n, '<<( <urn:s> <urn:p> ', '"x"', ' )>>')} .`,
+  },
   'SPARQL groups': { client: (n) => `SELECT * WHERE { ${nest(n, '{ ', '?s ?p ?o', ' }')} }` },
-  'SPARQL EXISTS': { client: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${nest(n, 'EXISTS { ?s ?p ?o FILTER(', 'true', ') }')}) }` },
+  'SPARQL EXISTS': {
+    client: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${nest(n, 'EXISTS { ?s ?p ?o FILTER(', 'true', ') }')}) }`,
+  },
   'SPARQL GRAPH ?g': {
     client: (n) => `SELECT * WHERE { ${nest(n, 'GRAPH ?g { ', '?s ?p ?o', ' }')} }`,
     sent: (n) => `SELECT * WHERE { ${nest(n, `{ VALUES ?g { ${SITE} ${ONTOLOGY} } GRAPH ?g { `, '?s ?p ?o', ' } }')} }`,
   },
   'SPARQL subqueries': { client: (n) => `SELECT * WHERE { ${nest(n, '{ SELECT * WHERE ', '{ ?s ?p ?o }', ' }')} }` },
-  'SPARQL OPTIONAL after OPTIONAL': { client: (n) => `SELECT * WHERE { ?s ?p ?o ${list(n, () => 'OPTIONAL { ?s ?p ?o }')} }` },
+  'SPARQL OPTIONAL after OPTIONAL': {
+    client: (n) => `SELECT * WHERE { ?s ?p ?o ${list(n, () => 'OPTIONAL { ?s ?p ?o }')} }`,
+  },
   'SPARQL BIND after BIND': { client: (n) => `SELECT * WHERE { ?s ?p ?o ${list(n, (i) => `BIND(1 AS ?b${i})`)} }` },
   'SPARQL projected expressions': { client: (n) => `SELECT ${list(n, (i) => `(1 AS ?v${i})`)} WHERE { ?s ?p ?o }` },
   'SPARQL UNION branches': { client: (n) => `SELECT * WHERE { ${list(n, () => '{ ?s ?p ?o }', ' UNION ')} }` },
   'SPARQL path alternatives': { client: (n) => `SELECT * WHERE { ?s ${list(n, () => '<urn:p>', '|')} ?o }` },
   'SPARQL IN values': { client: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(?o IN (${list(n, String, ',')})) }` },
   // sparqljs's generator writes a chain `1 + 1 + …` as nested parentheses.
-  'SPARQL chain of +': { client: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(1${' + 1'.repeat(n)} > 0) }`, sent: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${nest(n, '(', '1', ' + 1)')} > 0) }` },
+  'SPARQL chain of +': {
+    client: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(1${' + 1'.repeat(n)} > 0) }`,
+    sent: (n) => `SELECT * WHERE { ?s ?p ?o FILTER(${nest(n, '(', '1', ' + 1)')} > 0) }`,
+  },
 };
 
 const MAX_DEPTH = 1 << 17;
@@ -61,7 +82,10 @@ const MAX_DEPTH = 1 << 17;
 function trial(trial: Trial): Promise<TrialResult> {
   return new Promise((resolve) => {
     const worker = startWorker(new URL('./measure-nesting-trial.ts', import.meta.url), { ...trial });
-    const timer = setTimeout(() => void worker.terminate().then(() => resolve({ trapped: false, message: 'over 20 s' })), 20_000);
+    const timer = setTimeout(
+      () => void worker.terminate().then(() => resolve({ trapped: false, message: 'over 20 s' })),
+      20_000,
+    );
     worker.once('message', (result: TrialResult) => {
       clearTimeout(timer);
       void worker.terminate().then(() => resolve(result));
@@ -93,7 +117,9 @@ function bracketDepth(text: string, scanner: (limit: number) => { scan(text: str
 function margin(shape: Shape, text: string): string {
   if (shape.format) {
     const json = shape.format === 'application/ld+json';
-    const depth = bracketDepth(text, (limit) => (json ? new JsonNestingScanner('JSON-LD', limit) : new TurtleNestingScanner('Turtle', limit, false)));
+    const depth = bracketDepth(text, (limit) =>
+      json ? new JsonNestingScanner('JSON-LD', limit) : new TurtleNestingScanner('Turtle', limit, false),
+    );
     return `${depth} brackets | ${(depth / RDF_NESTING_LIMIT).toFixed(1)}×`;
   }
   const brackets = bracketDepth(text, (limit) => new TurtleNestingScanner('SPARQL', limit, true));
@@ -102,7 +128,9 @@ function margin(shape: Shape, text: string): string {
 }
 
 const names = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(SHAPES);
-process.stdout.write(`| shape | no trap at | traps at | Oxigraph's error | counted at the trap | margin |\n|---|---|---|---|---|---|\n`);
+process.stdout.write(
+  `| shape | no trap at | traps at | Oxigraph's error | counted at the trap | margin |\n|---|---|---|---|---|---|\n`,
+);
 for (const name of names) {
   const shape = SHAPES[name];
   if (!shape) throw new Error(`No shape "${name}"; shapes: ${Object.keys(SHAPES).join(', ')}`);

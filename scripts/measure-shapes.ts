@@ -42,7 +42,13 @@ import { serialize, serializeFragment } from '../src/rdf/sparql-serializer.ts';
 import { BRICK, ONTOLOGY_GRAPH } from '../src/rdf/vocabulary.ts';
 import type { GraphStore, LoadResult, RdfFormat, SparqlRow } from '../src/store/graph-store.ts';
 import { parseSelectResults } from '../src/store/sparql-results.ts';
-import { PORTFOLIO_NAMESPACE, REPO_ROOT, defaultPortfolioPath, formatStats, writePortfolioFile } from './generate-portfolio.ts';
+import {
+  PORTFOLIO_NAMESPACE,
+  REPO_ROOT,
+  defaultPortfolioPath,
+  formatStats,
+  writePortfolioFile,
+} from './generate-portfolio.ts';
 import { formatCount, groupDigits, parseCount } from './lib/counts.ts';
 import { traversalAnswer } from './lib/traversal-answer.ts';
 
@@ -86,7 +92,8 @@ class RawStore implements GraphStore {
   async mergeGraph(graph: string, data: RdfInput, format: RdfFormat): Promise<LoadResult> {
     // Text, bytes, or (in newer versions of the interface) a file to read.
     const input: unknown = data;
-    const content = typeof input === 'string' || input instanceof Uint8Array ? input : readFileSync((input as { path: string }).path);
+    const content =
+      typeof input === 'string' || input instanceof Uint8Array ? input : readFileSync((input as { path: string }).path);
     this.store.load(content, { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
     return { triples: await this.countTriples(graph) };
   }
@@ -169,10 +176,19 @@ function recordItems(rows: readonly SparqlRow[]): string[] {
   const sorted = (xs: Iterable<string>) => [...xs].sort();
   for (const r of records.values()) {
     items.push(
-      JSON.stringify([r.iri, r.tag, sorted(r.types), r.labels.map(sorted), sorted(r.ifcIds), sorted(r.timeseriesIds), sorted(r.units)]),
+      JSON.stringify([
+        r.iri,
+        r.tag,
+        sorted(r.types),
+        r.labels.map(sorted),
+        sorted(r.ifcIds),
+        sorted(r.timeseriesIds),
+        sorted(r.units),
+      ]),
     );
   }
-  for (const [parent, children] of links) for (const [child, rank] of children) items.push(`${parent} -> ${child} ${rank}`);
+  for (const [parent, children] of links)
+    for (const [child, rank] of children) items.push(`${parent} -> ${child} ${rank}`);
   return items;
 }
 
@@ -183,7 +199,8 @@ function keptEntities(ontology: Ontology, kind: EntityKind, withParent: boolean)
     const keep = (r: EntityRecord | undefined) => r !== undefined && kindsOf(r, ontology).has(kind);
     if (!withParent) return [...records.values()].filter(keep).map((r) => r.iri);
     const items: string[] = [];
-    for (const [parent, children] of links) for (const child of children.keys()) if (keep(records.get(child))) items.push(`${parent} ${child}`);
+    for (const [parent, children] of links)
+      for (const child of children.keys()) if (keep(records.get(child))) items.push(`${parent} ${child}`);
     return items;
   };
 }
@@ -198,7 +215,8 @@ const FACTS: ReadonlyArray<{ attribute?: Attribute; pattern: string }> = [
   { attribute: 'ifc', pattern: '?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc' },
   {
     attribute: 'timeseries',
-    pattern: '?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts',
+    pattern:
+      '?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts',
   },
   { attribute: 'unit', pattern: '?e (brick:hasUnit|brick:hasUnits) ?u' },
 ];
@@ -210,9 +228,11 @@ function facts(attributes: ReadonlySet<Attribute>): string[] {
 
 function checkMirrors(emitted: string, attributes: ReadonlySet<Attribute>): void {
   for (const f of facts(attributes)) {
-    if (!emitted.includes(`OPTIONAL { ${f} }`)) throw new Error(`sparql-builder.ts no longer emits the fact pattern "${f}": update FACTS`);
+    if (!emitted.includes(`OPTIONAL { ${f} }`))
+      throw new Error(`sparql-builder.ts no longer emits the fact pattern "${f}": update FACTS`);
   }
-  if (!emitted.includes(FACT_VARIABLES)) throw new Error('sparql-builder.ts changed its fact variables: update FACT_VARIABLES');
+  if (!emitted.includes(FACT_VARIABLES))
+    throw new Error('sparql-builder.ts changed its fact variables: update FACT_VARIABLES');
 }
 
 /** The same candidates with their facts in three shapes: flat (emitted), subquery + UNION, subquery + OPTIONALs. */
@@ -221,10 +241,24 @@ function factShapes(emitted: string, candidates: Piece, keys: string, attributes
   const e = variable('e');
   const sub = sparql`{ SELECT DISTINCT ${trusted(keys)} WHERE { ${candidates} } }
     ${tagOf(e, ALL_PATHS)}`;
-  const unionFacts = trusted(facts(attributes).map((f) => `{ ${f} }`).join('\n    UNION '));
-  const optionalFacts = trusted(facts(attributes).map((f) => `OPTIONAL { ${f} }`).join('\n    '));
+  const unionFacts = trusted(
+    facts(attributes)
+      .map((f) => `{ ${f} }`)
+      .join('\n    UNION '),
+  );
+  const optionalFacts = trusted(
+    facts(attributes)
+      .map((f) => `OPTIONAL { ${f} }`)
+      .join('\n    '),
+  );
   return [
-    { label: 'one flat group: candidates, then `OPTIONAL` facts on the bound `?e`', emitted: true, full: true, queries: [emitted], answer: recordItems },
+    {
+      label: 'one flat group: candidates, then `OPTIONAL` facts on the bound `?e`',
+      emitted: true,
+      full: true,
+      queries: [emitted],
+      answer: recordItems,
+    },
     {
       label: '`DISTINCT` candidate subquery joined to a `UNION` of fact branches',
       full: true,
@@ -242,16 +276,24 @@ function factShapes(emitted: string, candidates: Piece, keys: string, attributes
 
 /** A whole entity query as `selectEntities` in sparql-builder.ts writes it, around other candidates. */
 function fullQuery(candidates: Sparql, keys: string, attributes: ReadonlySet<Attribute>): string {
-  const optionalFacts = trusted(facts(attributes).map((f) => `OPTIONAL { ${f} }`).join(' '));
-  return select(`${keys} ${FACT_VARIABLES}`, sparql`${candidates}
+  const optionalFacts = trusted(
+    facts(attributes)
+      .map((f) => `OPTIONAL { ${f} }`)
+      .join(' '),
+  );
+  return select(
+    `${keys} ${FACT_VARIABLES}`,
+    sparql`${candidates}
     ${tagOf(variable('e'), ALL_PATHS)}
-    ${optionalFacts}`);
+    ${optionalFacts}`,
+  );
 }
 
 /** The (entity, timeseries id) pairs of rows, whichever variable carries the id. */
 function timeseriesPairs(rows: readonly SparqlRow[]): string[] {
   const pairs: string[] = [];
-  for (const r of rows) for (const v of ['ts', 'ts2', 'ts3']) if (r[v] && r.e) pairs.push(`${r.e.value} ${r[v]!.value}`);
+  for (const r of rows)
+    for (const v of ['ts', 'ts2', 'ts3']) if (r[v] && r.e) pairs.push(`${r.e.value} ${r[v]!.value}`);
   return pairs;
 }
 
@@ -264,10 +306,15 @@ interface Anchors {
 
 async function findAnchors(store: RawStore): Promise<Anchors> {
   const pfProp = '<https://example.org/buildings/props#pointCount>';
-  const equipment = (await store.selectText(select('?e', trusted(`?e ${pfProp} ?n .`)) + '\nORDER BY ?e')).map((r) => r.e!.value);
-  if (equipment.length < 500) throw new Error(`The site has ${equipment.length} equipment; the questions need at least 500 (use a bigger size)`);
+  const equipment = (await store.selectText(select('?e', trusted(`?e ${pfProp} ?n .`)) + '\nORDER BY ?e')).map(
+    (r) => r.e!.value,
+  );
+  if (equipment.length < 500)
+    throw new Error(`The site has ${equipment.length} equipment; the questions need at least 500 (use a bigger size)`);
   const equipment500 = Array.from({ length: 500 }, (_, i) => equipment[Math.floor((i * equipment.length) / 500)]!);
-  const buildingRows = await store.selectText(select('?b', trusted('?b <https://example.org/buildings/props#yearBuilt> ?y .')));
+  const buildingRows = await store.selectText(
+    select('?b', trusted('?b <https://example.org/buildings/props#yearBuilt> ?y .')),
+  );
   const buildings = buildingRows.length;
   const middle = `B${String(Math.ceil(buildings / 2)).padStart(2, '0')}`;
   const building = `${PORTFOLIO_NAMESPACE}${middle}-Building`;
@@ -278,9 +325,18 @@ async function findAnchors(store: RawStore): Promise<Anchors> {
   return { buildings, building, vav, equipment500 };
 }
 
-const selection = (kind: EntityKind, attributes: Attribute[] = []): Selection => ({ kind, attributes: new Set(attributes), fields: [] });
+const selection = (kind: EntityKind, attributes: Attribute[] = []): Selection => ({
+  kind,
+  attributes: new Set(attributes),
+  fields: [],
+});
 
-function rootPlan(kind: EntityKind, constraints: Constraint[], ontology: Ontology, attributes: Attribute[] = []): RootPlan {
+function rootPlan(
+  kind: EntityKind,
+  constraints: Constraint[],
+  ontology: Ontology,
+  attributes: Attribute[] = [],
+): RootPlan {
   return {
     key: 'bench',
     query: 'equipment',
@@ -351,14 +407,19 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const plan = rootPlan(
       'Equipment',
       [
-        { type: 'inLocation', location: { id: a.building }, locationClasses: [...ontology.kindClasses('Location')].sort() },
+        {
+          type: 'inLocation',
+          location: { id: a.building },
+          locationClasses: [...ontology.kindClasses('Location')].sort(),
+        },
         { type: 'class', classes: hvac },
       ],
       ontology,
     );
     const emittedFull = must(rootQuery(plan, new Set()));
     // The generator `inLocation` compiles to (sparql-builder.ts `viaAnchor`, relations.ts `locationPaths`).
-    const inBuildingAs = (v: VariableTerm) => sparql`VALUES ${v} { ${iri(a.building)} } ${v} ${locationPaths.equipment(true, ALL_PATHS)} ?e .`;
+    const inBuildingAs = (v: VariableTerm) =>
+      sparql`VALUES ${v} { ${iri(a.building)} } ${v} ${locationPaths.equipment(true, ALL_PATHS)} ?e .`;
     const inBuilding = inBuildingAs(variable('a'));
     if (!oneLine(serialize(emittedFull)).includes(oneLine(inBuildingAs(variable('c1_a')).text))) {
       throw new Error('sparql-builder.ts changed how it generates inLocation: update the location question');
@@ -384,7 +445,8 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           answer: column('e'),
         },
         {
-          label: 'location, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:HVAC_Equipment }` in the same group',
+          label:
+            'location, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:HVAC_Equipment }` in the same group',
           queries: [select('?e', sparql`${inBuilding} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(hvac.iri)} }`)],
           answer: column('e'),
         },
@@ -409,7 +471,11 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const args: RelationArgs = { recursive: false, classes: temperature };
     const emittedFull = relationQuery(BENCH_GRAPH, 'Equipment.points', args, a.equipment500, new Set<Attribute>());
     const base = sparql`${parents} ?parent ${POINT} ?e .`;
-    if (!oneLine(serialize(emittedFull)).includes(oneLine(serializeFragment(filter(exists(classTest(e, temperature.closure, variable('k')))))))) {
+    if (
+      !oneLine(serialize(emittedFull)).includes(
+        oneLine(serializeFragment(filter(exists(classTest(e, temperature.closure, variable('k')))))),
+      )
+    ) {
       throw new Error('sparql-builder.ts changed its relation class check: update the anchored class question');
     }
     questions.push({
@@ -418,22 +484,33 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         {
           label: '`FILTER EXISTS { ?e a ?k FILTER(?k IN (...)) }`',
           emitted: true,
-          queries: [select('?parent ?e', sparql`${base} FILTER EXISTS { ${classTest(e, temperature.closure, variable('k'))} }`)],
+          queries: [
+            select('?parent ?e', sparql`${base} FILTER EXISTS { ${classTest(e, temperature.closure, variable('k'))} }`),
+          ],
           answer: column('parent', 'e'),
         },
         {
           label: '`FILTER EXISTS { VALUES ?k { ... } ?e a ?k }`',
-          queries: [select('?parent ?e', sparql`${base} FILTER EXISTS { ${values('?k', temperature.closure)} ?e a ?k }`)],
+          queries: [
+            select('?parent ?e', sparql`${base} FILTER EXISTS { ${values('?k', temperature.closure)} ?e a ?k }`),
+          ],
           answer: column('parent', 'e'),
         },
         {
           label: '`FILTER EXISTS { ?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:Temperature_Sensor } }`',
-          queries: [select('?parent ?e', sparql`${base} FILTER EXISTS { ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(temperature.iri)} } }`)],
+          queries: [
+            select(
+              '?parent ?e',
+              sparql`${base} FILTER EXISTS { ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(temperature.iri)} } }`,
+            ),
+          ],
           answer: column('parent', 'e'),
         },
         {
           label: '`?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* ... }` joined (no EXISTS)',
-          queries: [select('?parent ?e', sparql`${base} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(temperature.iri)} }`)],
+          queries: [
+            select('?parent ?e', sparql`${base} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(temperature.iri)} }`),
+          ],
           answer: column('parent', 'e'),
         },
         {
@@ -506,12 +583,19 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
       },
       {
         label: 'the path and `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:AHU }` in one group',
-        queries: [select('DISTINCT ?e', sparql`?e ${FEEDS}+ ${vav} . ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(ahu.iri)} }`)],
+        queries: [
+          select(
+            'DISTINCT ?e',
+            sparql`?e ${FEEDS}+ ${vav} . ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* ${iri(ahu.iri)} }`,
+          ),
+        ],
         answer: column('e'),
       },
       {
         label: 'the path in a `DISTINCT` subquery, then `FILTER(?k IN (...))`',
-        queries: [select('DISTINCT ?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e ${FEEDS}+ ${vav} . } } ${ahuTest('?k')}`)],
+        queries: [
+          select('DISTINCT ?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e ${FEEDS}+ ${vav} . } } ${ahuTest('?k')}`),
+        ],
         answer: column('e'),
       },
       {
@@ -526,15 +610,25 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
   // --- Relation batching ---------------------------------------------------------------------------
   // unit, not timeseriesId: the emitted timeseriesId fact is measured on its own below (it is pathological).
   const pointAttributes = new Set<Attribute>(['unit']);
-  const batched = serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, pointAttributes));
+  const batched = serialize(
+    relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, pointAttributes),
+  );
   questions.push({
     title: 'points of 500 equipment, with unit (relation batching)',
     shapes: [
-      { label: 'one query, `VALUES ?parent { 500 IRIs }`', emitted: true, full: true, queries: [batched], answer: keptEntities(ontology, 'Point', true) },
+      {
+        label: 'one query, `VALUES ?parent { 500 IRIs }`',
+        emitted: true,
+        full: true,
+        queries: [batched],
+        answer: keptEntities(ontology, 'Point', true),
+      },
       {
         label: '500 single queries, one parent each (the N+1 shape, in-process)',
         full: true,
-        queries: a.equipment500.map((p) => serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, [p], pointAttributes))),
+        queries: a.equipment500.map((p) =>
+          serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, [p], pointAttributes)),
+        ),
         answer: keptEntities(ontology, 'Point', true),
       },
     ],
@@ -560,11 +654,13 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const tsAttributes = new Set<Attribute>(['timeseries']);
     const forms: ReadonlyArray<{ label: string; text: string; slow?: boolean }> = [
       {
-        label: 'one path: `OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts }`',
+        label:
+          'one path: `OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts }`',
         text: 'OPTIONAL { ?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts }',
       },
       {
-        label: 'a `UNION` inside the `OPTIONAL`: `OPTIONAL { { ?e (ref:hasExternalReference|ref:hasTimeseriesReference) ?ts_r . ?ts_r ref:hasTimeseriesId ?ts } UNION { ?e brick:timeseries ?ts_r . ... } }`',
+        label:
+          'a `UNION` inside the `OPTIONAL`: `OPTIONAL { { ?e (ref:hasExternalReference|ref:hasTimeseriesReference) ?ts_r . ?ts_r ref:hasTimeseriesId ?ts } UNION { ?e brick:timeseries ?ts_r . ... } }`',
         text: 'OPTIONAL { { ?e (ref:hasExternalReference|ref:hasTimeseriesReference) ?ts_r . ?ts_r ref:hasTimeseriesId ?ts } UNION { ?e brick:timeseries ?ts_r . ?ts_r brick:hasTimeseriesId ?ts } }',
         slow: true,
       },
@@ -578,7 +674,8 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     ];
     const alternatives = (text: string, withSlow: boolean): Shape[] => {
       const current = forms.find((f) => text.includes(f.text));
-      if (!current) throw new Error('sparql-builder.ts emits a timeseries fact this script does not know: add it to `forms`');
+      if (!current)
+        throw new Error('sparql-builder.ts emits a timeseries fact this script does not know: add it to `forms`');
       const variant = (label: string, replacement: string, extra: Partial<Shape> = {}): Shape => ({
         label,
         full: true,
@@ -596,11 +693,17 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const five = [0, 100, 200, 300, 400].map((i) => a.equipment500[i]!);
     questions.push({
       title: 'timeseriesId of the points of 5 equipment',
-      shapes: alternatives(serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, five, tsAttributes)), true),
+      shapes: alternatives(
+        serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, five, tsAttributes)),
+        true,
+      ),
     });
     questions.push({
       title: 'timeseriesId of the points of 500 equipment (without the `UNION` form: too slow at this size)',
-      shapes: alternatives(serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, tsAttributes)), false),
+      shapes: alternatives(
+        serialize(relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, tsAttributes)),
+        false,
+      ),
     });
   }
 
@@ -623,14 +726,23 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
   ];
   const emittedUntyped = (text: string) => {
     const form = untypedForms.find((f) => text.includes(f.text));
-    if (!form) throw new Error('sparql-builder.ts emits an untyped fallback this script does not know: add it to `untypedForms`');
+    if (!form)
+      throw new Error(
+        'sparql-builder.ts emits an untyped fallback this script does not know: add it to `untypedForms`',
+      );
     return form;
   };
   {
     const emittedAll = serialize(must(rootQuery(rootPlan('Equipment', [], ontology), new Set())));
     const current = emittedUntyped(emittedAll);
     const withPoints = sparql`?e ${POINT} ?fb .`;
-    const allKindClasses = [...new Set((['Building', 'Location', 'Zone', 'Equipment', 'Point', 'System'] as const).flatMap((k) => [...ontology.kindClasses(k)]))].sort();
+    const allKindClasses = [
+      ...new Set(
+        (['Building', 'Location', 'Zone', 'Equipment', 'Point', 'System'] as const).flatMap((k) => [
+          ...ontology.kindClasses(k),
+        ]),
+      ),
+    ].sort();
     questions.push({
       title: `untyped equipment: things with points typed with no class of any kind (the fallback branch of every Equipment kind generator; ${allKindClasses.length} kind classes)`,
       shapes: [
@@ -647,7 +759,12 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         },
         {
           label: '`?e POINT ?fb .` then `FILTER NOT EXISTS { ?e a ?fk FILTER(?fk IN (every kind class)) }`',
-          queries: [select('DISTINCT ?e', sparql`${withPoints} FILTER NOT EXISTS { ?e a ?fk FILTER(?fk IN (${inList(allKindClasses)})) }`)],
+          queries: [
+            select(
+              'DISTINCT ?e',
+              sparql`${withPoints} FILTER NOT EXISTS { ?e a ?fk FILTER(?fk IN (${inList(allKindClasses)})) }`,
+            ),
+          ],
           answer: column('e'),
         },
       ],
@@ -661,12 +778,23 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     const emitted = serialize(relationQuery(BENCH_GRAPH, 'System.points', { recursive: false }, systems, new Set()));
     // relations.ts `notOfKind(w, 'System')`, and the same test as OPTIONAL/!BOUND and as MINUS.
     const forms = [
-      { label: '`FILTER NOT EXISTS { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } }`', text: `FILTER NOT EXISTS { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } }` },
-      { label: '`OPTIONAL { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } } FILTER(!BOUND(?kind_c))`', text: `OPTIONAL { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } } FILTER(!BOUND(?kind_c))` },
-      { label: '`MINUS { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } }`', text: `MINUS { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } }` },
+      {
+        label: '`FILTER NOT EXISTS { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } }`',
+        text: `FILTER NOT EXISTS { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } }`,
+      },
+      {
+        label:
+          '`OPTIONAL { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } } FILTER(!BOUND(?kind_c))`',
+        text: `OPTIONAL { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } } FILTER(!BOUND(?kind_c))`,
+      },
+      {
+        label: '`MINUS { ?rel_w a ?kind_c . GRAPH <urn:bkg:ontology> { ?kind_c bkg:kind bkg:System } }`',
+        text: `MINUS { ?rel_w a ?kind_c . GRAPH ${O.text} { ?kind_c bkg:kind bkg:System } }`,
+      },
     ];
     const current = forms.find((f) => emitted.includes(f.text));
-    if (!current) throw new Error('relations.ts emits a System.points member test this script does not know: add it to `forms`');
+    if (!current)
+      throw new Error('relations.ts emits a System.points member test this script does not know: add it to `forms`');
     questions.push({
       title: `points of 3 systems (${code} AIR-SYS-1, CHW-SYS, HVAC-SYS; \`System.points\` without recursive: members that are no sub-system)`,
       shapes: forms.map((f) => ({
@@ -687,8 +815,11 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     title: `name CONTAINS "${needle}" over all entities`,
     shapes: [
       {
-        label: 'the name as the service defines it (`nameFilter`: rdfs:label, else skos:prefLabel, else brick:label, else the id) on every typed entity',
-        queries: [select('?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e a ?any } } ${nameFilter(e, name, variable('name'))}`)],
+        label:
+          'the name as the service defines it (`nameFilter`: rdfs:label, else skos:prefLabel, else brick:label, else the id) on every typed entity',
+        queries: [
+          select('?e', sparql`{ SELECT DISTINCT ?e WHERE { ?e a ?any } } ${nameFilter(e, name, variable('name'))}`),
+        ],
         answer: column('e'),
       },
       {
@@ -698,10 +829,14 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
         answer: column('e'),
       },
       {
-        label: 'any label CONTAINS as a prefilter (`UNION` of the three), then `nameFilter` (misses entities named by their id)',
+        label:
+          'any label CONTAINS as a prefilter (`UNION` of the three), then `nameFilter` (misses entities named by their id)',
         narrower: true,
         queries: [
-          select('DISTINCT ?e', sparql`${labelUnion} FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) ${nameFilter(e, name, variable('name'))}`),
+          select(
+            'DISTINCT ?e',
+            sparql`${labelUnion} FILTER(CONTAINS(LCASE(STR(?g)), "${trusted(needle)}")) ${nameFilter(e, name, variable('name'))}`,
+          ),
         ],
         answer: column('e'),
       },
@@ -717,7 +852,8 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
       title: `equipment whose name CONTAINS "${needle}" (\`equipment(name: ...)\`)`,
       shapes: [
         {
-          label: 'full emitted query: kind generator (`VALUES` over every Equipment class, plus the untyped fallback), then `nameFilter`',
+          label:
+            'full emitted query: kind generator (`VALUES` over every Equipment class, plus the untyped fallback), then `nameFilter`',
           emitted: true,
           full: true,
           queries: [emittedFull],
@@ -734,7 +870,8 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
               },
             ]),
         {
-          label: 'label prefilter first (`UNION` of the three labels, `CONTAINS`), then `nameFilter`, then the kind as `FILTER EXISTS { VALUES ?k ... }`, same facts (no untyped fallback)',
+          label:
+            'label prefilter first (`UNION` of the three labels, `CONTAINS`), then `nameFilter`, then the kind as `FILTER EXISTS { VALUES ?k ... }`, same facts (no untyped fallback)',
           full: true,
           narrower: true,
           queries: [
@@ -747,7 +884,8 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
           answer: keptEntities(ontology, 'Equipment', false),
         },
         {
-          label: '`?e rdfs:label ?l FILTER(CONTAINS(...))` first, then `nameFilter` and the kind as `FILTER EXISTS { ?e a ?k FILTER(?k IN (...)) }`, same facts (no untyped fallback; misses names from skos:prefLabel, brick:label or the id)',
+          label:
+            '`?e rdfs:label ?l FILTER(CONTAINS(...))` first, then `nameFilter` and the kind as `FILTER EXISTS { ?e a ?k FILTER(?k IN (...)) }`, same facts (no untyped fallback; misses names from skos:prefLabel, brick:label or the id)',
           full: true,
           narrower: true,
           queries: [
@@ -806,9 +944,19 @@ function runQuestion(
   }
   const reference = warm.find((w) => !w.shape.baseline)?.answer;
   return warm.map((w, i) => {
-    const same = w.shape.baseline === true || reference === undefined || (reference.size === w.answer.size && [...reference].every((x) => w.answer.has(x)));
+    const same =
+      w.shape.baseline === true ||
+      reference === undefined ||
+      (reference.size === w.answer.size && [...reference].every((x) => w.answer.has(x)));
     const timesMs = times[i]!;
-    return { shape: w.shape, medianMs: timesMs.length > 0 ? median(timesMs) : w.warmMs, timesMs, rows: w.rows, same, answerSize: w.answer.size };
+    return {
+      shape: w.shape,
+      medianMs: timesMs.length > 0 ? median(timesMs) : w.warmMs,
+      timesMs,
+      rows: w.rows,
+      same,
+      answerSize: w.answer.size,
+    };
   });
 }
 
@@ -817,12 +965,17 @@ const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1
 /** A query for the appendix: prologue dropped, long IRI lists elided. */
 function elide(query: string): string {
   const shorten = (items: string[], open: string, close: string, sep: string) =>
-    items.length <= 4 ? `${open}${items.join(sep)}${close}` : `${open}${items.slice(0, 2).join(sep)}${sep}… (${items.length} IRIs)${close}`;
+    items.length <= 4
+      ? `${open}${items.join(sep)}${close}`
+      : `${open}${items.slice(0, 2).join(sep)}${sep}… (${items.length} IRIs)${close}`;
   return query
     .split('\n')
     .filter((line) => !line.startsWith('PREFIX '))
     .join('\n')
-    .replace(/VALUES (\?\w+) \{ ([^}]*) \}/g, (_, v: string, body: string) => `VALUES ${v} ${shorten(body.trim().split(/\s+/), '{ ', ' }', ' ')}`)
+    .replace(
+      /VALUES (\?\w+) \{ ([^}]*) \}/g,
+      (_, v: string, body: string) => `VALUES ${v} ${shorten(body.trim().split(/\s+/), '{ ', ' }', ' ')}`,
+    )
     .replace(/ IN \(([^()]*)\)/g, (_, body: string) => ` IN ${shorten(body.split(', '), '(', ')', ', ')}`);
 }
 
@@ -881,7 +1034,9 @@ function render(
     const emitted = measured.filter((m) => m.shape.emitted);
     // Only shapes with the same answer compete.
     for (const m of emitted) {
-      const peers = measured.filter((x) => !x.shape.baseline && !x.shape.narrower && x.same && !!x.shape.full === !!m.shape.full);
+      const peers = measured.filter(
+        (x) => !x.shape.baseline && !x.shape.narrower && x.same && !!x.shape.full === !!m.shape.full,
+      );
       const best = [...peers].sort((p, q) => p.medianMs - q.medianMs)[0]!;
       const ratio = m.medianMs / best.medianMs;
       const verdict =
@@ -890,19 +1045,25 @@ function render(
           : m === best
             ? 'fastest'
             : `${ratio.toFixed(1)}× the fastest (${best.shape.label}, ${ms(best.medianMs)} ms)`;
-      lines.push(`- ${question.title} — ${m.shape.label}: ${ms(m.medianMs)} ms, ${verdict}${ratio > 1.3 ? ' **> 1.3×**' : ''}`);
+      lines.push(
+        `- ${question.title} — ${m.shape.label}: ${ms(m.medianMs)} ms, ${verdict}${ratio > 1.3 ? ' **> 1.3×**' : ''}`,
+      );
     }
   }
   lines.push('');
   lines.push('## Queries');
   lines.push('');
-  lines.push('Prologue (`PREFIX brick: rec: ref: rdf: rdfs: owl: skos: bkg:`) left out; long IRI lists elided; N+1 shows its first query.');
+  lines.push(
+    'Prologue (`PREFIX brick: rec: ref: rdf: rdfs: owl: skos: bkg:`) left out; long IRI lists elided; N+1 shows its first query.',
+  );
   for (const { question, measured } of results) {
     lines.push('');
     lines.push(`### ${question.title}`);
     for (const m of measured) {
       lines.push('');
-      lines.push(`${m.shape.label}${m.shape.emitted ? ' **(emitted)**' : ''}${m.shape.queries.length > 1 ? ` (${m.shape.queries.length} queries)` : ''}:`);
+      lines.push(
+        `${m.shape.label}${m.shape.emitted ? ' **(emitted)**' : ''}${m.shape.queries.length > 1 ? ` (${m.shape.queries.length} queries)` : ''}:`,
+      );
       lines.push('```sparql');
       lines.push(elide(m.shape.queries[0]!).trim());
       lines.push('```');
@@ -913,7 +1074,9 @@ function render(
 
 function oxigraphVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(resolve(REPO_ROOT, 'node_modules', 'oxigraph', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(resolve(REPO_ROOT, 'node_modules', 'oxigraph', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     return pkg.version;
   } catch {
     return '?';
@@ -973,7 +1136,9 @@ async function main(argv: string[]): Promise<number> {
   const { triples } = await store.replaceGraph(BENCH_GRAPH, readFileSync(file), 'text/turtle');
   const loadMs = performance.now() - started;
   const rssMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
-  log(`loaded ${groupDigits(triples)} triples in ${(loadMs / 1000).toFixed(1)} s (${groupDigits(triples / (loadMs / 1000))} triples/s), RSS ${rssMiB} MiB`);
+  log(
+    `loaded ${groupDigits(triples)} triples in ${(loadMs / 1000).toFixed(1)} s (${groupDigits(triples / (loadMs / 1000))} triples/s), RSS ${rssMiB} MiB`,
+  );
 
   const anchors = await findAnchors(store);
   log(`${anchors.buildings} buildings; anchors: ${anchors.building}, ${anchors.vav}, 500 equipment`);
@@ -984,12 +1149,25 @@ async function main(argv: string[]): Promise<number> {
     const measured = runQuestion(store, question, runs, budgetMs, log);
     for (const m of measured) {
       const once = m.timesMs.length === 0 ? ' (single run)' : '';
-      log(`  ${ms(m.medianMs).padStart(8)} ms${once}  ${String(m.rows).padStart(7)} rows${m.same ? '' : '  ANSWER DIFFERS'}  ${m.shape.label}`);
+      log(
+        `  ${ms(m.medianMs).padStart(8)} ms${once}  ${String(m.rows).padStart(7)} rows${m.same ? '' : '  ANSWER DIFFERS'}  ${m.shape.label}`,
+      );
     }
     results.push({ question, measured });
   }
 
-  const markdown = render(results, { sizeLabel, file, triples, ontologyTriples, loadMs, rssMiB, runs, budgetMs, loadStart, loadEnd: loadavg()[0]!.toFixed(1) });
+  const markdown = render(results, {
+    sizeLabel,
+    file,
+    triples,
+    ontologyTriples,
+    loadMs,
+    rssMiB,
+    runs,
+    budgetMs,
+    loadStart,
+    loadEnd: loadavg()[0]!.toFixed(1),
+  });
   const out = opts.out ? resolve(opts.out) : resolve(REPO_ROOT, 'bench', `shapes-${sizeLabel}.md`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, markdown);

@@ -12,7 +12,10 @@ import { defaultOntologyPath } from '../src/config/config.ts';
 import { ModelValidator } from '../src/validation/model-validator.ts';
 import { summaryLine } from '../src/validation/validation-report.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '3' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: '3' } },
+});
 const file = positionals[0];
 if (!file) throw new Error('Usage: npm run measure:validation -- FILE [--runs N]');
 
@@ -37,5 +40,7 @@ process.stdout.write(
   `| model | runs | validate, wall (median, min, max) | validate, CPU (median) | ontology + shapes load |\n|---|---|---|---|---|\n` +
     `| ${file} | ${seconds.length} | ${median(seconds).toFixed(1)} s, ${seconds[0]!.toFixed(1)} s, ${seconds.at(-1)!.toFixed(1)} s | ${median(cpuSeconds).toFixed(1)} s | ${loadSeconds.toFixed(1)} s |\n\n` +
     `${last}\n` +
-    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 1024 ** 3).toFixed(0)} GiB; load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`,
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 1024 ** 3).toFixed(0)} GiB; load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
 );

@@ -28,7 +28,10 @@ function configOrExit(): Config {
 /** Listens on the configured address; a port in use or an address that cannot be bound is a start-up problem. */
 async function serve(app: ReturnType<typeof createApp>, config: Config, logger: Logger): Promise<Server> {
   const { server, port } = await listen(app, config.port, config.host);
-  logger.info({ port, graphiql: `http://localhost:${port}/graphql`, docs: `http://localhost:${port}/docs` }, 'listening');
+  logger.info(
+    { port, graphiql: `http://localhost:${port}/graphql`, docs: `http://localhost:${port}/docs` },
+    'listening',
+  );
   return server;
 }
 
@@ -40,7 +43,11 @@ async function main(): Promise<void> {
   try {
     const services = await createServices(config, logger);
     const server = await serve(createApp(config, services, logger), config, logger);
-    stop = gracefulShutdown(server, { graceMs: config.shutdownGraceSeconds * 1000, logger, close: () => services.close() });
+    stop = gracefulShutdown(server, {
+      graceMs: config.shutdownGraceSeconds * 1000,
+      logger,
+      close: () => services.close(),
+    });
   } catch (error) {
     logger.debug({ err: error }, 'start-up failed');
     refuseToStart('startup', error instanceof StartupError ? error.problems : [describeFailure(error)], 1);
@@ -53,10 +60,13 @@ async function main(): Promise<void> {
     }
     stopping = true;
     // Past the grace period and a margin for closing the engines, exit whatever still hangs.
-    setTimeout(() => {
-      logger.error('shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config.shutdownGraceSeconds * 1000 + 15_000).unref();
+    setTimeout(
+      () => {
+        logger.error('shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      config.shutdownGraceSeconds * 1000 + 15_000,
+    ).unref();
     stop(signal).then(
       () => process.exit(0),
       (error: unknown) => {

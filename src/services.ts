@@ -73,7 +73,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     'graph store': () => openPingedGraphStore(config, logger),
     database: () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
     // The Redis client is imported only when configured (a quarter of a second to load).
-    redis: async () => (config.redisUrl ? (await import('./redis/redis-connection.ts')).connectRedis(config.redisUrl, logger) : undefined),
+    redis: async () =>
+      config.redisUrl ? (await import('./redis/redis-connection.ts')).connectRedis(config.redisUrl, logger) : undefined,
     'file store': () => openBlobStore(config.files, config.dataDir),
   });
   const { ontology, database, redis } = engines;
@@ -82,11 +83,30 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const metrics = new Metrics();
   metrics.watchStore(store);
   // A query is algebra: printed again only where it is logged.
-  store.onQuery(({ query, durationMs, ok }) => logger.isLevelEnabled('debug') && logger.debug({ store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query: serialize(query) }, 'sparql query'));
+  store.onQuery(
+    ({ query, durationMs, ok }) =>
+      logger.isLevelEnabled('debug') &&
+      logger.debug(
+        { store: store.name, durationMs: Number(durationMs.toFixed(2)), ok, query: serialize(query) },
+        'sparql query',
+      ),
+  );
   // Only an external SPARQL store may be changed by another replica: elsewhere this process sees every change, and keeps what it reads of a site until the graph changes.
-  const query = new QueryLayer(storeRunner(store), new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql' }));
+  const query = new QueryLayer(
+    storeRunner(store),
+    new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql' }),
+  );
   const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
-  logger.info({ ontology: config.ontologyPath, store: store.name, classes: ontology.classes.size, triples: ontologyTriples, written }, 'ontology loaded');
+  logger.info(
+    {
+      ontology: config.ontologyPath,
+      store: store.name,
+      classes: ontology.classes.size,
+      triples: ontologyTriples,
+      written,
+    },
+    'ontology loaded',
+  );
 
   const sites = new SiteStore(database);
   const keys = new KeyStore(database);
@@ -110,16 +130,35 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await Promise.allSettled([redis?.close(), database.close(), store.close()]);
       throw new StartupError([error.message]);
     });
-    await sites.ensure({ id: file.siteId, name: file.siteId, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
+    await sites.ensure({
+      id: file.siteId,
+      name: file.siteId,
+      organization: null,
+      address: null,
+      city: null,
+      country: null,
+      country_code: null,
+      latitude: null,
+      longitude: null,
+      timezone: 'UTC',
+    });
   }
   await ifc.start();
   const live = new Readings(config.readings, { database, sites, redis }, logger);
-  const simulator = demo && config.readings.simulator.enabled ? startSimulator(config, query, live, demo, logger) : undefined;
+  const simulator =
+    demo && config.readings.simulator.enabled ? startSimulator(config, query, live, demo, logger) : undefined;
   // Started at its first validation, so a service that never validates pays nothing.
   const validation = new ModelValidation({ ontologyPath: config.ontologyPath, ...config.validation, logger });
   metrics.watchReadings(live.ingest);
   if (live.mqtt) metrics.watchMqtt(live.mqtt);
-  logger.info({ database: database.kind, redis: Boolean(redis), seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'services ready');
+  logger.info(
+    {
+      database: database.kind,
+      redis: Boolean(redis),
+      seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+    },
+    'services ready',
+  );
   return {
     store,
     ontology,
@@ -153,7 +192,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 }
 
 /** The demo simulator, writing through the readings and refreshing its points on each demo reset. */
-function startSimulator(config: Config, query: QueryLayer, live: Readings, demo: DemoSite, logger: Logger): DemoSimulator {
+function startSimulator(
+  config: Config,
+  query: QueryLayer,
+  live: Readings,
+  demo: DemoSite,
+  logger: Logger,
+): DemoSimulator {
   const simulator = new DemoSimulator(query, live.store, live.ingest, logger, {
     intervalSeconds: config.readings.simulator.intervalSeconds,
     backfillDays: config.readings.simulator.backfillDays,

@@ -17,7 +17,13 @@ export async function findAnchors(gateway: Gateway): Promise<Anchors> {
   const rows = await gateway.services.store.select(
     select({
       variables: [ifcId],
-      where: [graph(namedNode(siteGraph(BENCH_SITE)), triple(namedNode(portfolioIri('B01-Building')), namedNode(`${REF}hasExternalReference`), r), triple(r, namedNode(`${REF}ifcGlobalID`), ifcId))],
+      where: [
+        graph(
+          namedNode(siteGraph(BENCH_SITE)),
+          triple(namedNode(portfolioIri('B01-Building')), namedNode(`${REF}hasExternalReference`), r),
+          triple(r, namedNode(`${REF}ifcGlobalID`), ifcId),
+        ),
+      ],
     }),
   );
   const ifc = rows[0]?.ifc?.value;
@@ -27,10 +33,15 @@ export async function findAnchors(gateway: Gateway): Promise<Anchors> {
 
 /** Stores a fresh reading for every point of B01-AHU-1 that has a timeseries, through the REST API. */
 export async function seedReadings(gateway: Gateway, anchors: Anchors): Promise<number> {
-  const found = await gateway.inProcess('query ($site: String!) { point(siteId: $site, equipmentId: "B01-AHU-1") { timeseriesId } }', { site: anchors.site });
+  const found = await gateway.inProcess(
+    'query ($site: String!) { point(siteId: $site, equipmentId: "B01-AHU-1") { timeseriesId } }',
+    { site: anchors.site },
+  );
   const points = (found.body.data?.point ?? []) as Array<{ timeseriesId: string | null }>;
   const now = Date.now();
-  const readings = points.flatMap((p, i) => (p.timeseriesId ? [{ timeseriesId: p.timeseriesId, timestamp: now - 30_000, value: 20 + i / 10 }] : []));
+  const readings = points.flatMap((p, i) =>
+    p.timeseriesId ? [{ timeseriesId: p.timeseriesId, timestamp: now - 30_000, value: 20 + i / 10 }] : [],
+  );
   const response = await fetch(`${gateway.url}/api/v1/sites/${anchors.site}/readings`, {
     method: 'POST',
     headers: gateway.headers,

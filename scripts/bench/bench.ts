@@ -37,11 +37,16 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 function runScript(script: string, args: readonly string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     // The service's node flags, as `npm start` passes them.
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(HERE, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO_ROOT });
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(HERE, script), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: REPO_ROOT,
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolvePromise(stdout) : reject(new Error(`${script} ${args.join(' ')} exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolvePromise(stdout) : reject(new Error(`${script} ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -91,18 +96,34 @@ async function main(argv: string[]): Promise<void> {
       const rawLoad = JSON.parse((await runScript('raw-load.ts', [file])).trim()) as LoadMeasure;
       const out = join(work, `${size}.json`);
       const args = [
-        '--file', file, '--size', size, '--out', out,
-        '--iterations', values.iterations, '--budget-ms', values['budget-ms'], '--http-seconds', values['http-seconds'],
+        '--file',
+        file,
+        '--size',
+        size,
+        '--out',
+        out,
+        '--iterations',
+        values.iterations,
+        '--budget-ms',
+        values['budget-ms'],
+        '--http-seconds',
+        values['http-seconds'],
         ...(values.comunica && triples <= parseCount(values['comunica-max']) ? ['--comunica'] : []),
         ...(values.virtuoso ? ['--virtuoso', values.virtuoso] : []),
         ...(values.only ? ['--only', values.only] : []),
         ...(values['records-template'] ? ['--records-template', values['records-template']] : []),
-        '--large-rounds', values['large-rounds'], '--liveness-seconds', values['liveness-seconds'],
+        '--large-rounds',
+        values['large-rounds'],
+        '--liveness-seconds',
+        values['liveness-seconds'],
       ];
       log(`${size}: the service`);
       await runScript('run-size.ts', args);
       const inRepo = relative(REPO_ROOT, file);
-      const result = { ...(JSON.parse(readFileSync(out, 'utf8')) as SizeResult), file: inRepo.startsWith('..') ? file : inRepo };
+      const result = {
+        ...(JSON.parse(readFileSync(out, 'utf8')) as SizeResult),
+        file: inRepo.startsWith('..') ? file : inRepo,
+      };
       const report = renderSize(result, rawLoad, ctx);
       writeFileSync(join(outDir, `results-${size}.md`), report);
       // The tables on stdout; the SPARQL appendix only in the file.

@@ -40,7 +40,12 @@ export const COMUNICA: StoreChoice = { name: 'comunica', env: { BKG_GRAPH_STORE:
 /** Virtuoso (or any SPARQL 1.1 endpoint) at `queryUrl`; Virtuoso's Graph Store endpoint sits beside `/sparql`. */
 export const endpointStore = (queryUrl: string, gspUrl?: string): StoreChoice => ({
   name: 'virtuoso',
-  env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: queryUrl, SPARQL_GSP_URL: gspUrl ?? queryUrl.replace(/\/sparql$/, '/sparql-graph-crud'), SPARQL_TIMEOUT_MS: '600000' },
+  env: {
+    BKG_GRAPH_STORE: 'sparql',
+    SPARQL_QUERY_URL: queryUrl,
+    SPARQL_GSP_URL: gspUrl ?? queryUrl.replace(/\/sparql$/, '/sparql-graph-crud'),
+    SPARQL_TIMEOUT_MS: '600000',
+  },
 });
 
 /** How the site load went. */
@@ -89,7 +94,12 @@ export class Gateway {
    * Starts the service on `store` and loads `file` as the site's graph. `recordsTemplate`: a
    * migrated PGlite records directory to copy (creating one takes seconds; the smoke test has one).
    */
-  static async start(store: StoreChoice, file: string, log: (message: string) => void, recordsTemplate?: string): Promise<Gateway> {
+  static async start(
+    store: StoreChoice,
+    file: string,
+    log: (message: string) => void,
+    recordsTemplate?: string,
+  ): Promise<Gateway> {
     const dataDir = await mkdtemp(join(tmpdir(), 'bkg-bench-'));
     if (recordsTemplate) await cp(recordsTemplate, join(dataDir, 'records'), { recursive: true });
     const config = loadConfig({
@@ -129,8 +139,22 @@ export class Gateway {
         rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
         rssBeforeMiB,
       };
-      await services.sites.ensure({ id: BENCH_SITE, name: 'Benchmark portfolio', organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
-      const counted = { ...services, readings: recordingLookups(services.readings, (series) => gateway?.lookups.push(series)) };
+      await services.sites.ensure({
+        id: BENCH_SITE,
+        name: 'Benchmark portfolio',
+        organization: null,
+        address: null,
+        city: null,
+        country: null,
+        country_code: null,
+        latitude: null,
+        longitude: null,
+        timezone: 'UTC',
+      });
+      const counted = {
+        ...services,
+        readings: recordingLookups(services.readings, (series) => gateway?.lookups.push(series)),
+      };
       const { server, port } = await listen(createApp(config, counted, logger), 0, '127.0.0.1');
       const url = `http://127.0.0.1:${port}`;
       gateway = new Gateway(store, services, createGraphQL(config, counted, logger), server, url, dataDir, load);
@@ -147,7 +171,11 @@ export class Gateway {
     return this.measure(async () => {
       const response = await this.yoga.fetch(
         'http://bench.local/graphql',
-        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: document, variables }) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ query: document, variables }),
+        },
         { req: { client: ADMIN } } as never,
       );
       return response.text();
@@ -160,7 +188,11 @@ export class Gateway {
       const response = await request(`${this.url}/graphql`, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${ADMIN_KEY}`,
+        },
         body: JSON.stringify({ query: document, variables }),
       });
       return response.body.text();
@@ -197,7 +229,8 @@ export class Gateway {
       body: createReadStream(file),
     });
     const answer = (await response.body.json()) as { triples?: number; detail?: string };
-    if (response.statusCode !== 200 || answer.triples === undefined) throw new Error(`Loading over HTTP failed: ${response.statusCode} ${JSON.stringify(answer)}`);
+    if (response.statusCode !== 200 || answer.triples === undefined)
+      throw new Error(`Loading over HTTP failed: ${response.statusCode} ${JSON.stringify(answer)}`);
     const used = process.cpuUsage(cpu);
     return {
       triples: answer.triples,
@@ -231,7 +264,13 @@ export class Gateway {
     const started = performance.now();
     const text = await run();
     const ms = performance.now() - started;
-    return { ms, body: JSON.parse(text) as Execution['body'], sparql: [...this.sent], lookups: this.lookups.length, lookupSeries: this.lookups };
+    return {
+      ms,
+      body: JSON.parse(text) as Execution['body'],
+      sparql: [...this.sent],
+      lookups: this.lookups.length,
+      lookupSeries: this.lookups,
+    };
   }
 }
 

@@ -25,7 +25,10 @@ export interface LargeQuery {
 
 export const LARGE_QUERIES: readonly LargeQuery[] = [
   { id: 'all-points', document: `{ point(siteId: "${BENCH_SITE}") { id name type unit timeseriesId } }` },
-  { id: 'temperature-points', document: `{ point(siteId: "${BENCH_SITE}", is: "Temperature_Sensor") { id timeseriesId } }` },
+  {
+    id: 'temperature-points',
+    document: `{ point(siteId: "${BENCH_SITE}", is: "Temperature_Sensor") { id timeseriesId } }`,
+  },
   { id: 'hvac-equipment', document: `{ equipment(siteId: "${BENCH_SITE}", is: "HVAC_Equipment") { id } }` },
   { id: 'all-equipment', document: `{ equipment(siteId: "${BENCH_SITE}") { id name type } }` },
 ];
@@ -35,7 +38,14 @@ export const LARGE_QUERIES: readonly LargeQuery[] = [
  * not names: the store finds a class's instances through its index, in time linear in the answer,
  * where a name filter reads every label of the site whatever it answers.
  */
-const CURVE_CLASSES = ['Fault_Status', 'Discharge_Air_Temperature_Sensor', 'Occupancy_Sensor', 'Temperature_Sensor', 'Sensor', 'Point'];
+const CURVE_CLASSES = [
+  'Fault_Status',
+  'Discharge_Air_Temperature_Sensor',
+  'Occupancy_Sensor',
+  'Temperature_Sensor',
+  'Sensor',
+  'Point',
+];
 const curveQuery = (is: string) => `{ point(siteId: "${BENCH_SITE}", is: "${is}") { id name type unit timeseriesId } }`;
 
 export interface LargeResult {
@@ -131,22 +141,40 @@ async function timeQuery(gateway: Gateway, id: string, document: string, rounds:
   };
 }
 
-export async function measureLargeAnswers(gateway: Gateway, rounds: number, log: (line: string) => void): Promise<LargeResult[]> {
+export async function measureLargeAnswers(
+  gateway: Gateway,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<LargeResult[]> {
   const results: LargeResult[] = [];
   for (const query of LARGE_QUERIES) {
     const result = await timeQuery(gateway, query.id, query.document, rounds);
-    log(`${query.id}: ${result.results} results, in-process ${result.inProcessMs.toFixed(0)} ms, HTTP ${result.httpMs.toFixed(0)} ms, raw ${result.rawMs.toFixed(0)} ms`);
+    log(
+      `${query.id}: ${result.results} results, in-process ${result.inProcessMs.toFixed(0)} ms, HTTP ${result.httpMs.toFixed(0)} ms, raw ${result.rawMs.toFixed(0)} ms`,
+    );
     results.push(result);
   }
   return results;
 }
 
-export async function measureCurve(gateway: Gateway, rounds: number, log: (line: string) => void): Promise<CurvePoint[]> {
+export async function measureCurve(
+  gateway: Gateway,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<CurvePoint[]> {
   const curve: CurvePoint[] = [];
   for (const name of CURVE_CLASSES) {
     const result = await timeQuery(gateway, name, curveQuery(name), rounds);
-    const point = { name, results: result.results, inProcessMs: result.inProcessMs, rawMs: result.rawMs, microsPerEntity: (result.inProcessMs * 1000) / Math.max(1, result.results) };
-    log(`curve ${JSON.stringify(name)}: ${point.results} results, ${point.inProcessMs.toFixed(0)} ms, ${point.microsPerEntity.toFixed(1)} µs per entity (raw ${point.rawMs.toFixed(0)} ms)`);
+    const point = {
+      name,
+      results: result.results,
+      inProcessMs: result.inProcessMs,
+      rawMs: result.rawMs,
+      microsPerEntity: (result.inProcessMs * 1000) / Math.max(1, result.results),
+    };
+    log(
+      `curve ${JSON.stringify(name)}: ${point.results} results, ${point.inProcessMs.toFixed(0)} ms, ${point.microsPerEntity.toFixed(1)} µs per entity (raw ${point.rawMs.toFixed(0)} ms)`,
+    );
     curve.push(point);
   }
   return curve;
@@ -166,7 +194,18 @@ const OTHER_TURTLE = `@prefix brick: <https://brickschema.org/schema/Brick#> .
  */
 export async function measureLiveness(gateway: Gateway, document: string, seconds: number): Promise<Liveness> {
   await gateway.services.store.replaceGraph(siteGraph(OTHER_SITE), OTHER_TURTLE, 'text/turtle');
-  await gateway.services.sites.ensure({ id: OTHER_SITE, name: 'Other', organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
+  await gateway.services.sites.ensure({
+    id: OTHER_SITE,
+    name: 'Other',
+    organization: null,
+    address: null,
+    city: null,
+    country: null,
+    country_code: null,
+    latitude: null,
+    longitude: null,
+    timezone: 'UTC',
+  });
   const small = JSON.stringify({ query: `{ equipment(siteId: "${OTHER_SITE}") { name points { name } } }` });
   const healthz: number[] = [];
   const smallQuery: number[] = [];
@@ -184,7 +223,11 @@ export async function measureLiveness(gateway: Gateway, document: string, second
   // thread, which is also the service's, and be counted against the service.
   const large = async () => {
     while (performance.now() < until) {
-      const response = await request(`${gateway.url}/graphql`, { method: 'POST', headers: gateway.headers, body: JSON.stringify({ query: document }) });
+      const response = await request(`${gateway.url}/graphql`, {
+        method: 'POST',
+        headers: gateway.headers,
+        body: JSON.stringify({ query: document }),
+      });
       for await (const _chunk of response.body);
       if (response.statusCode !== 200) throw new Error(`the large query answered ${response.statusCode}`);
       runs++;
@@ -197,7 +240,11 @@ export async function measureLiveness(gateway: Gateway, document: string, second
     large(),
     probe(healthz, async () => (await request(`${gateway.url}/healthz`)).body.text()),
     probe(smallQuery, async () => {
-      const response = await request(`${gateway.url}/graphql`, { method: 'POST', headers: gateway.headers, body: small });
+      const response = await request(`${gateway.url}/graphql`, {
+        method: 'POST',
+        headers: gateway.headers,
+        body: small,
+      });
       const text = await response.body.text();
       if (response.statusCode !== 200 || text.includes('"errors"')) throw new Error(`the small query failed: ${text}`);
     }),
@@ -216,7 +263,14 @@ export async function measureLiveness(gateway: Gateway, document: string, second
 
 /** By hand: the three measures on one file, printed as JSON lines (`npm run bench` runs them per size). */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { file: { type: 'string' }, rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '20' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      file: { type: 'string' },
+      rounds: { type: 'string', default: '3' },
+      seconds: { type: 'string', default: '20' },
+      only: { type: 'string' },
+    },
+  });
   if (!values.file) throw new Error('--file <portfolio.ttl> is required');
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const gateway = await Gateway.start(EMBEDDED, values.file, log);
@@ -225,7 +279,8 @@ async function main(): Promise<void> {
     const only = values.only?.split(',');
     if (!only || only.includes('queries')) console.log(JSON.stringify(await measureLargeAnswers(gateway, rounds, log)));
     if (!only || only.includes('curve')) console.log(JSON.stringify(await measureCurve(gateway, rounds, log)));
-    if (!only || only.includes('liveness')) console.log(JSON.stringify(await measureLiveness(gateway, LARGE_QUERIES[0]!.document, Number(values.seconds))));
+    if (!only || only.includes('liveness'))
+      console.log(JSON.stringify(await measureLiveness(gateway, LARGE_QUERIES[0]!.document, Number(values.seconds))));
   } finally {
     await gateway.close();
   }

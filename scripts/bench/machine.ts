@@ -16,7 +16,9 @@ export interface Machine {
 
 function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(resolve(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(resolve(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return '?';
   }

@@ -73,12 +73,32 @@ const sameItems = (a: readonly string[], b: readonly string[]) => {
 };
 
 /** Measures a query; a query that fails is reported with its error instead of timings. */
-export async function measureQuery(gateway: Gateway, query: BenchQuery, variables: Record<string, unknown>, options: MeasureOptions): Promise<QueryResult> {
+export async function measureQuery(
+  gateway: Gateway,
+  query: BenchQuery,
+  variables: Record<string, unknown>,
+  options: MeasureOptions,
+): Promise<QueryResult> {
   const first = await gateway.inProcess(query.document, variables);
-  const base = { id: query.id, title: query.title, siteWide: query.siteWide === true, ...answerSize(first), sparqlQueries: first.sparql.length, lookups: first.lookups, sparql: first.sparql.map(serialize) };
+  const base = {
+    id: query.id,
+    title: query.title,
+    siteWide: query.siteWide === true,
+    ...answerSize(first),
+    sparqlQueries: first.sparql.length,
+    lookups: first.lookups,
+    sparql: first.sparql.map(serialize),
+  };
   const none = latencyOf([]);
   if (first.body.errors?.length) {
-    return { ...base, stableRoundTrips: true, inProcess: none, raw: none, shapes: [], error: first.body.errors.map((e) => e.message).join('; ') };
+    return {
+      ...base,
+      stableRoundTrips: true,
+      inProcess: none,
+      raw: none,
+      shapes: [],
+      error: first.body.errors.map((e) => e.message).join('; '),
+    };
   }
   // A query that took the whole budget once runs once more, straight on the store, and no more
   // (Comunica takes minutes for some queries; the run must end).
@@ -86,7 +106,13 @@ export async function measureQuery(gateway: Gateway, query: BenchQuery, variable
     const once = { p50: first.ms, p95: first.ms, runs: 1 };
     const raw = (await gateway.raw(first.sparql)).ms + (await gateway.rawLookups(first.lookupSeries));
     const rawOnce = { p50: raw, p95: raw, runs: 1 };
-    return { ...base, stableRoundTrips: true, inProcess: once, raw: rawOnce, shapes: [{ label: 'the planner’s shape', emitted: true, narrower: false, latency: rawOnce, same: true }] };
+    return {
+      ...base,
+      stableRoundTrips: true,
+      inProcess: once,
+      raw: rawOnce,
+      shapes: [{ label: 'the planner’s shape', emitted: true, narrower: false, latency: rawOnce, same: true }],
+    };
   }
   const shapes = options.shapes(first.sparql);
   // Warm-up of every mode, and the answers of the competing shapes against the emitted ones.
@@ -142,7 +168,13 @@ export async function measureQuery(gateway: Gateway, query: BenchQuery, variable
     raw,
     shapes: [
       { label: 'the planner’s shape', emitted: true, narrower: false, latency: raw, same: true },
-      ...shapes.map((shape, i) => ({ label: shape.label, emitted: false, narrower: shape.narrower === true, latency: latencyOf(samples[3 + i] ?? []), same: same[i]! })),
+      ...shapes.map((shape, i) => ({
+        label: shape.label,
+        emitted: false,
+        narrower: shape.narrower === true,
+        latency: latencyOf(samples[3 + i] ?? []),
+        same: same[i]!,
+      })),
     ],
   };
 }

@@ -18,16 +18,36 @@ export interface NPlusOneResult {
 }
 
 /** Measures both shapes for the equipment (ids) of the three-level query's answer. */
-export async function measureNPlusOne(gateway: Gateway, equipmentIds: readonly string[], options: RoundOptions, profile: SiteProfile | undefined): Promise<NPlusOneResult> {
+export async function measureNPlusOne(
+  gateway: Gateway,
+  equipmentIds: readonly string[],
+  options: RoundOptions,
+  profile: SiteProfile | undefined,
+): Promise<NPlusOneResult> {
   const parents = equipmentIds.map(portfolioIri);
   const query = (of: readonly string[]) =>
-    relationQuery(siteGraph(BENCH_SITE), 'Equipment.points', { recursive: false }, of, new Set(['unit', 'timeseries'] as const), profile);
+    relationQuery(
+      siteGraph(BENCH_SITE),
+      'Equipment.points',
+      { recursive: false },
+      of,
+      new Set(['unit', 'timeseries'] as const),
+      profile,
+    );
   const batched = query(parents);
   const single = parents.map((p) => query([p]));
   const warm = await gateway.raw([batched]);
   await gateway.raw(single);
-  const samples = await rounds(options, async () => [(await gateway.raw([batched])).ms, (await gateway.raw(single)).ms]);
-  return { parents: parents.length, rows: warm.rows[0]!.length, batched: latencyOf(samples[0] ?? []), perParent: latencyOf(samples[1] ?? []) };
+  const samples = await rounds(options, async () => [
+    (await gateway.raw([batched])).ms,
+    (await gateway.raw(single)).ms,
+  ]);
+  return {
+    parents: parents.length,
+    rows: warm.rows[0]!.length,
+    batched: latencyOf(samples[0] ?? []),
+    perParent: latencyOf(samples[1] ?? []),
+  };
 }
 
 /** The equipment ids in the answer of `building(...) { equipment { id ... } }`. */

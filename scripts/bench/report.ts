@@ -34,8 +34,10 @@ export function fastestRaw(q: QueryResult): { label: string; p50: number } {
   return best ? { label: best.label, p50: best.latency.p50 } : { label: 'the planner’s shape', p50: q.raw.p50 };
 }
 
-const roundTrips = (q: QueryResult) => `${q.sparqlQueries}${q.lookups > 0 ? ` + ${q.lookups} lookup` : ''}${q.stableRoundTrips ? '' : ' (varied!)'}`;
-const results = (q: QueryResult) => (q.total === q.top ? groupDigits(q.top) : `${groupDigits(q.top)} (${groupDigits(q.total)})`);
+const roundTrips = (q: QueryResult) =>
+  `${q.sparqlQueries}${q.lookups > 0 ? ` + ${q.lookups} lookup` : ''}${q.stableRoundTrips ? '' : ' (varied!)'}`;
+const results = (q: QueryResult) =>
+  q.total === q.top ? groupDigits(q.top) : `${groupDigits(q.top)} (${groupDigits(q.total)})`;
 const latency = (l: { p50: number; p95: number } | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95)}` : '–');
 
 function loadRow(label: string, load: LoadMeasure | undefined, cpuCounts: boolean): string {
@@ -80,16 +82,35 @@ function shapesTable(run: StoreRun): string[] {
   for (const q of run.queries) {
     if (q.shapes.length < 2) continue;
     q.shapes.forEach((s, i) => {
-      const answer = s.emitted ? 'reference' : s.same ? (s.narrower ? 'same here (narrower question)' : 'same') : '**differs**';
-      lines.push(`| ${i === 0 ? q.id : ''} | ${cell(s.label)}${s.emitted ? ' **(planner)**' : ''} | ${ms(s.latency.p50)} | ${answer} |`);
+      const answer = s.emitted
+        ? 'reference'
+        : s.same
+          ? s.narrower
+            ? 'same here (narrower question)'
+            : 'same'
+          : '**differs**';
+      lines.push(
+        `| ${i === 0 ? q.id : ''} | ${cell(s.label)}${s.emitted ? ' **(planner)**' : ''} | ${ms(s.latency.p50)} | ${answer} |`,
+      );
     });
   }
   return lines;
 }
 
 function otherStoresTable(embedded: StoreRun, others: readonly StoreRun[]): string[] {
-  const header = ['query', 'oxigraph in-process p50', 'oxigraph raw p50', ...others.flatMap((o) => [`${o.store} in-process p50`, `${o.store} raw p50`])];
-  const lines = [`| ${header.join(' | ')} |`, `|---|${header.slice(1).map(() => '---:').join('|')}|`];
+  const header = [
+    'query',
+    'oxigraph in-process p50',
+    'oxigraph raw p50',
+    ...others.flatMap((o) => [`${o.store} in-process p50`, `${o.store} raw p50`]),
+  ];
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `|---|${header
+      .slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
+  ];
   for (const q of embedded.queries) {
     const row = [q.id, ms(q.inProcess.p50), ms(q.raw.p50)];
     for (const other of others) {
@@ -111,9 +132,14 @@ function elide(query: string): string {
     .join('\n')
     .replace(/(VALUES \?\w+ \{ )([^}]*)( \})/g, (_all, open: string, body: string, close: string) => {
       const items = body.trim().split(/\s+/);
-      return items.length <= 4 ? `${open}${body}${close}` : `${open}${items.slice(0, 2).join(' ')} … (${items.length} terms)${close}`;
+      return items.length <= 4
+        ? `${open}${body}${close}`
+        : `${open}${items.slice(0, 2).join(' ')} … (${items.length} terms)${close}`;
     })
-    .replace(/ IN \(([^()]{200,})\)/g, (_all, body: string) => ` IN (${body.split(', ').slice(0, 2).join(', ')}, … (${body.split(', ').length} terms))`)
+    .replace(
+      / IN \(([^()]{200,})\)/g,
+      (_all, body: string) => ` IN (${body.split(', ').slice(0, 2).join(', ')}, … (${body.split(', ').length} terms))`,
+    )
     .trim();
 }
 
@@ -131,12 +157,27 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
     '',
   );
   lines.push('## Loading', '');
-  lines.push('| store | triples | seconds | triples/s | CPU seconds | triples per CPU second | RSS before → after load, MiB | peak RSS, MiB |');
+  lines.push(
+    '| store | triples | seconds | triples/s | CPU seconds | triples per CPU second | RSS before → after load, MiB | peak RSS, MiB |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
   lines.push(loadRow('raw Oxigraph (`Store.load`, a process of its own)', rawLoad, true));
   lines.push(loadRow('the service, embedded store (`replaceGraph` from the file, persisted)', embedded.load, true));
-  lines.push(loadRow('the service over HTTP (`PUT /api/v1/sites/{id}/graph`, streamed, replacing the graph)', embedded.httpLoad, true));
-  for (const other of result.others) lines.push(loadRow(`the service, ${other.store}${other.error ? ` (failed: ${cell(other.error)})` : ''}`, other.load, other.store !== 'virtuoso'));
+  lines.push(
+    loadRow(
+      'the service over HTTP (`PUT /api/v1/sites/{id}/graph`, streamed, replacing the graph)',
+      embedded.httpLoad,
+      true,
+    ),
+  );
+  for (const other of result.others)
+    lines.push(
+      loadRow(
+        `the service, ${other.store}${other.error ? ` (failed: ${cell(other.error)})` : ''}`,
+        other.load,
+        other.store !== 'virtuoso',
+      ),
+    );
   lines.push(
     '',
     'CPU time is the whole process’s (the store’s worker included; for an external store its own CPU is not counted), which stays meaningful on a busy machine where wall time does not. ' +
@@ -152,20 +193,32 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   lines.push(...queryTable(embedded), '');
 
   lines.push('## Competing shapes', '');
-  lines.push('The same answer asked another way, replacing one of the service’s queries; the time is the whole query’s with that shape in place. `bench/shapes-*.md` measures more shapes on the raw store.', '');
+  lines.push(
+    'The same answer asked another way, replacing one of the service’s queries; the time is the whole query’s with that shape in place. `bench/shapes-*.md` measures more shapes on the raw store.',
+    '',
+  );
   lines.push(...shapesTable(embedded), '');
 
   if (embedded.nPlusOne) {
     const n = embedded.nPlusOne;
     lines.push('## Batching against the N+1 shape', '');
-    lines.push(`The points (with unit and timeseries id) of the ${n.parents} equipment of building B01, ${groupDigits(n.rows)} rows, sent straight to the store:`, '');
+    lines.push(
+      `The points (with unit and timeseries id) of the ${n.parents} equipment of building B01, ${groupDigits(n.rows)} rows, sent straight to the store:`,
+      '',
+    );
     lines.push('| shape | SPARQL queries | p50 ms | p95 ms |', '|---|---:|---:|---:|');
-    lines.push(`| batched, as the service sends it (\`VALUES ?parent { … }\`) | 1 | ${ms(n.batched.p50)} | ${ms(n.batched.p95)} |`);
+    lines.push(
+      `| batched, as the service sends it (\`VALUES ?parent { … }\`) | 1 | ${ms(n.batched.p50)} | ${ms(n.batched.p95)} |`,
+    );
     lines.push(`| one query per parent (N+1) | ${n.parents} | ${ms(n.perParent.p50)} | ${ms(n.perParent.p95)} |`);
     for (const other of result.others) {
       if (!other.nPlusOne) continue;
-      lines.push(`| ${other.store}: batched | 1 | ${ms(other.nPlusOne.batched.p50)} | ${ms(other.nPlusOne.batched.p95)} |`);
-      lines.push(`| ${other.store}: one query per parent | ${other.nPlusOne.parents} | ${ms(other.nPlusOne.perParent.p50)} | ${ms(other.nPlusOne.perParent.p95)} |`);
+      lines.push(
+        `| ${other.store}: batched | 1 | ${ms(other.nPlusOne.batched.p50)} | ${ms(other.nPlusOne.batched.p95)} |`,
+      );
+      lines.push(
+        `| ${other.store}: one query per parent | ${other.nPlusOne.parents} | ${ms(other.nPlusOne.perParent.p50)} | ${ms(other.nPlusOne.perParent.p95)} |`,
+      );
     }
     lines.push('');
   }
@@ -174,15 +227,24 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
 
   if (result.throughput.length > 0) {
     const t0 = result.throughput[0]!;
-    lines.push(`## Throughput over HTTP (autocannon, ${t0.connections} connections, ${t0.seconds} s per query, rate limits raised)`, '');
+    lines.push(
+      `## Throughput over HTTP (autocannon, ${t0.connections} connections, ${t0.seconds} s per query, rate limits raised)`,
+      '',
+    );
     lines.push('| query | requests/s | p50 ms | p99 ms | requests | failures |', '|---|---:|---:|---:|---:|---:|');
-    for (const t of result.throughput) lines.push(`| ${t.id} | ${t.requestsPerSecond.toFixed(0)} | ${t.p50} | ${t.p99} | ${groupDigits(t.requests)} | ${t.failures} |`);
+    for (const t of result.throughput)
+      lines.push(
+        `| ${t.id} | ${t.requestsPerSecond.toFixed(0)} | ${t.p50} | ${t.p99} | ${groupDigits(t.requests)} | ${t.failures} |`,
+      );
     lines.push('');
   }
 
   if (result.others.length > 0) {
     lines.push('## Other stores', '');
-    lines.push('The same suite through the same service on the other stores (fewer rounds; a query that took its whole budget once ran once).', '');
+    lines.push(
+      'The same suite through the same service on the other stores (fewer rounds; a query that took its whole budget once ran once).',
+      '',
+    );
     lines.push(...otherStoresTable(embedded, result.others), '');
   }
 
@@ -202,20 +264,30 @@ function largeTargetLines(large: LargeAnswers): string[] {
   const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
   const all = large.queries.find((q) => q.id === 'all-points');
   if (all) {
-    const ok = all.inProcessMs <= LARGE_TARGETS.allPointsRatio * all.rawMs && all.inProcessMs < LARGE_TARGETS.allPointsMs;
-    lines.push(`- every point with id, name, type, unit and timeseriesId (${groupDigits(all.results)}) within ${LARGE_TARGETS.allPointsRatio}× its floor and under ${LARGE_TARGETS.allPointsMs / 1000} s: ${ms(all.inProcessMs)} ms, ${(all.inProcessMs / all.rawMs).toFixed(2)}× — ${yes(ok)}`);
+    const ok =
+      all.inProcessMs <= LARGE_TARGETS.allPointsRatio * all.rawMs && all.inProcessMs < LARGE_TARGETS.allPointsMs;
+    lines.push(
+      `- every point with id, name, type, unit and timeseriesId (${groupDigits(all.results)}) within ${LARGE_TARGETS.allPointsRatio}× its floor and under ${LARGE_TARGETS.allPointsMs / 1000} s: ${ms(all.inProcessMs)} ms, ${(all.inProcessMs / all.rawMs).toFixed(2)}× — ${yes(ok)}`,
+    );
   }
   for (const id of ['hvac-equipment', 'temperature-points']) {
     const q = large.queries.find((x) => x.id === id);
-    if (q) lines.push(`- ${id} (${groupDigits(q.results)}) within ${LARGE_TARGETS.ratio}× its floor: ${(q.inProcessMs / q.rawMs).toFixed(2)}× — ${yes(q.inProcessMs <= LARGE_TARGETS.ratio * q.rawMs)}`);
+    if (q)
+      lines.push(
+        `- ${id} (${groupDigits(q.results)}) within ${LARGE_TARGETS.ratio}× its floor: ${(q.inProcessMs / q.rawMs).toFixed(2)}× — ${yes(q.inProcessMs <= LARGE_TARGETS.ratio * q.rawMs)}`,
+      );
   }
   const perEntity = large.curve.filter((c) => c.results >= 1000).map((c) => c.microsPerEntity);
   if (perEntity.length > 1) {
     const spread = Math.max(...perEntity) / Math.min(...perEntity);
-    lines.push(`- cost per entity flat from 1k to 100k entities: ${perEntity.map((x) => x.toFixed(1)).join(', ')} µs, the largest ${spread.toFixed(2)}× the smallest — ${yes(spread <= LARGE_TARGETS.curveSpread)}`);
+    lines.push(
+      `- cost per entity flat from 1k to 100k entities: ${perEntity.map((x) => x.toFixed(1)).join(', ')} µs, the largest ${spread.toFixed(2)}× the smallest — ${yes(spread <= LARGE_TARGETS.curveSpread)}`,
+    );
   }
   const l = large.liveness;
-  lines.push(`- /healthz and a small query on another site under ${LARGE_TARGETS.probeP99Ms} ms (p99) while the largest query runs: ${ms(l.healthz.p99)} and ${ms(l.smallQuery.p99)} ms — ${yes(l.healthz.p99 < LARGE_TARGETS.probeP99Ms && l.smallQuery.p99 < LARGE_TARGETS.probeP99Ms)}`);
+  lines.push(
+    `- /healthz and a small query on another site under ${LARGE_TARGETS.probeP99Ms} ms (p99) while the largest query runs: ${ms(l.healthz.p99)} and ${ms(l.smallQuery.p99)} ms — ${yes(l.healthz.p99 < LARGE_TARGETS.probeP99Ms && l.smallQuery.p99 < LARGE_TARGETS.probeP99Ms)}`,
+  );
   return lines;
 }
 
@@ -229,13 +301,28 @@ function largeAnswerLines(large: LargeAnswers): string[] {
     'Queries whose answer is a large part of the site, each timed in-process and over HTTP (median of the rounds), against its floor: the SPARQL the service sent, replayed straight to the store, plus `JSON.stringify` of the answer.',
     '',
   );
-  lines.push('| query | results | round trips | in-process ms | HTTP ms | floor ms (store + JSON) | in-process ÷ floor | answer bytes |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(
+    '| query | results | round trips | in-process ms | HTTP ms | floor ms (store + JSON) | in-process ÷ floor | answer bytes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
   for (const q of large.queries) {
-    lines.push(`| ${q.id} | ${groupDigits(q.results)} | ${q.roundTrips} | ${ms(q.inProcessMs)} | ${ms(q.httpMs)} | ${ms(q.rawMs)} (${ms(q.rawMs - q.serializeMs)} + ${ms(q.serializeMs)}) | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${groupDigits(q.bytes)} |`);
+    lines.push(
+      `| ${q.id} | ${groupDigits(q.results)} | ${q.roundTrips} | ${ms(q.inProcessMs)} | ${ms(q.httpMs)} | ${ms(q.rawMs)} (${ms(q.rawMs - q.serializeMs)} + ${ms(q.serializeMs)}) | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${groupDigits(q.bytes)} |`,
+    );
   }
-  lines.push('', 'Cost per entity, `point(siteId, is: <class>) { id name type unit timeseriesId }` for classes from about 1k points to all of them:', '');
-  lines.push('| class | results | in-process ms | µs per entity | floor ms | in-process ÷ floor |', '|---|---:|---:|---:|---:|---:|');
-  for (const c of large.curve) lines.push(`| ${c.name} | ${groupDigits(c.results)} | ${ms(c.inProcessMs)} | ${c.microsPerEntity.toFixed(1)} | ${ms(c.rawMs)} | ${(c.inProcessMs / c.rawMs).toFixed(2)} |`);
+  lines.push(
+    '',
+    'Cost per entity, `point(siteId, is: <class>) { id name type unit timeseriesId }` for classes from about 1k points to all of them:',
+    '',
+  );
+  lines.push(
+    '| class | results | in-process ms | µs per entity | floor ms | in-process ÷ floor |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const c of large.curve)
+    lines.push(
+      `| ${c.name} | ${groupDigits(c.results)} | ${ms(c.inProcessMs)} | ${c.microsPerEntity.toFixed(1)} | ${ms(c.rawMs)} | ${(c.inProcessMs / c.rawMs).toFixed(2)} |`,
+    );
   const l = large.liveness;
   lines.push(
     '',
@@ -244,17 +331,30 @@ function largeAnswerLines(large: LargeAnswers): string[] {
   );
   lines.push('| probe | answers | p50 ms | p99 ms | max ms |', '|---|---:|---:|---:|---:|');
   lines.push(`| /healthz | ${l.healthz.count} | ${ms(l.healthz.p50)} | ${ms(l.healthz.p99)} | ${ms(l.healthz.max)} |`);
-  lines.push(`| small GraphQL query, other site | ${l.smallQuery.count} | ${ms(l.smallQuery.p50)} | ${ms(l.smallQuery.p99)} | ${ms(l.smallQuery.max)} |`);
-  lines.push('', `The event loop's delay over the run (how long the main thread was held at a time): p99 ${ms(l.loopDelayP99Ms)} ms, longest ${ms(l.loopDelayMaxMs)} ms.`);
+  lines.push(
+    `| small GraphQL query, other site | ${l.smallQuery.count} | ${ms(l.smallQuery.p50)} | ${ms(l.smallQuery.p99)} | ${ms(l.smallQuery.max)} |`,
+  );
+  lines.push(
+    '',
+    `The event loop's delay over the run (how long the main thread was held at a time): p99 ${ms(l.loopDelayP99Ms)} ms, longest ${ms(l.loopDelayMaxMs)} ms.`,
+  );
   return lines;
 }
 
 /** The summary across sizes: latency per size, round trips, load, and the targets. */
-export function renderSummary(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMeasure | undefined }>, ctx: ReportContext): string {
+export function renderSummary(
+  sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMeasure | undefined }>,
+  ctx: ReportContext,
+): string {
   const labels = sizes.map((s) => s.result.size);
   const lines: string[] = [`# Benchmark summary (${labels.join(', ')})`, ''];
-  lines.push(`\`${ctx.command}\` on ${ctx.date}: ${machineLine(ctx.machine)}; load average at the start ${sizes.map((s) => s.result.loadAverage.start.toFixed(1)).join(' / ')}. Details per size: ${labels.map((l) => `bench/results-${l}.md`).join(', ')}.`, '');
-  lines.push(`| query | round trips | ${labels.map((l) => `p50 ms ${l}`).join(' | ')} | ${labels.map((l) => `÷ fastest raw ${l}`).join(' | ')} |`);
+  lines.push(
+    `\`${ctx.command}\` on ${ctx.date}: ${machineLine(ctx.machine)}; load average at the start ${sizes.map((s) => s.result.loadAverage.start.toFixed(1)).join(' / ')}. Details per size: ${labels.map((l) => `bench/results-${l}.md`).join(', ')}.`,
+    '',
+  );
+  lines.push(
+    `| query | round trips | ${labels.map((l) => `p50 ms ${l}`).join(' | ')} | ${labels.map((l) => `÷ fastest raw ${l}`).join(' | ')} |`,
+  );
   lines.push(`|---|---:|${labels.map(() => '---:').join('|')}|${labels.map(() => '---:').join('|')}|`);
   const first = sizes[0]!.result.embedded.queries;
   for (const q of first) {
@@ -262,23 +362,40 @@ export function renderSummary(sizes: ReadonlyArray<{ result: SizeResult; rawLoad
     const trips = [...new Set(per.map((x) => (x ? roundTrips(x) : '–')))];
     const p50 = per.map((x) => (x && !x.error ? ms(x.inProcess.p50) : '–'));
     const ratio = per.map((x) => (x && !x.error ? (x.inProcess.p50 / fastestRaw(x).p50).toFixed(2) : '–'));
-    lines.push(`| ${q.id}${q.siteWide ? ' *' : ''} | ${trips.join(' vs ')} | ${p50.join(' | ')} | ${ratio.join(' | ')} |`);
+    lines.push(
+      `| ${q.id}${q.siteWide ? ' *' : ''} | ${trips.join(' vs ')} | ${p50.join(' | ')} | ${ratio.join(' | ')} |`,
+    );
   }
-  lines.push('', '| size | load, triples/s (raw Oxigraph) | load, triples/s (service) | peak RSS MiB (service) | HTTP req/s (' + (sizes[0]!.result.throughput.map((t) => t.id).join(', ') || 'none') + ') |');
+  lines.push(
+    '',
+    '| size | load, triples/s (raw Oxigraph) | load, triples/s (service) | peak RSS MiB (service) | HTTP req/s (' +
+      (sizes[0]!.result.throughput.map((t) => t.id).join(', ') || 'none') +
+      ') |',
+  );
   lines.push('|---|---:|---:|---:|---|');
   for (const { result, rawLoad } of sizes) {
     const rate = (l: LoadMeasure | undefined) => (l ? groupDigits(l.triples / (l.wallMs / 1000)) : '–');
-    lines.push(`| ${result.size} | ${rate(rawLoad)} | ${rate(result.embedded.load)} | ${result.embedded.load?.peakRssMiB ?? '–'} | ${result.throughput.map((t) => t.requestsPerSecond.toFixed(0)).join(' / ') || '–'} |`);
+    lines.push(
+      `| ${result.size} | ${rate(rawLoad)} | ${rate(result.embedded.load)} | ${result.embedded.load?.peakRssMiB ?? '–'} | ${result.throughput.map((t) => t.requestsPerSecond.toFixed(0)).join(' / ') || '–'} |`,
+    );
   }
   const withLarge = sizes.filter((s) => s.result.large);
   if (withLarge.length > 0) {
     lines.push('', 'Large answers (details per size: "Large answers"):', '');
-    lines.push('| size | query | results | in-process ms | floor ms | ÷ floor | /healthz p99 ms | small query p99 ms | longest hold ms |', '|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push(
+      '| size | query | results | in-process ms | floor ms | ÷ floor | /healthz p99 ms | small query p99 ms | longest hold ms |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    );
     for (const { result } of withLarge) {
       const { queries, liveness } = result.large!;
       for (const [i, q] of queries.entries()) {
-        const live = i === 0 ? `${ms(liveness.healthz.p99)} | ${ms(liveness.smallQuery.p99)} | ${ms(liveness.loopDelayMaxMs)}` : ' | | ';
-        lines.push(`| ${result.size} | ${q.id} | ${groupDigits(q.results)} | ${ms(q.inProcessMs)} | ${ms(q.rawMs)} | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${live} |`);
+        const live =
+          i === 0
+            ? `${ms(liveness.healthz.p99)} | ${ms(liveness.smallQuery.p99)} | ${ms(liveness.loopDelayMaxMs)}`
+            : ' | | ';
+        lines.push(
+          `| ${result.size} | ${q.id} | ${groupDigits(q.results)} | ${ms(q.inProcessMs)} | ${ms(q.rawMs)} | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${live} |`,
+        );
       }
     }
   }
@@ -291,19 +408,27 @@ function targetLines(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMea
   const at1M = bySize.get(formatCount(1_000_000));
   const at5M = bySize.get(formatCount(5_000_000));
   const lines = ['Targets (1M triples, embedded store):', ''];
-  const trips = new Set(sizes.map((s) => s.result.embedded.queries.map((q) => `${q.id}:${q.sparqlQueries}+${q.lookups}`).join(',')));
+  const trips = new Set(
+    sizes.map((s) => s.result.embedded.queries.map((q) => `${q.id}:${q.sparqlQueries}+${q.lookups}`).join(',')),
+  );
   lines.push(`- round trips identical across sizes: ${trips.size === 1 ? 'yes' : '**no**'}`);
   if (at1M) {
     const missed = at1M.embedded.queries.filter((q) => misses(q).length > 0);
-    lines.push(`- every query under ${TARGETS.p50Ms} ms p50 (name CONTAINS excepted) and within ${TARGETS.ratio}× the fastest raw shape: ${missed.length === 0 ? 'yes' : `**no**: ${missed.map((q) => `${q.id} (${misses(q).join(', ')})`).join('; ')}`}`);
+    lines.push(
+      `- every query under ${TARGETS.p50Ms} ms p50 (name CONTAINS excepted) and within ${TARGETS.ratio}× the fastest raw shape: ${missed.length === 0 ? 'yes' : `**no**: ${missed.map((q) => `${q.id} (${misses(q).join(', ')})`).join('; ')}`}`,
+    );
     const load = at1M.embedded.load;
     if (load) {
       const rate = load.triples / (load.wallMs / 1000);
       // The target assumes raw Oxigraph at ~330,000 triples/s: say what raw Oxigraph does on this machine.
       const raw = sizes.find((s) => s.result === at1M)?.rawLoad;
       const rawRate = raw ? raw.triples / (raw.wallMs / 1000) : undefined;
-      const floor = rawRate ? ` (raw Oxigraph on this machine: ${groupDigits(rawRate)} triples/s; the service at ${Math.round((100 * rate) / rawRate)}% of it)` : '';
-      lines.push(`- loading at least ${groupDigits(TARGETS.triplesPerSecond)} triples/s: ${groupDigits(rate)} triples/s, ${rate >= TARGETS.triplesPerSecond ? 'yes' : '**no**'}${floor}`);
+      const floor = rawRate
+        ? ` (raw Oxigraph on this machine: ${groupDigits(rawRate)} triples/s; the service at ${Math.round((100 * rate) / rawRate)}% of it)`
+        : '';
+      lines.push(
+        `- loading at least ${groupDigits(TARGETS.triplesPerSecond)} triples/s: ${groupDigits(rate)} triples/s, ${rate >= TARGETS.triplesPerSecond ? 'yes' : '**no**'}${floor}`,
+      );
     }
     if (at1M.large) lines.push(...largeTargetLines(at1M.large));
   } else {
@@ -316,7 +441,9 @@ function targetLines(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMea
       const factor = q.inProcess.p50 / base.inProcess.p50;
       return factor > TARGETS.growth5M ? [`${q.id} (${factor.toFixed(1)}×)`] : [];
     });
-    lines.push(`- no query more than ${TARGETS.growth5M}× its 1M time at 5M: ${grown.length === 0 ? 'yes' : `**no**: ${grown.join(', ')}`}`);
+    lines.push(
+      `- no query more than ${TARGETS.growth5M}× its 1M time at 5M: ${grown.length === 0 ? 'yes' : `**no**: ${grown.join(', ')}`}`,
+    );
   }
   return lines;
 }

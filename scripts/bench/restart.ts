@@ -60,7 +60,16 @@ const log = (message: string) => process.stderr.write(`[restart] ${message}\n`);
 async function startService(dataDir: string): Promise<Service> {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BKG_DATA_DIR: dataDir, BKG_ADMIN_KEY: KEY, HOST: '127.0.0.1', PORT: '0', BKG_SITE_QUOTA_TRIPLES: '0', BKG_MAX_GRAPH_UPLOAD_BYTES: String(8 * 1024 ** 3) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      BKG_DATA_DIR: dataDir,
+      BKG_ADMIN_KEY: KEY,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      BKG_SITE_QUOTA_TRIPLES: '0',
+      BKG_MAX_GRAPH_UPLOAD_BYTES: String(8 * 1024 ** 3),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const logs: Array<Record<string, unknown>> = [];
@@ -81,7 +90,11 @@ async function startService(dataDir: string): Promise<Service> {
   return { child, url: `http://127.0.0.1:${listening.port as number}`, logs, exited };
 }
 
-async function waitFor(logs: Array<Record<string, unknown>>, msg: string, exited: Promise<unknown>): Promise<Record<string, unknown>> {
+async function waitFor(
+  logs: Array<Record<string, unknown>>,
+  msg: string,
+  exited: Promise<unknown>,
+): Promise<Record<string, unknown>> {
   let gone = false;
   void exited.then(() => (gone = true));
   for (;;) {
@@ -93,12 +106,19 @@ async function waitFor(logs: Array<Record<string, unknown>>, msg: string, exited
 }
 
 const api = (service: Service, path: string, init: RequestInit = {}) =>
-  fetch(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string>) } });
+  fetch(`${service.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string>) },
+  });
 
 /** A small query's answer once the site answers it (not SITE_LOADING). */
 async function answers<T>(service: Service, query: string): Promise<T> {
   for (;;) {
-    const response = await api(service, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const response = await api(service, '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     const body = (await response.json()) as { data?: T; errors?: unknown[] };
     if (response.status === 200 && body.data) return body.data;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -108,7 +128,8 @@ async function answers<T>(service: Service, query: string): Promise<T> {
 const FIRST = `{ equipment(siteId: "${SITE}", limit: 3) { id name } }`;
 const COUNT = `{ pointCount(siteId: "${SITE}") }`;
 
-const rssMiB = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+const rssMiB = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 async function stop(service: Service): Promise<void> {
   service.child.kill('SIGTERM');
@@ -117,13 +138,23 @@ async function stop(service: Service): Promise<void> {
 
 async function measure(): Promise<RestartMeasure> {
   log(`raw load of ${file}`);
-  const raw = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'scripts/bench/raw-load.ts', file], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 20 }).trim()) as LoadMeasure;
+  const raw = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/bench/raw-load.ts', file], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    }).trim(),
+  ) as LoadMeasure;
   log(`raw: ${raw.triples} triples in ${(raw.wallMs / 1000).toFixed(1)} s`);
   const dir = await mkdtemp(join(tmpdir(), 'bkg-restart-bench-'));
   try {
     const dataDir = join(dir, 'data');
     let service = await startService(dataDir);
-    await api(service, '/api/v1/sites', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: SITE, name: SITE }) });
+    await api(service, '/api/v1/sites', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: SITE, name: SITE }),
+    });
     log('loading over HTTP');
     let started = performance.now();
     const loaded = await api(service, `/api/v1/sites/${SITE}/graph`, {
@@ -142,7 +173,9 @@ async function measure(): Promise<RestartMeasure> {
     const points = await answers(service, COUNT);
     await stop(service);
     const journal = join(dataDir, 'graphs');
-    const journalBytes = (await Promise.all((await readdir(journal)).map(async (name) => (await stat(join(journal, name))).size))).reduce((a, b) => a + b, 0);
+    const journalBytes = (
+      await Promise.all((await readdir(journal)).map(async (name) => (await stat(join(journal, name))).size))
+    ).reduce((a, b) => a + b, 0);
 
     log('restarting');
     started = performance.now();
@@ -151,13 +184,29 @@ async function measure(): Promise<RestartMeasure> {
     await answers(service, FIRST);
     const answersSeconds = seconds(started);
     const again = await answers(service, COUNT);
-    if (JSON.stringify(again) !== JSON.stringify(points)) throw new Error(`after the restart ${JSON.stringify(again)}, before ${JSON.stringify(points)}`);
+    if (JSON.stringify(again) !== JSON.stringify(points))
+      throw new Error(`after the restart ${JSON.stringify(again)}, before ${JSON.stringify(points)}`);
     await waitFor(service.logs, 'graphs restored', service.exited);
     const allThreadsSeconds = seconds(started);
     const rss = rssMiB(service.child.pid!);
     await stop(service);
-    log(`listening after ${listeningSeconds} s, answering after ${answersSeconds} s (raw load ${(raw.wallMs / 1000).toFixed(1)} s), ${rss} MiB`);
-    return { file, triples, fileBytes: statSync(file).size, raw, loadSeconds, rewriteSeconds, journalBytes, listeningSeconds, answersSeconds, allThreadsSeconds, rssMiB: rss, bytesPerTriple: Math.round((rss * 2 ** 20) / triples) };
+    log(
+      `listening after ${listeningSeconds} s, answering after ${answersSeconds} s (raw load ${(raw.wallMs / 1000).toFixed(1)} s), ${rss} MiB`,
+    );
+    return {
+      file,
+      triples,
+      fileBytes: statSync(file).size,
+      raw,
+      loadSeconds,
+      rewriteSeconds,
+      journalBytes,
+      listeningSeconds,
+      answersSeconds,
+      allThreadsSeconds,
+      rssMiB: rss,
+      bytesPerTriple: Math.round((rss * 2 ** 20) / triples),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -13,12 +13,26 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { siteGraph } from '../../src/rdf/vocabulary.ts';
 import { findAnchors, seedReadings } from './anchors.ts';
-import { BENCH_SITE, COMUNICA, EMBEDDED, Gateway, endpointStore, type LoadMeasure, type StoreChoice } from './gateway.ts';
+import {
+  BENCH_SITE,
+  COMUNICA,
+  EMBEDDED,
+  Gateway,
+  endpointStore,
+  type LoadMeasure,
+  type StoreChoice,
+} from './gateway.ts';
 import { measureQuery, type QueryResult } from './measure-query.ts';
 import { equipmentIdsOf, measureNPlusOne, type NPlusOneResult } from './n-plus-one.ts';
 import { competingShapes } from './shapes.ts';
 import { N_PLUS_ONE_QUERY, SUITE, THROUGHPUT_QUERIES, variablesOf, type BenchQuery } from './suite.ts';
-import { LARGE_QUERIES, measureCurve, measureLargeAnswers, measureLiveness, type LargeAnswers } from './large-answers.ts';
+import {
+  LARGE_QUERIES,
+  measureCurve,
+  measureLargeAnswers,
+  measureLiveness,
+  type LargeAnswers,
+} from './large-answers.ts';
 import { measureThroughput, type ThroughputResult } from './throughput.ts';
 import { WARM_UP_ROUNDS } from './timing.ts';
 
@@ -70,7 +84,9 @@ async function runStore(
   const gateway = await Gateway.start(choice, file, log, options.recordsTemplate);
   try {
     const load = gateway.load;
-    log(`${choice.name}: ${load.triples} triples in ${(load.wallMs / 1000).toFixed(1)} s, peak RSS ${load.peakRssMiB} MiB`);
+    log(
+      `${choice.name}: ${load.triples} triples in ${(load.wallMs / 1000).toFixed(1)} s, peak RSS ${load.peakRssMiB} MiB`,
+    );
     const anchors = await findAnchors(gateway);
     await seedReadings(gateway, anchors);
     const variables = variablesOf(anchors);
@@ -90,7 +106,9 @@ async function runStore(
         http: full,
         shapes: () => (full ? competingShapes(ontology, query.id, profile) : []),
       });
-      log(`${choice.name}: ${query.id}: ${result.error ?? `${result.total} entities, ${result.sparqlQueries}+${result.lookups} round trips, p50 ${result.inProcess.p50.toFixed(2)} ms (raw ${result.raw.p50.toFixed(2)} ms)`}`);
+      log(
+        `${choice.name}: ${query.id}: ${result.error ?? `${result.total} entities, ${result.sparqlQueries}+${result.lookups} round trips, p50 ${result.inProcess.p50.toFixed(2)} ms (raw ${result.raw.p50.toFixed(2)} ms)`}`,
+      );
       results.push(result);
     }
     let nPlusOne: NPlusOneResult | undefined;
@@ -100,16 +118,26 @@ async function runStore(
       // On a store where the batched query alone took the budget, one query per parent would take hours.
       const batchedMs = results.find((r) => r.id === N_PLUS_ONE_QUERY)?.raw.p50 ?? 0;
       if (full || batchedMs < options.budgetMs / 4) {
-        nPlusOne = await measureNPlusOne(gateway, equipmentIdsOf(answer.body.data), {
-          iterations: full ? Math.max(1, Math.round(options.iterations / 4)) : 1,
-          budgetMs: options.budgetMs,
-        }, profile);
-        log(`${choice.name}: N+1: ${nPlusOne.parents} parents, batched ${nPlusOne.batched.p50.toFixed(1)} ms, one per parent ${nPlusOne.perParent.p50.toFixed(1)} ms`);
+        nPlusOne = await measureNPlusOne(
+          gateway,
+          equipmentIdsOf(answer.body.data),
+          {
+            iterations: full ? Math.max(1, Math.round(options.iterations / 4)) : 1,
+            budgetMs: options.budgetMs,
+          },
+          profile,
+        );
+        log(
+          `${choice.name}: N+1: ${nPlusOne.parents} parents, batched ${nPlusOne.batched.p50.toFixed(1)} ms, one per parent ${nPlusOne.perParent.p50.toFixed(1)} ms`,
+        );
       }
     }
     await whileUp?.(gateway, variables, queries);
     const httpLoad = full ? await gateway.loadOverHttp(file) : undefined;
-    if (httpLoad) log(`${choice.name}: loaded again over HTTP in ${(httpLoad.wallMs / 1000).toFixed(1)} s, peak RSS ${httpLoad.peakRssMiB} MiB`);
+    if (httpLoad)
+      log(
+        `${choice.name}: loaded again over HTTP in ${(httpLoad.wallMs / 1000).toFixed(1)} s, peak RSS ${httpLoad.peakRssMiB} MiB`,
+      );
     return { store: choice.name, load, httpLoad, queries: results, nPlusOne };
   } finally {
     await gateway.close();
@@ -137,7 +165,8 @@ async function main(argv: string[]): Promise<void> {
     },
     strict: true,
   });
-  if (!values.file || !values.size || !values.out) throw new Error('usage: run-size.ts --file FILE --size LABEL --out JSON [options]');
+  if (!values.file || !values.size || !values.out)
+    throw new Error('usage: run-size.ts --file FILE --size LABEL --out JSON [options]');
   const log = (message: string) => console.error(`[bench ${values.size}] ${message}`);
   const options: RunOptions = {
     iterations: Number(values.iterations),
@@ -160,7 +189,9 @@ async function main(argv: string[]): Promise<void> {
       const curve = await measureCurve(gateway, options.largeRounds, log);
       log(`liveness: ${LARGE_QUERIES[0]!.id} again and again for ${options.livenessSeconds} s`);
       const liveness = await measureLiveness(gateway, LARGE_QUERIES[0]!.document, options.livenessSeconds);
-      log(`liveness: /healthz p99 ${liveness.healthz.p99.toFixed(0)} ms, small query p99 ${liveness.smallQuery.p99.toFixed(0)} ms, longest hold ${liveness.loopDelayMaxMs.toFixed(0)} ms`);
+      log(
+        `liveness: /healthz p99 ${liveness.healthz.p99.toFixed(0)} ms, small query p99 ${liveness.smallQuery.p99.toFixed(0)} ms, longest hold ${liveness.loopDelayMaxMs.toFixed(0)} ms`,
+      );
       large = { queries, curve, liveness };
     }
     if (options.httpSeconds <= 0) return;
@@ -168,8 +199,13 @@ async function main(argv: string[]): Promise<void> {
       const query = queries.find((q) => q.id === id);
       if (!query) continue;
       log(`autocannon: ${id}, ${options.connections} connections, ${options.httpSeconds} s`);
-      const result = await measureThroughput(gateway, id, query.document, variables, { seconds: options.httpSeconds, connections: options.connections });
-      log(`autocannon: ${id}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.failures} failures`);
+      const result = await measureThroughput(gateway, id, query.document, variables, {
+        seconds: options.httpSeconds,
+        connections: options.connections,
+      });
+      log(
+        `autocannon: ${id}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.failures} failures`,
+      );
       throughput.push(result);
     }
   });

@@ -42,13 +42,23 @@ const entitiesOf = (ontology: Ontology, kind: EntityKind) => (rows: readonly Spa
   [...readEntityRows(rows).records.values()].filter((r) => kindsOf(r, ontology).has(kind)).map((r) => r.iri);
 
 /** The competing shapes of a suite query (none for most), fetching the facts as the service does with the site's profile. */
-export function competingShapes(ontology: Ontology, queryId: string, profile: SiteProfile | undefined): CompetingShape[] {
+export function competingShapes(
+  ontology: Ontology,
+  queryId: string,
+  profile: SiteProfile | undefined,
+): CompetingShape[] {
   const graph = siteGraph(BENCH_SITE);
   const closure = (local: string) => ontology.sortedClosure(BRICK + local).map(iri);
   const kindClasses = (kind: EntityKind) => ontology.sortedKindClasses(kind);
   const paths = pathsOf(profile);
-  const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) => selectEntities(graph, shapePatterns(candidates), [variable('e'), variable('tag')], new Set(attributes), profile);
-  const shape = (label: string, kind: EntityKind, candidates: Sparql, extra: Partial<CompetingShape> = {}): CompetingShape => ({
+  const entityQuery = (candidates: Sparql, attributes: Attribute[] = []) =>
+    selectEntities(graph, shapePatterns(candidates), [variable('e'), variable('tag')], new Set(attributes), profile);
+  const shape = (
+    label: string,
+    kind: EntityKind,
+    candidates: Sparql,
+    extra: Partial<CompetingShape> = {},
+  ): CompetingShape => ({
     label,
     replaces: 0,
     query: entityQuery(candidates),
@@ -64,39 +74,84 @@ export function competingShapes(ontology: Ontology, queryId: string, profile: Si
     case 'hvac-in-building': {
       const inBuilding = sparql`VALUES ?a { ${iri(portfolioIri('B01-Building'))} } ?a ${locationPaths.equipment(true, paths)} ?e .`;
       return [
-        shape('building IRI, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:HVAC_Equipment }`', 'Equipment', sparql`${inBuilding} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* brick:HVAC_Equipment }`, subclassesOnly),
-        shape('building IRI, then `FILTER EXISTS { VALUES ?k { closure } ?e a ?k }`', 'Equipment', sparql`${inBuilding} FILTER EXISTS { VALUES ?k { ${closure('HVAC_Equipment')} } ?e a ?k }`),
-        shape('closure first (`VALUES ?k`), then the path to the building IRI', 'Equipment', sparql`VALUES ?k { ${closure('HVAC_Equipment')} } ?e a ?k . ${inBuilding}`),
+        shape(
+          'building IRI, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:HVAC_Equipment }`',
+          'Equipment',
+          sparql`${inBuilding} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* brick:HVAC_Equipment }`,
+          subclassesOnly,
+        ),
+        shape(
+          'building IRI, then `FILTER EXISTS { VALUES ?k { closure } ?e a ?k }`',
+          'Equipment',
+          sparql`${inBuilding} FILTER EXISTS { VALUES ?k { ${closure('HVAC_Equipment')} } ?e a ?k }`,
+        ),
+        shape(
+          'closure first (`VALUES ?k`), then the path to the building IRI',
+          'Equipment',
+          sparql`VALUES ?k { ${closure('HVAC_Equipment')} } ?e a ?k . ${inBuilding}`,
+        ),
       ];
     }
     case 'chillers':
       return [
-        shape('`?e a ?t . GRAPH <ontology> { ?t rdfs:subClassOf* brick:Chiller }`', 'Equipment', sparql`?e a ?t . GRAPH ${O} { ?t rdfs:subClassOf* brick:Chiller }`, subclassesOnly),
-        shape('`?e a ?t FILTER(?t IN (closure))`', 'Equipment', sparql`?e a ?t FILTER(?t IN (${join(closure('Chiller'), ', ')}))`),
+        shape(
+          '`?e a ?t . GRAPH <ontology> { ?t rdfs:subClassOf* brick:Chiller }`',
+          'Equipment',
+          sparql`?e a ?t . GRAPH ${O} { ?t rdfs:subClassOf* brick:Chiller }`,
+          subclassesOnly,
+        ),
+        shape(
+          '`?e a ?t FILTER(?t IN (closure))`',
+          'Equipment',
+          sparql`?e a ?t FILTER(?t IN (${join(closure('Chiller'), ', ')}))`,
+        ),
       ];
     case 'upstream':
       return [
-        shape('one property path `?e (feeds|^isFedBy)+ <vav>` with the facts (no hop counts)', 'Equipment', sparql`VALUES ?v { ${iri(portfolioIri('B01-VAV-2-01'))} } ?e ${paths.feeds}+ ?v .`, {
-          replaces: 1,
-          emittedAnswer: traversalAnswer(ontology, 'upstream'),
-        }),
+        shape(
+          'one property path `?e (feeds|^isFedBy)+ <vav>` with the facts (no hop counts)',
+          'Equipment',
+          sparql`VALUES ?v { ${iri(portfolioIri('B01-VAV-2-01'))} } ?e ${paths.feeds}+ ?v .`,
+          {
+            replaces: 1,
+            emittedAnswer: traversalAnswer(ontology, 'upstream'),
+          },
+        ),
       ];
     case 'name-contains': {
       const name = nameFilter(e, { value: 'VAV-2-0', match: 'CONTAINS' }, variable('n'));
       const untypedScan = sparql`?e ${paths.point} ?fb . OPTIONAL { ?e a ?fk . GRAPH ${O} { ?fk bkg:kind ?fkk } } FILTER(!BOUND(?fkk))`;
       const typed = classGenerator(e, kindClasses('Equipment'), variable('k'));
       return [
-        shape('kind classes, with the untyped fallback as a scan of every hasPoint edge', 'Equipment', sparql`{ ${typed} } UNION { ${untypedScan} } ${name}`),
-        shape('label `CONTAINS` prefilter over every label, then the name and the kind', 'Equipment', sparql`{ SELECT DISTINCT ?e WHERE { { ?e rdfs:label ?g } UNION { ?e skos:prefLabel ?g } UNION { ?e brick:label ?g } FILTER(CONTAINS(LCASE(STR(?g)), "vav-2-0")) } } ${name} FILTER EXISTS { ${typed} }`, {
-          narrower: true,
-        }),
+        shape(
+          'kind classes, with the untyped fallback as a scan of every hasPoint edge',
+          'Equipment',
+          sparql`{ ${typed} } UNION { ${untypedScan} } ${name}`,
+        ),
+        shape(
+          'label `CONTAINS` prefilter over every label, then the name and the kind',
+          'Equipment',
+          sparql`{ SELECT DISTINCT ?e WHERE { { ?e rdfs:label ?g } UNION { ?e skos:prefLabel ?g } UNION { ?e brick:label ?g } FILTER(CONTAINS(LCASE(STR(?g)), "vav-2-0")) } } ${name} FILTER EXISTS { ${typed} }`,
+          {
+            narrower: true,
+          },
+        ),
       ];
     }
     case 'points-of-class': {
       const ofAhu = sparql`VALUES ?a { ${iri(portfolioIri('B01-AHU-1'))} } ?a ${paths.point} ?e .`;
       return [
-        shape('AHU IRI, then `FILTER EXISTS { VALUES ?k { closure } ?e a ?k }`', 'Point', sparql`${ofAhu} FILTER EXISTS { VALUES ?k { ${closure('Temperature_Sensor')} } ?e a ?k }`),
-        shape('AHU IRI, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:Temperature_Sensor }`', 'Point', sparql`${ofAhu} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* brick:Temperature_Sensor }`, subclassesOnly),
+        shape(
+          'AHU IRI, then `FILTER EXISTS { VALUES ?k { closure } ?e a ?k }`',
+          'Point',
+          sparql`${ofAhu} FILTER EXISTS { VALUES ?k { ${closure('Temperature_Sensor')} } ?e a ?k }`,
+        ),
+        shape(
+          'AHU IRI, then `?e a ?k . GRAPH <ontology> { ?k rdfs:subClassOf* brick:Temperature_Sensor }`',
+          'Point',
+          sparql`${ofAhu} ?e a ?k . GRAPH ${O} { ?k rdfs:subClassOf* brick:Temperature_Sensor }`,
+          subclassesOnly,
+        ),
       ];
     }
     default:

@@ -26,7 +26,10 @@ export interface Anchors {
 }
 
 /** The variables every query receives. */
-export const variablesOf = (anchors: Anchors): Record<string, string> => ({ site: anchors.site, ifc: anchors.buildingIfcId });
+export const variablesOf = (anchors: Anchors): Record<string, string> => ({
+  site: anchors.site,
+  ifc: anchors.buildingIfcId,
+});
 
 // GraphQL refuses variables a document declares and does not use: `$ifc` only where it is used.
 const q = (body: string) => `query ($site: String!${body.includes('$ifc') ? ', $ifc: String!' : ''}) { ${body} }`;
@@ -67,17 +70,23 @@ export const SUITE: readonly BenchQuery[] = [
   {
     id: 'downstream-medium',
     title: '`downstream(medium: CHILLED_WATER)` of a chiller',
-    document: q('equipment(siteId: $site, id: "B01-CH-1") { name downstream(medium: "CHILLED_WATER") { id name type } }'),
+    document: q(
+      'equipment(siteId: $site, id: "B01-CH-1") { name downstream(medium: "CHILLED_WATER") { id name type } }',
+    ),
   },
   {
     id: 'zone-upstream',
     title: 'zone `upstream(maxDepth: 2, medium: AIR)`',
-    document: q('zone(siteId: $site, id: "B01-Zone-2-01") { name upstream(maxDepth: 2, medium: "AIR") { id name type } }'),
+    document: q(
+      'zone(siteId: $site, id: "B01-Zone-2-01") { name upstream(maxDepth: 2, medium: "AIR") { id name type } }',
+    ),
   },
   {
     id: 'building-equipment-points',
     title: 'three levels: building → equipment → points',
-    document: q('building(siteId: $site, id: "B01-Building") { name equipment(recursive: true) { id name type points { id name type unit timeseriesId } } }'),
+    document: q(
+      'building(siteId: $site, id: "B01-Building") { name equipment(recursive: true) { id name type points { id name type unit timeseriesId } } }',
+    ),
   },
   {
     id: 'ahu-dashboard',
@@ -96,17 +105,23 @@ export const SUITE: readonly BenchQuery[] = [
     id: 'has-property',
     title: '`hasProperty` + `propertyValue` over the site',
     siteWide: true,
-    document: q('equipment(siteId: $site, hasProperty: "controllerName", propertyValue: "DDC-B01-PLANT") { id name properties { name value } }'),
+    document: q(
+      'equipment(siteId: $site, hasProperty: "controllerName", propertyValue: "DDC-B01-PLANT") { id name properties { name value } }',
+    ),
   },
   {
     id: 'entity-by-ifc',
     title: '`entityByIfcId` (a 3D viewer click)',
-    document: q('entityByIfcId(siteId: $site, ifcId: $ifc) { __typename ... on Building { id name } ... on Location { id name } ... on Equipment { id name } }'),
+    document: q(
+      'entityByIfcId(siteId: $site, ifcId: $ifc) { __typename ... on Building { id name } ... on Location { id name } ... on Equipment { id name } }',
+    ),
   },
   {
     id: 'points-current-value',
     title: 'points of an AHU with `currentValue`',
-    document: q('point(siteId: $site, equipmentId: "B01-AHU-1") { id name timeseriesId currentValue { value timestamp quality } }'),
+    document: q(
+      'point(siteId: $site, equipmentId: "B01-AHU-1") { id name timeseriesId currentValue { value timestamp quality } }',
+    ),
   },
   {
     id: 'points-of-class',
@@ -116,7 +131,9 @@ export const SUITE: readonly BenchQuery[] = [
   {
     id: 'floor',
     title: '`location`: a floor with its parent, rooms and zones',
-    document: q('location(siteId: $site, locationId: "B01-Floor-2") { name parent { name } locations { id name } zones { id name } }'),
+    document: q(
+      'location(siteId: $site, locationId: "B01-Floor-2") { name parent { name } locations { id name } zones { id name } }',
+    ),
   },
   {
     id: 'zone-points',
@@ -126,7 +143,9 @@ export const SUITE: readonly BenchQuery[] = [
   {
     id: 'system',
     title: '`system` by exact name with members and points',
-    document: q('system(siteId: $site, name: "B01 CHW-SYS", nameMatch: EXACT) { name equipment { id name } points { id name } }'),
+    document: q(
+      'system(siteId: $site, name: "B01 CHW-SYS", nameMatch: EXACT) { name equipment { id name } points { id name } }',
+    ),
   },
 ];
 

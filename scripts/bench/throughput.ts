@@ -29,7 +29,21 @@ export async function measureThroughput(
   options: { seconds: number; connections: number },
 ): Promise<ThroughputResult> {
   const headers = Object.entries(gateway.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
-  const args = [AUTOCANNON, '-c', String(options.connections), '-d', String(options.seconds), '-m', 'POST', ...headers, '-b', JSON.stringify({ query: document, variables }), '-n', '-j', `${gateway.url}/graphql`];
+  const args = [
+    AUTOCANNON,
+    '-c',
+    String(options.connections),
+    '-d',
+    String(options.seconds),
+    '-m',
+    'POST',
+    ...headers,
+    '-b',
+    JSON.stringify({ query: document, variables }),
+    '-n',
+    '-j',
+    `${gateway.url}/graphql`,
+  ];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -37,7 +51,9 @@ export async function measureThroughput(
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`autocannon exited with ${code}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`autocannon exited with ${code}: ${stderr}`)),
+    );
   });
   const result = JSON.parse(output) as {
     requests: { average: number; total: number };

@@ -18,7 +18,11 @@ export interface Latency {
   readonly runs: number;
 }
 
-export const latencyOf = (samples: readonly number[]): Latency => ({ p50: percentile(samples, 50), p95: percentile(samples, 95), runs: samples.length });
+export const latencyOf = (samples: readonly number[]): Latency => ({
+  p50: percentile(samples, 50),
+  p95: percentile(samples, 95),
+  runs: samples.length,
+});
 
 export interface RoundOptions {
   /** Rounds after the warm-up. */
@@ -62,4 +66,5 @@ export async function rounds(options: RoundOptions, round: () => Promise<readonl
 }
 
 /** Milliseconds for a table: two decimals below 10, one below 100, none above. */
-export const ms = (x: number): string => (!Number.isFinite(x) ? '–' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
+export const ms = (x: number): string =>
+  !Number.isFinite(x) ? '–' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0);

@@ -24,21 +24,29 @@ const TABLES = [
 // One SPARQL update per rename: `?subject ?predicate brick_v_1_0_3:Old` becomes `… brick:New[, brick:Other]`
 // for a class, `?subject brickframe:old ?object` becomes `?subject brick:new ?object` for a relation.
 // Tag renames (btag: → tag:) are not classes and are left out.
-const CLASS_RENAME = /DELETE\{ \?subject \?predicate brick_v_\d+_\d+_\d+:(\S+) \. \} INSERT\{ \?subject \?predicate ([^.]+?) \. \}/;
-const RELATION_RENAME = /DELETE\{ \?subject brickframe:(\S+) \?object \. \} INSERT\{ \?subject brick:(\S+) \?object \. \}/;
+const CLASS_RENAME =
+  /DELETE\{ \?subject \?predicate brick_v_\d+_\d+_\d+:(\S+) \. \} INSERT\{ \?subject \?predicate ([^.]+?) \. \}/;
+const RELATION_RENAME =
+  /DELETE\{ \?subject brickframe:(\S+) \?object \. \} INSERT\{ \?subject brick:(\S+) \?object \. \}/;
 
 /** Reads the conversion tables in `dir` into renames (sorted, so the output only changes with the source). */
 export async function readBrickRenames(dir: string): Promise<BrickRenameTables> {
   const classes: Record<string, Record<string, string[]>> = {};
   const relations: Record<string, Record<string, string>> = {};
   for (const [version, file] of TABLES) {
-    const { operations } = JSON.parse(await readFile(join(dir, file), 'utf8')) as { operations: Array<{ query: string }> };
+    const { operations } = JSON.parse(await readFile(join(dir, file), 'utf8')) as {
+      operations: Array<{ query: string }>;
+    };
     const renamed = new Map<string, string[]>();
     const related = new Map<string, string>();
     for (const { query } of operations) {
       const cls = CLASS_RENAME.exec(query);
       if (cls) {
-        const targets = cls[2]!.split(',').map((t) => t.trim()).filter((t) => t.startsWith('brick:')).map((t) => t.slice('brick:'.length));
+        const targets = cls[2]!
+          .split(',')
+          .map((t) => t.trim())
+          .filter((t) => t.startsWith('brick:'))
+          .map((t) => t.slice('brick:'.length));
         if (targets.length > 0 && !(targets.length === 1 && targets[0] === cls[1])) renamed.set(cls[1]!, targets);
         continue;
       }

@@ -49,9 +49,11 @@ export function selectBrickShapes(source: N3.Store): Quad[] {
     if (known !== undefined) return known;
     if (visiting.has(key)) return false;
     visiting.add(key);
-    const result = source.getQuads(node, null, null, null).some(({ predicate, object }) =>
-      predicate.value === `${SH}property` ? checksSomething(object, visiting) : CONSTRAINTS.has(predicate.value),
-    );
+    const result = source
+      .getQuads(node, null, null, null)
+      .some(({ predicate, object }) =>
+        predicate.value === `${SH}property` ? checksSomething(object, visiting) : CONSTRAINTS.has(predicate.value),
+      );
     checks.set(key, result);
     return result;
   };
@@ -67,7 +69,12 @@ export function selectBrickShapes(source: N3.Store): Quad[] {
         CONSTRAINTS.has(p) || CARRIED.has(p) || PATHS.has(p) || (p === RDF_TYPE && SHAPE_TYPES.has(q.object.value));
       if (!keep || (p === `${SH}property` && !checksSomething(q.object))) continue;
       out.push(quad(q.subject, q.predicate, q.object));
-      if (q.object.termType === 'BlankNode' || (SHAPE_VALUED.has(p) && q.object.termType === 'NamedNode') || p === `${RDF}first` || p === `${RDF}rest`) {
+      if (
+        q.object.termType === 'BlankNode' ||
+        (SHAPE_VALUED.has(p) && q.object.termType === 'NamedNode') ||
+        p === `${RDF}first` ||
+        p === `${RDF}rest`
+      ) {
         if (q.object.termType !== 'Literal' && q.object.value !== `${RDF}nil`) copy(q.object);
       }
     }

@@ -81,7 +81,10 @@ export function timeseries(block: SubjectBlock, timeseriesId: string, style: Tim
 /** An IFC reference; with `project`, its `ref:hasIfcProjectReference` (Brick 1.4's shapes require one). */
 export function ifcReferenceNode(globalId: string, project?: Term): BlankNode {
   if (!isValidIfcGlobalId(globalId)) throw new Error(`Not a valid IFC GlobalId: ${globalId}`);
-  const pairs: Array<readonly [Term, Term]> = [['a', 'ref:IFCReference'], ['ref:ifcGlobalID', stringLiteral(globalId)]];
+  const pairs: Array<readonly [Term, Term]> = [
+    ['a', 'ref:IFCReference'],
+    ['ref:ifcGlobalID', stringLiteral(globalId)],
+  ];
   if (project) pairs.push(['ref:hasIfcProjectReference', project]);
   return blank(...pairs);
 }
@@ -94,7 +97,9 @@ export function ifcReference(block: SubjectBlock, globalId: string, project?: Te
 /** What a `ref:ifcProject` must state: `ref:ifcProjectID "…" ; ref:ifcFileLocation "…"`. */
 export function ifcProject(block: SubjectBlock, projectGlobalId: string, fileLocation: string): SubjectBlock {
   if (!isValidIfcGlobalId(projectGlobalId)) throw new Error(`Not a valid IFC GlobalId: ${projectGlobalId}`);
-  return block.add('ref:ifcProjectID', stringLiteral(projectGlobalId)).add('ref:ifcFileLocation', stringLiteral(fileLocation));
+  return block
+    .add('ref:ifcProjectID', stringLiteral(projectGlobalId))
+    .add('ref:ifcFileLocation', stringLiteral(fileLocation));
 }
 
 /**
@@ -110,7 +115,10 @@ export function quantity(
 ): SubjectBlock {
   return block.add(
     predicate,
-    blank(['brick:value', typedLiteral(decimalLexical(value, fractionDigits), 'xsd:decimal')], ['brick:hasUnit', `unit:${qudtUnit}`]),
+    blank(
+      ['brick:value', typedLiteral(decimalLexical(value, fractionDigits), 'xsd:decimal')],
+      ['brick:hasUnit', `unit:${qudtUnit}`],
+    ),
   );
 }
 

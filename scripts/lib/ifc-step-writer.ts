@@ -10,7 +10,20 @@ import { deterministicIfcGlobalId } from './ifc-guid.ts';
 export type IfcSchema = 'IFC4' | 'IFC2X3';
 
 /** What an element is; it picks the IFC class per schema and a colour. */
-export type IfcElementKind = 'slab' | 'roof-slab' | 'wall' | 'duct' | 'ahu' | 'vav' | 'fcu' | 'chiller' | 'boiler' | 'pump' | 'valve' | 'pipe' | 'radiator';
+export type IfcElementKind =
+  | 'slab'
+  | 'roof-slab'
+  | 'wall'
+  | 'duct'
+  | 'ahu'
+  | 'vav'
+  | 'fcu'
+  | 'chiller'
+  | 'boiler'
+  | 'pump'
+  | 'valve'
+  | 'pipe'
+  | 'radiator';
 
 /** An axis-aligned box in metres, relative to its storey: centre x, y; base z; sizes. */
 export interface IfcBox {
@@ -72,9 +85,18 @@ const CLASSES: Record<IfcElementKind, Record<IfcSchema, { name: string; predefin
   'roof-slab': { IFC4: { name: 'IFCSLAB', predefined: 'ROOF' }, IFC2X3: { name: 'IFCSLAB', predefined: 'ROOF' } },
   wall: { IFC4: { name: 'IFCWALL', predefined: 'STANDARD' }, IFC2X3: { name: 'IFCWALLSTANDARDCASE' } },
   duct: { IFC4: { name: 'IFCDUCTSEGMENT', predefined: 'RIGIDSEGMENT' }, IFC2X3: { name: 'IFCFLOWSEGMENT' } },
-  ahu: { IFC4: { name: 'IFCUNITARYEQUIPMENT', predefined: 'AIRHANDLER' }, IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' } },
-  vav: { IFC4: { name: 'IFCAIRTERMINALBOX', predefined: 'VARIABLEFLOWPRESSUREINDEPENDANT' }, IFC2X3: { name: 'IFCFLOWCONTROLLER' } },
-  fcu: { IFC4: { name: 'IFCUNITARYEQUIPMENT', predefined: 'SPLITSYSTEM' }, IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' } },
+  ahu: {
+    IFC4: { name: 'IFCUNITARYEQUIPMENT', predefined: 'AIRHANDLER' },
+    IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' },
+  },
+  vav: {
+    IFC4: { name: 'IFCAIRTERMINALBOX', predefined: 'VARIABLEFLOWPRESSUREINDEPENDANT' },
+    IFC2X3: { name: 'IFCFLOWCONTROLLER' },
+  },
+  fcu: {
+    IFC4: { name: 'IFCUNITARYEQUIPMENT', predefined: 'SPLITSYSTEM' },
+    IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' },
+  },
   chiller: { IFC4: { name: 'IFCCHILLER', predefined: 'WATERCOOLED' }, IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' } },
   boiler: { IFC4: { name: 'IFCBOILER', predefined: 'WATER' }, IFC2X3: { name: 'IFCENERGYCONVERSIONDEVICE' } },
   pump: { IFC4: { name: 'IFCPUMP', predefined: 'ENDSUCTION' }, IFC2X3: { name: 'IFCFLOWMOVINGDEVICE' } },
@@ -113,7 +135,11 @@ function text(value: string): string {
     if (ch === "'") out += "''";
     else if (ch === '\\') out += '\\\\';
     else if (code >= 0x20 && code < 0x7f) out += ch;
-    else out += `\\X2\\${code.toString(16).toUpperCase().padStart(code > 0xffff ? 8 : 4, '0')}\\X0\\`;
+    else
+      out += `\\X2\\${code
+        .toString(16)
+        .toUpperCase()
+        .padStart(code > 0xffff ? 8 : 4, '0')}\\X0\\`;
   }
   return `'${out}'`;
 }
@@ -151,7 +177,9 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
   const origin2d = add('IFCCARTESIANPOINT((0.,0.))');
   const centred = add(`IFCAXIS2PLACEMENT2D(${origin2d},$)`);
 
-  const project = add(`IFCPROJECT(${spec.projectGlobalId ? text(spec.projectGlobalId) : guid('project')},${history},${text(spec.projectName)},$,$,$,$,(${context}),${units})`);
+  const project = add(
+    `IFCPROJECT(${spec.projectGlobalId ? text(spec.projectGlobalId) : guid('project')},${history},${text(spec.projectName)},$,$,$,$,(${context}),${units})`,
+  );
   const sitePlacement = add(`IFCLOCALPLACEMENT($,${world})`);
   const site = add(`IFCSITE(${guid('site')},${history},'Site',$,$,${sitePlacement},$,$,.ELEMENT.,$,$,$,$,$)`);
   const buildingPlacement = add(`IFCLOCALPLACEMENT(${sitePlacement},${world})`);
@@ -179,7 +207,9 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
   const storeys: string[] = [];
   const products = new Map<string, string>();
   for (const storeySpec of spec.storeys) {
-    const storeyPlacement = add(`IFCLOCALPLACEMENT(${buildingPlacement},${add(`IFCAXIS2PLACEMENT3D(${point(0, 0, storeySpec.elevation)},$,$)`)})`);
+    const storeyPlacement = add(
+      `IFCLOCALPLACEMENT(${buildingPlacement},${add(`IFCAXIS2PLACEMENT3D(${point(0, 0, storeySpec.elevation)},$,$)`)})`,
+    );
     const storey = add(
       `IFCBUILDINGSTOREY(${text(storeySpec.globalId)},${history},${text(storeySpec.name)},$,$,${storeyPlacement},$,$,.ELEMENT.,${length(storeySpec.elevation)})`,
     );
@@ -193,12 +223,17 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
         ),
       );
     }
-    if (spaces.size > 0) add(`IFCRELAGGREGATES(${guid(`${storeySpec.globalId}-spaces`)},${history},$,$,${storey},(${[...spaces.values()].join(',')}))`);
+    if (spaces.size > 0)
+      add(
+        `IFCRELAGGREGATES(${guid(`${storeySpec.globalId}-spaces`)},${history},$,$,${storey},(${[...spaces.values()].join(',')}))`,
+      );
 
     const contained = new Map<string, string[]>();
     for (const element of storeySpec.elements) {
       const { x, y, z, dx, dy, dz } = element.box;
-      const placement = add(`IFCLOCALPLACEMENT(${storeyPlacement},${add(`IFCAXIS2PLACEMENT3D(${point(x, y, z)},$,$)`)})`);
+      const placement = add(
+        `IFCLOCALPLACEMENT(${storeyPlacement},${add(`IFCAXIS2PLACEMENT3D(${point(x, y, z)},$,$)`)})`,
+      );
       const profile = add(`IFCRECTANGLEPROFILEDEF(.AREA.,$,${centred},${length(dx)},${length(dy)})`);
       const solid = add(`IFCEXTRUDEDAREASOLID(${profile},${world},${up},${length(dz)})`);
       add(`IFCSTYLEDITEM(${solid},(${styleOf(element.kind)}),$)`);
@@ -206,14 +241,18 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
       const shape = add(`IFCPRODUCTDEFINITIONSHAPE($,$,(${body}))`);
       const cls = CLASSES[element.kind][schema];
       const predefined = schema === 'IFC4' || cls.name === 'IFCSLAB' ? `,.${cls.predefined ?? 'NOTDEFINED'}.` : '';
-      const ref = add(`${cls.name}(${text(element.globalId)},${history},${text(element.name)},$,$,${placement},${shape},${element.tag === undefined ? '$' : text(element.tag)}${predefined})`);
+      const ref = add(
+        `${cls.name}(${text(element.globalId)},${history},${text(element.name)},$,$,${placement},${shape},${element.tag === undefined ? '$' : text(element.tag)}${predefined})`,
+      );
       products.set(element.globalId, ref);
       const container = element.space === undefined ? storey : spaces.get(element.space);
       if (!container) throw new Error(`${element.name}: no space ${element.space} on ${storeySpec.name}`);
       contained.set(container, [...(contained.get(container) ?? []), ref]);
     }
     for (const [container, elements] of contained) {
-      add(`IFCRELCONTAINEDINSPATIALSTRUCTURE(${guid(`${container}-${storeySpec.globalId}-contains`)},${history},$,$,(${elements.join(',')}),${container})`);
+      add(
+        `IFCRELCONTAINEDINSPATIALSTRUCTURE(${guid(`${container}-${storeySpec.globalId}-contains`)},${history},$,$,(${elements.join(',')}),${container})`,
+      );
     }
   }
   add(`IFCRELAGGREGATES(${guid('building-storeys')},${history},$,$,${building},(${storeys.join(',')}))`);
@@ -223,12 +262,16 @@ export function writeIfc(spec: IfcBuildingSpec, schema: IfcSchema): string {
       if (!element) throw new Error(`No element ${of} to connect`);
       const key = `${of}-${from}-${to}-${direction}`;
       const rest = schema === 'IFC4' ? `,.${direction}.,.PIPE.,.HEATING.` : `,.${direction}.`;
-      const ref = add(`IFCDISTRIBUTIONPORT(${guid(`port-${key}`)},${history},${text(direction === 'SOURCE' ? 'Outlet' : 'Inlet')},$,$,$,$${rest})`);
+      const ref = add(
+        `IFCDISTRIBUTIONPORT(${guid(`port-${key}`)},${history},${text(direction === 'SOURCE' ? 'Outlet' : 'Inlet')},$,$,$,$${rest})`,
+      );
       if (schema === 'IFC4') add(`IFCRELNESTS(${guid(`nests-${key}`)},${history},$,$,${element},(${ref}))`);
       else add(`IFCRELCONNECTSPORTTOELEMENT(${guid(`port-of-${key}`)},${history},$,$,${ref},${element})`);
       return ref;
     };
-    add(`IFCRELCONNECTSPORTS(${guid(`connects-${from}-${to}`)},${history},$,$,${port(from, 'SOURCE')},${port(to, 'SINK')},$)`);
+    add(
+      `IFCRELCONNECTSPORTS(${guid(`connects-${from}-${to}`)},${history},$,$,${port(from, 'SOURCE')},${port(to, 'SINK')},$)`,
+    );
   }
 
   return [

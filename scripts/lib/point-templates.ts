@@ -67,16 +67,40 @@ export const FAN_POINTS: readonly PointTemplate[] = [
 export const CHILLED_WATER_COIL_POINTS: readonly PointTemplate[] = [
   pt('VLV-CMD', 'Valve_Position_Command', 'Valve Command', 'PERCENT'),
   pt('VLV-POS', 'Valve_Position_Sensor', 'Valve Position', 'PERCENT'),
-  pt('ECHWT', 'Entering_Chilled_Water_Temperature_Sensor', 'Entering Chilled Water Temp', 'DEG_C', 'Chilled_Water_Return_Temperature_Sensor'),
-  pt('LCHWT', 'Leaving_Chilled_Water_Temperature_Sensor', 'Leaving Chilled Water Temp', 'DEG_C', 'Chilled_Water_Supply_Temperature_Sensor'),
+  pt(
+    'ECHWT',
+    'Entering_Chilled_Water_Temperature_Sensor',
+    'Entering Chilled Water Temp',
+    'DEG_C',
+    'Chilled_Water_Return_Temperature_Sensor',
+  ),
+  pt(
+    'LCHWT',
+    'Leaving_Chilled_Water_Temperature_Sensor',
+    'Leaving Chilled Water Temp',
+    'DEG_C',
+    'Chilled_Water_Supply_Temperature_Sensor',
+  ),
   pt('LAT', 'Discharge_Air_Temperature_Sensor', 'Leaving Air Temp', 'DEG_C'),
 ];
 
 export const HOT_WATER_COIL_POINTS: readonly PointTemplate[] = [
   pt('VLV-CMD', 'Valve_Position_Command', 'Valve Command', 'PERCENT'),
   pt('VLV-POS', 'Valve_Position_Sensor', 'Valve Position', 'PERCENT'),
-  pt('EHWT', 'Entering_Hot_Water_Temperature_Sensor', 'Entering Hot Water Temp', 'DEG_C', 'Hot_Water_Return_Temperature_Sensor'),
-  pt('LHWT', 'Leaving_Hot_Water_Temperature_Sensor', 'Leaving Hot Water Temp', 'DEG_C', 'Hot_Water_Supply_Temperature_Sensor'),
+  pt(
+    'EHWT',
+    'Entering_Hot_Water_Temperature_Sensor',
+    'Entering Hot Water Temp',
+    'DEG_C',
+    'Hot_Water_Return_Temperature_Sensor',
+  ),
+  pt(
+    'LHWT',
+    'Leaving_Hot_Water_Temperature_Sensor',
+    'Leaving Hot Water Temp',
+    'DEG_C',
+    'Hot_Water_Supply_Temperature_Sensor',
+  ),
   pt('FRZ', 'Freeze_Status', 'Freezestat'),
 ];
 
@@ -84,7 +108,13 @@ export const HOT_WATER_COIL_POINTS: readonly PointTemplate[] = [
 export function vavPoints(options: { reheat: boolean; humidity: boolean; limits: boolean }): PointTemplate[] {
   return [
     pt('ZAT', 'Zone_Air_Temperature_Sensor', 'Zone Air Temp', 'DEG_C'),
-    pt('ZAT-SP', 'Target_Zone_Air_Temperature_Setpoint', 'Zone Air Temp Setpoint', 'DEG_C', 'Zone_Air_Temperature_Setpoint'),
+    pt(
+      'ZAT-SP',
+      'Target_Zone_Air_Temperature_Setpoint',
+      'Zone Air Temp Setpoint',
+      'DEG_C',
+      'Zone_Air_Temperature_Setpoint',
+    ),
     pt('DAF', 'Discharge_Air_Flow_Sensor', 'Discharge Air Flow', 'L-PER-SEC', 'Supply_Air_Flow_Sensor'),
     pt('DAF-SP', 'Discharge_Air_Flow_Setpoint', 'Discharge Air Flow Setpoint', 'L-PER-SEC', 'Supply_Air_Flow_Setpoint'),
     pt('DPR-CMD', 'Damper_Position_Command', 'Damper Command', 'PERCENT'),
@@ -108,7 +138,13 @@ export function vavPoints(options: { reheat: boolean; humidity: boolean; limits:
 
 export const FCU_POINTS: readonly PointTemplate[] = [
   pt('ZAT', 'Zone_Air_Temperature_Sensor', 'Zone Air Temp', 'DEG_C'),
-  pt('ZAT-SP', 'Target_Zone_Air_Temperature_Setpoint', 'Zone Air Temp Setpoint', 'DEG_C', 'Zone_Air_Temperature_Setpoint'),
+  pt(
+    'ZAT-SP',
+    'Target_Zone_Air_Temperature_Setpoint',
+    'Zone Air Temp Setpoint',
+    'DEG_C',
+    'Zone_Air_Temperature_Setpoint',
+  ),
   pt('DAT', 'Discharge_Air_Temperature_Sensor', 'Discharge Air Temp', 'DEG_C'),
   pt('FAN-SPD-CMD', 'Fan_Speed_Command', 'Fan Speed Command', 'PERCENT'),
   pt('FAN-STS', 'Fan_Status', 'Fan Status'),
@@ -118,11 +154,41 @@ export const FCU_POINTS: readonly PointTemplate[] = [
 ];
 
 export const CHILLER_POINTS: readonly PointTemplate[] = [
-  pt('LCHWT', 'Leaving_Chilled_Water_Temperature_Sensor', 'Leaving Chilled Water Temp', 'DEG_C', 'Chilled_Water_Supply_Temperature_Sensor'),
-  pt('ECHWT', 'Entering_Chilled_Water_Temperature_Sensor', 'Entering Chilled Water Temp', 'DEG_C', 'Chilled_Water_Return_Temperature_Sensor'),
-  pt('LCHWT-SP', 'Leaving_Chilled_Water_Temperature_Setpoint', 'Leaving Chilled Water Temp Setpoint', 'DEG_C', 'Supply_Chilled_Water_Temperature_Setpoint'),
-  pt('LCWT', 'Leaving_Condenser_Water_Temperature_Sensor', 'Leaving Condenser Water Temp', 'DEG_C', 'Supply_Condenser_Water_Temperature_Sensor'),
-  pt('ECWT', 'Entering_Condenser_Water_Temperature_Sensor', 'Entering Condenser Water Temp', 'DEG_C', 'Return_Condenser_Water_Temperature_Sensor'),
+  pt(
+    'LCHWT',
+    'Leaving_Chilled_Water_Temperature_Sensor',
+    'Leaving Chilled Water Temp',
+    'DEG_C',
+    'Chilled_Water_Supply_Temperature_Sensor',
+  ),
+  pt(
+    'ECHWT',
+    'Entering_Chilled_Water_Temperature_Sensor',
+    'Entering Chilled Water Temp',
+    'DEG_C',
+    'Chilled_Water_Return_Temperature_Sensor',
+  ),
+  pt(
+    'LCHWT-SP',
+    'Leaving_Chilled_Water_Temperature_Setpoint',
+    'Leaving Chilled Water Temp Setpoint',
+    'DEG_C',
+    'Supply_Chilled_Water_Temperature_Setpoint',
+  ),
+  pt(
+    'LCWT',
+    'Leaving_Condenser_Water_Temperature_Sensor',
+    'Leaving Condenser Water Temp',
+    'DEG_C',
+    'Supply_Condenser_Water_Temperature_Sensor',
+  ),
+  pt(
+    'ECWT',
+    'Entering_Condenser_Water_Temperature_Sensor',
+    'Entering Condenser Water Temp',
+    'DEG_C',
+    'Return_Condenser_Water_Temperature_Sensor',
+  ),
   pt('CHWF', 'Chilled_Water_Flow_Sensor', 'Chilled Water Flow', 'L-PER-SEC'),
   pt('EN-CMD', 'Enable_Command', 'Enable Command'),
   pt('RUN', 'Run_Status', 'Run Status'),
@@ -131,9 +197,27 @@ export const CHILLER_POINTS: readonly PointTemplate[] = [
 ];
 
 export const BOILER_POINTS: readonly PointTemplate[] = [
-  pt('LHWT', 'Leaving_Hot_Water_Temperature_Sensor', 'Leaving Hot Water Temp', 'DEG_C', 'Hot_Water_Supply_Temperature_Sensor'),
-  pt('EHWT', 'Entering_Hot_Water_Temperature_Sensor', 'Entering Hot Water Temp', 'DEG_C', 'Hot_Water_Return_Temperature_Sensor'),
-  pt('LHWT-SP', 'Leaving_Hot_Water_Temperature_Setpoint', 'Leaving Hot Water Temp Setpoint', 'DEG_C', 'Supply_Hot_Water_Temperature_Setpoint'),
+  pt(
+    'LHWT',
+    'Leaving_Hot_Water_Temperature_Sensor',
+    'Leaving Hot Water Temp',
+    'DEG_C',
+    'Hot_Water_Supply_Temperature_Sensor',
+  ),
+  pt(
+    'EHWT',
+    'Entering_Hot_Water_Temperature_Sensor',
+    'Entering Hot Water Temp',
+    'DEG_C',
+    'Hot_Water_Return_Temperature_Sensor',
+  ),
+  pt(
+    'LHWT-SP',
+    'Leaving_Hot_Water_Temperature_Setpoint',
+    'Leaving Hot Water Temp Setpoint',
+    'DEG_C',
+    'Supply_Hot_Water_Temperature_Setpoint',
+  ),
   pt('HWF', 'Hot_Water_Flow_Sensor', 'Hot Water Flow', 'L-PER-SEC'),
   pt('EN-CMD', 'Enable_Command', 'Enable Command'),
   pt('RUN', 'Run_Status', 'Run Status'),
@@ -141,8 +225,20 @@ export const BOILER_POINTS: readonly PointTemplate[] = [
 ];
 
 export const COOLING_TOWER_POINTS: readonly PointTemplate[] = [
-  pt('LCWT', 'Leaving_Condenser_Water_Temperature_Sensor', 'Leaving Condenser Water Temp', 'DEG_C', 'Supply_Condenser_Water_Temperature_Sensor'),
-  pt('ECWT', 'Entering_Condenser_Water_Temperature_Sensor', 'Entering Condenser Water Temp', 'DEG_C', 'Return_Condenser_Water_Temperature_Sensor'),
+  pt(
+    'LCWT',
+    'Leaving_Condenser_Water_Temperature_Sensor',
+    'Leaving Condenser Water Temp',
+    'DEG_C',
+    'Supply_Condenser_Water_Temperature_Sensor',
+  ),
+  pt(
+    'ECWT',
+    'Entering_Condenser_Water_Temperature_Sensor',
+    'Entering Condenser Water Temp',
+    'DEG_C',
+    'Return_Condenser_Water_Temperature_Sensor',
+  ),
   pt('LCWT-SP', 'Leaving_Condenser_Water_Temperature_Setpoint', 'Leaving Condenser Water Temp Setpoint', 'DEG_C'),
   pt('FAN-SPD-CMD', 'Fan_Speed_Command', 'Fan Speed Command', 'PERCENT'),
   pt('FAN-STS', 'Fan_Status', 'Fan Status'),
@@ -164,10 +260,28 @@ export function pumpPoints(dpCls: string, dpSpCls?: string): PointTemplate[] {
 }
 
 export const HEAT_EXCHANGER_POINTS: readonly PointTemplate[] = [
-  pt('PRI-EWT', 'Entering_Hot_Water_Temperature_Sensor', 'Primary Entering Water Temp', 'DEG_C', 'Hot_Water_Return_Temperature_Sensor'),
-  pt('PRI-LWT', 'Leaving_Hot_Water_Temperature_Sensor', 'Primary Leaving Water Temp', 'DEG_C', 'Hot_Water_Supply_Temperature_Sensor'),
+  pt(
+    'PRI-EWT',
+    'Entering_Hot_Water_Temperature_Sensor',
+    'Primary Entering Water Temp',
+    'DEG_C',
+    'Hot_Water_Return_Temperature_Sensor',
+  ),
+  pt(
+    'PRI-LWT',
+    'Leaving_Hot_Water_Temperature_Sensor',
+    'Primary Leaving Water Temp',
+    'DEG_C',
+    'Hot_Water_Supply_Temperature_Sensor',
+  ),
   pt('SEC-LWT', 'Heat_Exchanger_Leaving_Water_Temperature_Sensor', 'Secondary Leaving Water Temp', 'DEG_C'),
-  pt('SEC-LWT-SP', 'Leaving_Hot_Water_Temperature_Setpoint', 'Secondary Leaving Water Temp Setpoint', 'DEG_C', 'Supply_Hot_Water_Temperature_Setpoint'),
+  pt(
+    'SEC-LWT-SP',
+    'Leaving_Hot_Water_Temperature_Setpoint',
+    'Secondary Leaving Water Temp Setpoint',
+    'DEG_C',
+    'Supply_Hot_Water_Temperature_Setpoint',
+  ),
   pt('VLV-CMD', 'Valve_Position_Command', 'Control Valve Command', 'PERCENT'),
   pt('EN-STS', 'Heat_Exchanger_System_Enable_Status', 'Enable Status'),
 ];
@@ -193,8 +307,20 @@ export const CHILLED_WATER_METER_POINTS: readonly PointTemplate[] = [
   pt('THPWR', 'Thermal_Power_Sensor', 'Thermal Power', 'KiloW'),
   pt('THENERGY', 'Thermal_Energy_Usage_Sensor', 'Thermal Energy', 'KiloW-HR'),
   pt('FLOW', 'Chilled_Water_Flow_Sensor', 'Chilled Water Flow', 'L-PER-SEC'),
-  pt('ECHWT', 'Entering_Chilled_Water_Temperature_Sensor', 'Entering Chilled Water Temp', 'DEG_C', 'Chilled_Water_Return_Temperature_Sensor'),
-  pt('LCHWT', 'Leaving_Chilled_Water_Temperature_Sensor', 'Leaving Chilled Water Temp', 'DEG_C', 'Chilled_Water_Supply_Temperature_Sensor'),
+  pt(
+    'ECHWT',
+    'Entering_Chilled_Water_Temperature_Sensor',
+    'Entering Chilled Water Temp',
+    'DEG_C',
+    'Chilled_Water_Return_Temperature_Sensor',
+  ),
+  pt(
+    'LCHWT',
+    'Leaving_Chilled_Water_Temperature_Sensor',
+    'Leaving Chilled Water Temp',
+    'DEG_C',
+    'Chilled_Water_Supply_Temperature_Sensor',
+  ),
 ];
 
 export const WEATHER_STATION_POINTS: readonly PointTemplate[] = [

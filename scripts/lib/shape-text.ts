@@ -20,11 +20,15 @@ type Algebra = Pattern | Path | Expression;
 /** What a shape is written with. */
 export type Piece = Sparql | Algebra | readonly Piece[];
 
-const isAlgebraList = (piece: readonly Piece[]) => piece.length > 0 && !(piece[0] instanceof Sparql) && !Array.isArray(piece[0]) && 'type' in (piece[0] as object);
+const isAlgebraList = (piece: readonly Piece[]) =>
+  piece.length > 0 && !(piece[0] instanceof Sparql) && !Array.isArray(piece[0]) && 'type' in (piece[0] as object);
 
 function pieceText(piece: Piece): string {
   if (piece instanceof Sparql) return piece.text;
-  if (Array.isArray(piece)) return isAlgebraList(piece) ? serializeFragment(piece as unknown as Pattern[]) : (piece as readonly Piece[]).map(pieceText).join(' ');
+  if (Array.isArray(piece))
+    return isAlgebraList(piece)
+      ? serializeFragment(piece as unknown as Pattern[])
+      : (piece as readonly Piece[]).map(pieceText).join(' ');
   if (typeof piece !== 'object' || piece === null) throw new TypeError(`Not a piece of SPARQL: ${typeof piece}`);
   return serializeFragment(piece as Algebra);
 }
@@ -39,7 +43,8 @@ export function sparql(strings: TemplateStringsArray, ...pieces: Piece[]): Sparq
 }
 
 /** Joins pieces with a separator. */
-export const join = (pieces: readonly Piece[], separator: string): Sparql => new Sparql(pieces.map(pieceText).join(separator));
+export const join = (pieces: readonly Piece[], separator: string): Sparql =>
+  new Sparql(pieces.map(pieceText).join(separator));
 
 /** Text these scripts wrote. */
 export const trusted = (text: string): Sparql => new Sparql(text);

@@ -116,11 +116,15 @@ export const MAX_CANDIDATES = 50;
 const RARE_WORD = 50;
 
 /** The key a pair is remembered by (rejections). */
-export const pairKey = (fileId: string, globalId: string, entityIri: string): string => `${fileId}\u0000${globalId}\u0000${entityIri}`;
+export const pairKey = (fileId: string, globalId: string, entityIri: string): string =>
+  `${fileId}\u0000${globalId}\u0000${entityIri}`;
 
 /** A proposal's id: the same for the same pair across calls and restarts. */
 export const proposalId = (fileId: string, globalId: string, entityIri: string): string =>
-  createHash('sha256').update(pairKey(fileId, globalId, entityIri)).digest('base64url').slice(0, 22);
+  createHash('sha256')
+    .update(pairKey(fileId, globalId, entityIri))
+    .digest('base64url')
+    .slice(0, 22);
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -160,10 +164,11 @@ class ClassCandidates {
     };
     for (const name of names) take(this.byKey.get(name.key));
     for (const name of names) if (name.numbers.length > 0) take(this.byKey.get(`#${name.numbers.join('.')}`));
-    for (const name of names) for (const word of name.words) {
-      const list = this.byWord.get(word);
-      if (list && list.length <= RARE_WORD) take(list);
-    }
+    for (const name of names)
+      for (const word of name.words) {
+        const list = this.byWord.get(word);
+        if (list && list.length <= RARE_WORD) take(list);
+      }
     return [...found];
   }
 }
@@ -179,7 +184,10 @@ interface Scored {
 const elementKey = (e: AlignElement) => `${e.fileId}\u0000${e.globalId}`;
 
 /** The element's name and tag as names. */
-const elementNames = (element: AlignElement) => [elementNameTokens(element.name), ...(element.tag ? [nameTokens(element.tag)] : [])];
+const elementNames = (element: AlignElement) => [
+  elementNameTokens(element.name),
+  ...(element.tag ? [nameTokens(element.tag)] : []),
+];
 
 /** Scores pairs and assigns them one-to-one: see the file's comment. */
 export function align(input: AlignInput): AlignResult {
@@ -188,12 +196,17 @@ export function align(input: AlignInput): AlignResult {
     const entry = ifcBrickClass(element.ifcClass);
     return entry ? [{ element, entry }] : [];
   });
-  const named: Named[] = input.entities.map((entity) => ({ entity, name: nameTokens(entity.name), id: nameTokens(entity.id) }));
+  const named: Named[] = input.entities.map((entity) => ({
+    entity,
+    name: nameTokens(entity.name),
+    id: nameTokens(entity.id),
+  }));
 
   // The entities of each table entry in use (a few dozen entries: linear in the entities).
   const byEntry = new Map<IfcBrickClass, ClassCandidates>();
   for (const { entry } of elements) {
-    if (!byEntry.has(entry)) byEntry.set(entry, new ClassCandidates(named.filter((n) => input.matches(entry, n.entity.type))));
+    if (!byEntry.has(entry))
+      byEntry.set(entry, new ClassCandidates(named.filter((n) => input.matches(entry, n.entity.type))));
   }
   const mappable = named.filter((n) => IFC_BRICK_CLASSES.some((entry) => input.matches(entry, n.entity.type)));
 
@@ -207,10 +220,25 @@ export function align(input: AlignInput): AlignResult {
     const tagged = tag !== undefined && tag.key !== '' && (tag.key === n.id.key || tag.key === n.name.key);
     const own = elementNameTokens(element.name);
     const best = [compareNames(own, n.name), compareNames(own, n.id)].sort((a, b) => b.similarity - a.similarity)[0]!;
-    if (best.similarity >= 0.3) evidence.push({ kind: 'name', detail: `"${element.name}" ~ "${n.entity.name}": ${best.detail}`, weight: round(WEIGHTS.name * best.similarity) });
+    if (best.similarity >= 0.3)
+      evidence.push({
+        kind: 'name',
+        detail: `"${element.name}" ~ "${n.entity.name}": ${best.detail}`,
+        weight: round(WEIGHTS.name * best.similarity),
+      });
     // A tag that names the entity outweighs a name that is the model's family name with a serial number.
-    else if (!tagged && best.detail.startsWith('numbers differ')) evidence.push({ kind: 'name', detail: `"${element.name}" / "${n.entity.name}": ${best.detail}`, weight: WEIGHTS.numbersDiffer });
-    if (tagged) evidence.push({ kind: 'tag', detail: `tag "${element.tag}" is the entity's ${tag.key === n.id.key ? 'id' : 'name'}`, weight: WEIGHTS.tag });
+    else if (!tagged && best.detail.startsWith('numbers differ'))
+      evidence.push({
+        kind: 'name',
+        detail: `"${element.name}" / "${n.entity.name}": ${best.detail}`,
+        weight: WEIGHTS.numbersDiffer,
+      });
+    if (tagged)
+      evidence.push({
+        kind: 'tag',
+        detail: `tag "${element.tag}" is the entity's ${tag.key === n.id.key ? 'id' : 'name'}`,
+        weight: WEIGHTS.tag,
+      });
     return evidence;
   };
 
@@ -232,17 +260,30 @@ export function align(input: AlignInput): AlignResult {
     firstPass.set(elementKey(element), scored);
     if (entry.group === 'storey') {
       const best = bestOf(scored.map((s) => ({ s, score: sum(s.evidence) })));
-      if (best && best.score >= MIN_PROPOSAL_SCORE) storeyFloor.set(`${element.fileId}\u0000${element.name}`, best.s.named.entity.iri);
+      if (best && best.score >= MIN_PROPOSAL_SCORE)
+        storeyFloor.set(`${element.fileId}\u0000${element.name}`, best.s.named.entity.iri);
     }
   }
 
   const containment = (element: AlignElement, entry: IfcBrickClass, entity: AlignEntity): Evidence | undefined => {
-    if (entry.group === 'storey' || entry.group === 'building' || element.storey === '' || !entity.floor) return undefined;
+    if (entry.group === 'storey' || entry.group === 'building' || element.storey === '' || !entity.floor)
+      return undefined;
     const matched = storeyFloor.get(`${element.fileId}\u0000${element.storey}`);
-    const same = matched !== undefined ? matched === entity.floor.iri : compareNames(nameTokens(element.storey), nameTokens(entity.floor.name)).similarity === 1;
+    const same =
+      matched !== undefined
+        ? matched === entity.floor.iri
+        : compareNames(nameTokens(element.storey), nameTokens(entity.floor.name)).similarity === 1;
     return same
-      ? { kind: 'containment', detail: `on storey "${element.storey}", the entity on ${entity.floor.name}`, weight: WEIGHTS.containment }
-      : { kind: 'containment', detail: `on storey "${element.storey}", the entity on ${entity.floor.name}`, weight: WEIGHTS.otherFloor };
+      ? {
+          kind: 'containment',
+          detail: `on storey "${element.storey}", the entity on ${entity.floor.name}`,
+          weight: WEIGHTS.containment,
+        }
+      : {
+          kind: 'containment',
+          detail: `on storey "${element.storey}", the entity on ${entity.floor.name}`,
+          weight: WEIGHTS.otherFloor,
+        };
   };
 
   const all: Scored[] = [];
@@ -255,7 +296,10 @@ export function align(input: AlignInput): AlignResult {
     }
   }
 
-  const taken = (s: Scored) => linkedEntity.has(s.element.globalId) || s.named.entity.ifcIds.length > 0 || rejected.has(pairKey(s.element.fileId, s.element.globalId, s.named.entity.iri));
+  const taken = (s: Scored) =>
+    linkedEntity.has(s.element.globalId) ||
+    s.named.entity.ifcIds.length > 0 ||
+    rejected.has(pairKey(s.element.fileId, s.element.globalId, s.named.entity.iri));
 
   // Pass 2: connectivity, through the elements' matches so far.
   if (input.connections && input.connections.length > 0) {
@@ -280,7 +324,9 @@ export function align(input: AlignInput): AlignResult {
     for (const s of all) {
       const connected = new Set(s.named.entity.connected ?? []);
       if (connected.size === 0) continue;
-      const shared = (neighbours.get(elementKey(s.element)) ?? []).map((k) => entityOf.get(k)).filter((iri): iri is string => iri !== undefined && connected.has(iri));
+      const shared = (neighbours.get(elementKey(s.element)) ?? [])
+        .map((k) => entityOf.get(k))
+        .filter((iri): iri is string => iri !== undefined && connected.has(iri));
       if (shared.length === 0) continue;
       const unique = [...new Set(shared)];
       s.evidence.push({
@@ -314,7 +360,10 @@ export function align(input: AlignInput): AlignResult {
   const scorePair = (element: AlignElement, entry: IfcBrickClass, n: Named): Scored => {
     const found = byKey.get(pairKey(element.fileId, element.globalId, n.entity.iri));
     if (found) return found;
-    const evidence = [...(input.matches(entry, n.entity.type) ? [classEvidence(element, entry, n)] : []), ...nameEvidence(element, n)];
+    const evidence = [
+      ...(input.matches(entry, n.entity.type) ? [classEvidence(element, entry, n)] : []),
+      ...nameEvidence(element, n),
+    ];
     const c = containment(element, entry, n.entity);
     if (c) evidence.push(c);
     return { element, entry, named: n, evidence, score: sum(evidence) };
@@ -330,7 +379,8 @@ export function align(input: AlignInput): AlignResult {
       const [fileId, globalId, iri] = key.split('\u0000') as [string, string, string];
       const e = elementByKey.get(`${fileId}\u0000${globalId}`);
       const n = namedByIri.get(iri);
-      if (e && n && linkedEntity.get(globalId) !== n) proposals.push(proposal(scorePair(e.element, e.entry, n), 'rejected'));
+      if (e && n && linkedEntity.get(globalId) !== n)
+        proposals.push(proposal(scorePair(e.element, e.entry, n), 'rejected'));
     }
   }
   proposals.sort(byScore);
@@ -348,13 +398,21 @@ function bestOf<T extends { score: number }>(items: readonly T[]): T | undefined
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Best score first, then GlobalId and entity IRI: the same order every call. */
-export const byScore = (a: Pick<Proposal, 'score' | 'globalId' | 'entityIri'>, b: Pick<Proposal, 'score' | 'globalId' | 'entityIri'>) =>
-  b.score - a.score || compare(a.globalId, b.globalId) || compare(a.entityIri, b.entityIri);
+export const byScore = (
+  a: Pick<Proposal, 'score' | 'globalId' | 'entityIri'>,
+  b: Pick<Proposal, 'score' | 'globalId' | 'entityIri'>,
+) => b.score - a.score || compare(a.globalId, b.globalId) || compare(a.entityIri, b.entityIri);
 
 /** Greedy one-to-one assignment, best first, of the pairs scoring at least MIN_PROPOSAL_SCORE and not taken. */
 function assign(pairs: readonly Scored[], taken: (s: Scored) => boolean): Scored[] {
   const open = pairs.filter((s) => s.score >= MIN_PROPOSAL_SCORE && !taken(s));
-  open.sort((a, b) => byScore({ score: a.score, globalId: a.element.globalId, entityIri: a.named.entity.iri }, { score: b.score, globalId: b.element.globalId, entityIri: b.named.entity.iri }) || compare(a.element.fileId, b.element.fileId));
+  open.sort(
+    (a, b) =>
+      byScore(
+        { score: a.score, globalId: a.element.globalId, entityIri: a.named.entity.iri },
+        { score: b.score, globalId: b.element.globalId, entityIri: b.named.entity.iri },
+      ) || compare(a.element.fileId, b.element.fileId),
+  );
   const usedElements = new Set<string>();
   const usedEntities = new Set<string>();
   const chosen: Scored[] = [];

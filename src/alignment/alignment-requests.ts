@@ -19,9 +19,20 @@ const count = (what: string) =>
 /** The query of `GET /sites/{siteId}/alignment/proposals`. */
 export const proposalsQuery = z.object({
   minScore: score('minScore').optional().meta({ description: 'Only proposals scoring at least this (0..1).' }),
-  ifcClass: z.string().max(64).optional().meta({ description: 'Only elements of this IFC class (any case: `IfcPump`, `IFCPUMP`).' }),
-  storey: z.string().max(255).optional().meta({ description: "Only elements on this storey (its name in the IFC model, exact)." }),
-  status: z.enum(['proposed', 'accepted', 'rejected', 'all'], { error: 'status is one of proposed, accepted, rejected, all.' }).optional().meta({ description: 'proposed (default: open proposals), accepted (links the graph states), rejected, or all.' }),
+  ifcClass: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: 'Only elements of this IFC class (any case: `IfcPump`, `IFCPUMP`).' }),
+  storey: z
+    .string()
+    .max(255)
+    .optional()
+    .meta({ description: 'Only elements on this storey (its name in the IFC model, exact).' }),
+  status: z
+    .enum(['proposed', 'accepted', 'rejected', 'all'], { error: 'status is one of proposed, accepted, rejected, all.' })
+    .optional()
+    .meta({ description: 'proposed (default: open proposals), accepted (links the graph states), rejected, or all.' }),
   limit: count('limit')
     .refine((n) => n > 0, 'limit is at least 1.')
     .transform((n) => Math.min(n, MAX_PROPOSAL_PAGE))
@@ -33,7 +44,9 @@ export const proposalsQuery = z.object({
 /** The body of accept and reject: proposal ids, or every open proposal scoring at least `minScore`. */
 export const decisionBody = z.union(
   [
-    z.object({ ids: z.array(z.string().min(1).max(64)).min(1, 'ids names at least one proposal.').max(10_000) }).strict(),
+    z
+      .object({ ids: z.array(z.string().min(1).max(64)).min(1, 'ids names at least one proposal.').max(10_000) })
+      .strict(),
     z.object({ minScore: z.number().min(0).max(1) }).strict(),
   ],
   { error: 'The body is {"ids": ["…"]} or {"minScore": 0.8}.' },

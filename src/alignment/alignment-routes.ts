@@ -34,7 +34,11 @@ export function alignmentRoutes(sites: SiteStore, alignment: AlignmentService): 
     const limit = query.limit ?? DEFAULT_PROPOSAL_PAGE;
     const offset = query.offset ?? 0;
     const end = offset + limit;
-    res.json({ items: matching.slice(offset, end), total: matching.length, nextOffset: end < matching.length ? end : null });
+    res.json({
+      items: matching.slice(offset, end),
+      total: matching.length,
+      nextOffset: end < matching.length ? end : null,
+    });
   });
 
   router.post('/:siteId/alignment/accept', jsonBody('1mb'), async (req, res) => {

@@ -56,14 +56,25 @@ export class AlignmentService {
   async compute(siteId: string, work?: RequestWork): Promise<SiteAlignment> {
     const [rows, files, connections, rejected] = await Promise.all([
       // Only the classes the table maps: a model's walls, slabs, pipes and fittings never leave the database.
-      this.ifc.siteElements(siteId, IFC_BRICK_CLASSES.map((entry) => entry.ifc)),
+      this.ifc.siteElements(
+        siteId,
+        IFC_BRICK_CLASSES.map((entry) => entry.ifc),
+      ),
       this.ifc.siteReadFiles(siteId),
       this.ifc.siteConnections(siteId),
       this.rejections.list(siteId),
     ]);
-    const elements: AlignElement[] = rows.map((row) => ({ fileId: row.file_id, globalId: row.global_id, ifcClass: row.ifc_class, name: row.name, storey: row.storey, tag: row.tag ?? '' }));
+    const elements: AlignElement[] = rows.map((row) => ({
+      fileId: row.file_id,
+      globalId: row.global_id,
+      ifcClass: row.ifc_class,
+      name: row.name,
+      storey: row.storey,
+      tag: row.tag ?? '',
+    }));
     const matches = classMatcher(await this.query.siteOntology(siteId));
-    const entities = elements.length === 0 ? [] : await this.entities(siteId, elements, connections.length > 0, matches, work);
+    const entities =
+      elements.length === 0 ? [] : await this.entities(siteId, elements, connections.length > 0, matches, work);
     const mappable = new Set(elements.map((e) => `${e.fileId}\u0000${e.globalId}`));
     const result = align({
       elements,
@@ -109,15 +120,30 @@ export class AlignmentService {
     if (chosen.length === 0) return 0;
     // One-to-one holds for what users accept too: a rejected pair whose element or entity is linked meanwhile waits for that link's rejection.
     const linked = alignment.proposals.filter((p) => p.status === 'accepted');
-    const clash = chosen.find((c) => linked.some((l) => (l.fileId === c.fileId && l.globalId === c.globalId) || l.entityIri === c.entityIri));
+    const clash = chosen.find((c) =>
+      linked.some((l) => (l.fileId === c.fileId && l.globalId === c.globalId) || l.entityIri === c.entityIri),
+    );
     if (clash) {
-      throw new AppError('CONFLICT', `Proposal ${clash.id} pairs ${clash.globalId} with ${clash.entityId}, but one of them is linked already: reject that link first.`, { id: clash.id });
+      throw new AppError(
+        'CONFLICT',
+        `Proposal ${clash.id} pairs ${clash.globalId} with ${clash.entityId}, but one of them is linked already: reject that link first.`,
+        { id: clash.id },
+      );
     }
     const links: IfcLink[] = chosen.map((p) => {
       const file = alignment.files.get(p.fileId);
-      return { entityIri: p.entityIri, globalId: p.globalId, fileId: p.fileId, fileName: file?.name ?? p.fileId, projectId: file?.projectId };
+      return {
+        entityIri: p.entityIri,
+        globalId: p.globalId,
+        fileId: p.fileId,
+        fileName: file?.name ?? p.fileId,
+        projectId: file?.projectId,
+      };
     });
-    await this.rejections.remove(siteId, chosen.filter((p) => p.status === 'rejected'));
+    await this.rejections.remove(
+      siteId,
+      chosen.filter((p) => p.status === 'rejected'),
+    );
     await this.store.mergeGraph(siteGraph(siteId), linkTriples(links), 'application/n-triples');
     return chosen.length;
   }
@@ -146,8 +172,16 @@ export class AlignmentService {
       if (event.graph === graph) changed = true;
     });
     try {
-      const { text, removed } = await withoutLinks(await this.store.exportGraph(graph, 'application/n-triples'), accepted, work?.signal);
-      if (changed) throw new AppError('CONFLICT', "The site's graph changed while the links were being removed; nothing was removed or rejected. Try again.");
+      const { text, removed } = await withoutLinks(
+        await this.store.exportGraph(graph, 'application/n-triples'),
+        accepted,
+        work?.signal,
+      );
+      if (changed)
+        throw new AppError(
+          'CONFLICT',
+          "The site's graph changed while the links were being removed; nothing was removed or rejected. Try again.",
+        );
       if (removed > 0) await this.store.replaceGraph(graph, text, 'application/n-triples');
     } finally {
       stop();
@@ -159,10 +193,22 @@ export class AlignmentService {
    * when the model has sensors), each with the floor its location chain reaches, and what it feeds
    * and is fed by when the model has port connections. One query per kind and relation.
    */
-  private async entities(siteId: string, elements: readonly AlignElement[], connected: boolean, matches: ClassMatch, work?: RequestWork): Promise<AlignEntity[]> {
+  private async entities(
+    siteId: string,
+    elements: readonly AlignElement[],
+    connected: boolean,
+    matches: ClassMatch,
+    work?: RequestWork,
+  ): Promise<AlignEntity[]> {
     const groups = new Set(elements.map((e) => ifcBrickClass(e.ifcClass)?.group));
     const ask = (kind: 'Building' | 'Location' | 'Zone' | 'Equipment' | 'Point', related?: string) =>
-      queryEntities(this.query, { siteId, kind, fields: FIELDS, work, ...(related ? { related: { field: related, fields: ['uri'] as const } } : {}) }) as Promise<Fetched[]>;
+      queryEntities(this.query, {
+        siteId,
+        kind,
+        fields: FIELDS,
+        work,
+        ...(related ? { related: { field: related, fields: ['uri'] as const } } : {}),
+      }) as Promise<Fetched[]>;
     const none = Promise.resolve([] as Fetched[]);
     const [buildings, locations, zones, equipment, points, feeds] = await Promise.all([
       groups.has('building') ? ask('Building') : none,
@@ -173,7 +219,8 @@ export class AlignmentService {
       connected ? ask('Equipment', 'feeds') : none,
     ]);
     const byIri = new Map<string, Fetched>();
-    for (const entity of [...buildings, ...locations, ...zones, ...equipment, ...points]) if (!byIri.has(entity.iri)) byIri.set(entity.iri, entity);
+    for (const entity of [...buildings, ...locations, ...zones, ...equipment, ...points])
+      if (!byIri.has(entity.iri)) byIri.set(entity.iri, entity);
     const parentOf = new Map(locations.map((l) => [l.iri, l.related[0]?.iri]));
     const isFloor = (iri: string) => {
       const entity = byIri.get(iri);
@@ -186,7 +233,9 @@ export class AlignmentService {
       return null;
     };
     const placed = new Map<string, string | undefined>();
-    for (const list of [zones, equipment, points]) for (const e of list) if (!placed.has(e.iri)) placed.set(e.iri, e.related.find((r) => floorOf(r.iri))?.iri ?? e.related[0]?.iri);
+    for (const list of [zones, equipment, points])
+      for (const e of list)
+        if (!placed.has(e.iri)) placed.set(e.iri, e.related.find((r) => floorOf(r.iri))?.iri ?? e.related[0]?.iri);
     const connections = new Map<string, string[]>();
     const join = (from: string, to: string) => {
       const list = connections.get(from);
@@ -215,10 +264,17 @@ export class AlignmentService {
  * The proposals a selection means among those of `statuses` (by ids, those already decided the
  * same way are left out); an id that is no proposal at all is a 404 naming it, and nothing changes.
  */
-function select(proposals: readonly Proposal[], selection: Selection, statuses: readonly Proposal['status'][]): Proposal[] {
+function select(
+  proposals: readonly Proposal[],
+  selection: Selection,
+  statuses: readonly Proposal['status'][],
+): Proposal[] {
   if ('minScore' in selection) return proposals.filter((p) => p.status === 'proposed' && p.score >= selection.minScore);
   const byId = new Map(proposals.map((p) => [p.id, p]));
   const unknown = selection.ids.filter((id) => !byId.has(id));
-  if (unknown.length > 0) throw notFound(`No such proposal: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}.`);
+  if (unknown.length > 0)
+    throw notFound(
+      `No such proposal: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}.`,
+    );
   return [...new Set(selection.ids)].map((id) => byId.get(id)!).filter((p) => statuses.includes(p.status));
 }

@@ -34,5 +34,7 @@ function buildMatcher(ontology: Ontology): ClassMatch {
 
 /** The table's Brick class names the ontology does not know (a test keeps this empty). */
 export function unknownTableClasses(ontology: Ontology): string[] {
-  return IFC_BRICK_CLASSES.flatMap((entry) => entry.brick.filter((name) => ontology.resolveClass(name) === undefined).map((name) => `${entry.ifc}: ${name}`));
+  return IFC_BRICK_CLASSES.flatMap((entry) =>
+    entry.brick.filter((name) => ontology.resolveClass(name) === undefined).map((name) => `${entry.ifc}: ${name}`),
+  );
 }

@@ -6,7 +6,15 @@ type Counts = { mapped: number; proposed: number; unmatched: number };
 
 /** The coverage report of the REST contract (docs/ifc-alignment.md). */
 export interface Coverage {
-  readonly elements: ReadonlyArray<{ globalId: string; ifcClass: string; name: string; storey: string; status: CoverageStatus; entityId: string | null; score: number | null }>;
+  readonly elements: ReadonlyArray<{
+    globalId: string;
+    ifcClass: string;
+    name: string;
+    storey: string;
+    status: CoverageStatus;
+    entityId: string | null;
+    score: number | null;
+  }>;
   readonly byClass: Readonly<Record<string, Counts>>;
   readonly byStorey: Readonly<Record<string, Counts>>;
   readonly entitiesWithoutElement: ReadonlyArray<{ entityId: string; entityType: string; storey: string | null }>;
@@ -25,7 +33,8 @@ export function coverage(result: AlignResult): Coverage {
     if (p.status === 'rejected') continue;
     const key = `${p.fileId}\u0000${p.globalId}`;
     const status = p.status === 'accepted' ? 'mapped' : 'proposed';
-    if (!byElement.has(key) || status === 'mapped') byElement.set(key, { status, entityId: p.entityId, score: p.score });
+    if (!byElement.has(key) || status === 'mapped')
+      byElement.set(key, { status, entityId: p.entityId, score: p.score });
     usedEntities.add(p.entityIri);
   }
   const byClass: Record<string, Counts> = {};
@@ -38,7 +47,15 @@ export function coverage(result: AlignResult): Coverage {
     const status: CoverageStatus = found?.status ?? 'unmatched';
     count(byClass, element.ifcClass, status);
     count(byStorey, element.storey, status);
-    return { globalId: element.globalId, ifcClass: element.ifcClass, name: element.name, storey: element.storey, status, entityId: found?.entityId ?? null, score: found?.score ?? null };
+    return {
+      globalId: element.globalId,
+      ifcClass: element.ifcClass,
+      name: element.name,
+      storey: element.storey,
+      status,
+      entityId: found?.entityId ?? null,
+      score: found?.score ?? null,
+    };
   });
   const entitiesWithoutElement = result.entities
     .filter((entity) => !usedEntities.has(entity.iri))

@@ -47,7 +47,12 @@ export const IFC_BRICK_CLASSES: readonly IfcBrickClass[] = [
   { ifc: 'IfcController', brick: ['Controller'], group: 'equipment' },
   { ifc: 'IfcSensor', brick: ['Sensor'], group: 'sensor' },
   // IFC 2x3 writes these where IFC4 has the specific classes above.
-  { ifc: 'IfcEnergyConversionDevice', brick: ['Boiler', 'Chiller', 'Heat_Exchanger', 'Coil', 'AHU', 'Cooling_Tower'], group: 'equipment', generic: true },
+  {
+    ifc: 'IfcEnergyConversionDevice',
+    brick: ['Boiler', 'Chiller', 'Heat_Exchanger', 'Coil', 'AHU', 'Cooling_Tower'],
+    group: 'equipment',
+    generic: true,
+  },
   { ifc: 'IfcFlowMovingDevice', brick: ['Pump', 'Fan', 'Compressor'], group: 'equipment', generic: true },
   { ifc: 'IfcFlowController', brick: ['Valve', 'Damper', 'VAV'], group: 'equipment', generic: true },
   { ifc: 'IfcFlowTerminal', brick: ['Terminal_Unit', 'Air_Diffuser', 'Radiator'], group: 'equipment', generic: true },

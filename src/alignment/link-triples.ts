@@ -92,15 +92,22 @@ export async function withoutLinks(
     if (pause) await pause;
     if (line.startsWith('_:') && line.includes(GLOBAL_ID_TEXT)) {
       const q = parse(line);
-      if (q?.predicate.equals(GLOBAL_ID)) globalIds.set(q.subject.value, [...(globalIds.get(q.subject.value) ?? []), q.object.value]);
+      if (q?.predicate.equals(GLOBAL_ID))
+        globalIds.set(q.subject.value, [...(globalIds.get(q.subject.value) ?? []), q.object.value]);
     } else if (line.startsWith('<') && line.includes(HAS_REFERENCE_TEXT)) {
       const q = parse(line);
-      if (q?.predicate.equals(HAS_REFERENCE) && q.object.termType === 'BlankNode') holders.set(q.object.value, [...(holders.get(q.object.value) ?? []), q.subject.value]);
+      if (q?.predicate.equals(HAS_REFERENCE) && q.object.termType === 'BlankNode')
+        holders.set(q.object.value, [...(holders.get(q.object.value) ?? []), q.subject.value]);
     }
   }
   const gone = new Set<string>();
   for (const [node, entities] of holders) {
-    if (entities.some((entity) => (globalIds.get(node) ?? []).some((globalId) => wanted.has(`${entity}\u0000${globalId}`)))) gone.add(node);
+    if (
+      entities.some((entity) =>
+        (globalIds.get(node) ?? []).some((globalId) => wanted.has(`${entity}\u0000${globalId}`)),
+      )
+    )
+      gone.add(node);
   }
   if (gone.size === 0) return { text: nTriples, removed: 0 };
   const kept: string[] = [];

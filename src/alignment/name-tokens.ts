@@ -65,12 +65,22 @@ export function compareNames(a: NameTokens, b: NameTokens): NameMatch {
   if (a.key === '' || b.key === '') return { similarity: 0, detail: 'no name' };
   if (a.key === b.key) return { similarity: 1, detail: 'same name' };
   const bothNumbered = a.numbers.length > 0 && b.numbers.length > 0;
-  if (bothNumbered && a.numbers.join('.') !== b.numbers.join('.')) return { similarity: 0, detail: `numbers differ (${a.numbers.join('-')} / ${b.numbers.join('-')})` };
+  if (bothNumbered && a.numbers.join('.') !== b.numbers.join('.'))
+    return { similarity: 0, detail: `numbers differ (${a.numbers.join('-')} / ${b.numbers.join('-')})` };
   const wa = withInitials(a.words);
   const wb = withInitials(b.words);
   let shared = 0;
   for (const word of wa) if (wb.has(word)) shared++;
   const words = wa.size + wb.size === 0 ? (bothNumbered ? 1 : 0) : (2 * shared) / (wa.size + wb.size);
-  const similarity = bothNumbered ? 0.4 + 0.6 * words : (a.numbers.length > 0) !== (b.numbers.length > 0) ? 0.5 * words : words;
-  return { similarity, detail: bothNumbered ? `same numbers (${a.numbers.join('-')}), words ${Math.round(words * 100)}% alike` : `words ${Math.round(words * 100)}% alike` };
+  const similarity = bothNumbered
+    ? 0.4 + 0.6 * words
+    : a.numbers.length > 0 !== b.numbers.length > 0
+      ? 0.5 * words
+      : words;
+  return {
+    similarity,
+    detail: bothNumbered
+      ? `same numbers (${a.numbers.join('-')}), words ${Math.round(words * 100)}% alike`
+      : `words ${Math.round(words * 100)}% alike`,
+  };
 }

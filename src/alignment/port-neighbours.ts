@@ -9,7 +9,10 @@ const MAX_VISITS = 500;
  * through elements that are not (segments, fittings): a walk from each mappable element that stops
  * at the mappable ones it reaches. Bounded per element, so linear in the elements.
  */
-export function portNeighbours(rows: readonly IfcConnectionRow[], mappable: (fileId: string, globalId: string) => boolean): Array<readonly [string, string, string]> {
+export function portNeighbours(
+  rows: readonly IfcConnectionRow[],
+  mappable: (fileId: string, globalId: string) => boolean,
+): Array<readonly [string, string, string]> {
   const adjacent = new Map<string, string[]>();
   const join = (from: string, to: string) => {
     const list = adjacent.get(from);

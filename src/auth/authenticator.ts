@@ -1,5 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { AppError, serviceUnavailable, unauthenticated } from '../errors/app-error.ts';
 import type { AuthConfig } from '../config/auth-config.ts';
 import type { Client } from './client.ts';
@@ -16,7 +23,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 // error), an answer other than 200 or not JSON (generic JOSE errors), a malformed set. Any other
 // error, no key matching the token's kid and alg among them, is the token's fault.
 const isFetchFailure = (error: unknown) =>
-  !(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid || error.code === joseErrors.JOSEError.code;
+  !(error instanceof joseErrors.JOSEError) ||
+  error instanceof joseErrors.JWKSTimeout ||
+  error instanceof joseErrors.JWKSInvalid ||
+  error.code === joseErrors.JOSEError.code;
 
 /** The keys at a JWKS URL; a set that cannot be fetched is SERVICE_UNAVAILABLE, not the token's fault. */
 function remoteKeys(url: string): JWTVerifyGetKey {
@@ -48,8 +58,10 @@ export function createAuthenticator(auth: AuthConfig, keys: KeyStore): Authentic
     try {
       // The header's alg picks the key; jwtVerify then insists on that algorithm.
       const { alg } = decodeProtectedHeader(token);
-      if (alg === 'HS256' && hmacKey) return (await jwtVerify(token, hmacKey, { ...claims, algorithms: ['HS256'] })).payload;
-      if ((alg === 'RS256' || alg === 'ES256') && jwks) return (await jwtVerify(token, jwks, { ...claims, algorithms: ['RS256', 'ES256'] })).payload;
+      if (alg === 'HS256' && hmacKey)
+        return (await jwtVerify(token, hmacKey, { ...claims, algorithms: ['HS256'] })).payload;
+      if ((alg === 'RS256' || alg === 'ES256') && jwks)
+        return (await jwtVerify(token, jwks, { ...claims, algorithms: ['RS256', 'ES256'] })).payload;
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw unauthenticated('The token has expired.');
@@ -76,7 +88,12 @@ export function createAuthenticator(auth: AuthConfig, keys: KeyStore): Authentic
         const payload = await verifyJwt(token);
         if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthenticated('The token has no subject.');
         if (payload.exp === undefined) throw unauthenticated('The token has no expiry.');
-        const sites = payload.sites === '*' ? '*' : Array.isArray(payload.sites) ? payload.sites.filter((s): s is string => typeof s === 'string') : [];
+        const sites =
+          payload.sites === '*'
+            ? '*'
+            : Array.isArray(payload.sites)
+              ? payload.sites.filter((s): s is string => typeof s === 'string')
+              : [];
         return { kind: 'user', id: payload.sub, sites };
       }
       throw unauthenticated('The token is not valid.');

@@ -33,5 +33,7 @@ export function isAdmin(client: Client): boolean {
 
 /** What logs may say of a client: never a secret. */
 export function describeClient(client: Client): Record<string, string> {
-  return client.kind === 'key' ? { kind: 'key', keyId: client.id, keyName: client.name } : { kind: client.kind, id: client.id };
+  return client.kind === 'key'
+    ? { kind: 'key', keyId: client.id, keyName: client.name }
+    : { kind: client.kind, id: client.id };
 }

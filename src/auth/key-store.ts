@@ -79,7 +79,10 @@ export class KeyStore {
   /** Revokes a key at once; false if no key has this id. Revoking twice keeps the first time. */
   async revoke(id: string): Promise<boolean> {
     if (!UUID.test(id)) return false;
-    const rows = await this.db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id', [id]);
+    const rows = await this.db.query(
+      'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id',
+      [id],
+    );
     return rows.length > 0;
   }
 
@@ -109,6 +112,8 @@ export class KeyStore {
 
   /** Drops a deleted site from every key's site list (keys for all sites are unaffected). */
   async removeSite(siteId: string): Promise<void> {
-    await this.db.query('UPDATE api_keys SET sites = array_remove(sites, $1::text) WHERE $1::text = ANY(sites)', [siteId]);
+    await this.db.query('UPDATE api_keys SET sites = array_remove(sites, $1::text) WHERE $1::text = ANY(sites)', [
+      siteId,
+    ]);
   }
 }

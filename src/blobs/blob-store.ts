@@ -39,7 +39,11 @@ export interface BlobStore {
    * was longer than `maxBytes`: PAYLOAD_TOO_LARGE, the store failed), nothing is left under `key`.
    * Keys are written once: callers store new bytes under a new key.
    */
-  put(key: string, body: Readable, options: { readonly contentType: string; readonly maxBytes?: number }): Promise<StoredBlob>;
+  put(
+    key: string,
+    body: Readable,
+    options: { readonly contentType: string; readonly maxBytes?: number },
+  ): Promise<StoredBlob>;
   /** The bytes under `key` (or the inclusive `range` of them), as a stream. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** The size of the bytes under `key`, or undefined when there are none. */
@@ -60,5 +64,6 @@ const BLOB_KEY = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9.-]*)*$/;
 
 /** Throws unless `key` is a well-formed blob key: lowercase segments separated by `/` (so never `..`). */
 export function assertBlobKey(key: string): void {
-  if (!BLOB_KEY.test(key) || key.length > 512) throw new TypeError(`Invalid blob key: ${JSON.stringify(key).slice(0, 100)}`);
+  if (!BLOB_KEY.test(key) || key.length > 512)
+    throw new TypeError(`Invalid blob key: ${JSON.stringify(key).slice(0, 100)}`);
 }

@@ -13,7 +13,8 @@ const unavailable = (cause: unknown) => serviceUnavailable('The file store is un
 
 // File-system failures (disk full, permissions) make the store unavailable; our own errors and a
 // failing request body pass as they are.
-const translate = (error: unknown): unknown => (error instanceof AppError || !(error as { syscall?: unknown })?.syscall ? error : unavailable(error));
+const translate = (error: unknown): unknown =>
+  error instanceof AppError || !(error as { syscall?: unknown })?.syscall ? error : unavailable(error);
 
 /**
  * File bytes on the local disk under `root`: `files/<uuid>` is `<root>/files/<uuid>`. A put writes a

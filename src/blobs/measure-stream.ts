@@ -4,7 +4,8 @@ import { AppError } from '../errors/app-error.ts';
 import type { StoredBlob } from './blob-store.ts';
 
 /** PAYLOAD_TOO_LARGE for a body over `limit` bytes. */
-export const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${limit} bytes.`, { limit });
+export const tooLarge = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${limit} bytes.`, { limit });
 
 /** A pass-through that counts and hashes the bytes, failing with PAYLOAD_TOO_LARGE past `maxBytes`. */
 export class MeasureStream extends Transform {
@@ -15,7 +16,11 @@ export class MeasureStream extends Transform {
     super();
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null, data?: Buffer) => void,
+  ): void {
     this.size += chunk.length;
     if (this.size > this.maxBytes) return callback(tooLarge(this.maxBytes));
     this.hash.update(chunk);

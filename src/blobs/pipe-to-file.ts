@@ -8,7 +8,12 @@ import { pipeline } from 'node:stream/promises';
  * for the file to be closed before rejecting: a source that fails at once leaves the file still
  * being opened, and a caller removing it then would run before the open creates it.
  */
-export async function pipeToFile(source: Readable, transforms: readonly Transform[], path: string, options: { flags?: string; flush?: boolean } = {}): Promise<void> {
+export async function pipeToFile(
+  source: Readable,
+  transforms: readonly Transform[],
+  path: string,
+  options: { flags?: string; flush?: boolean } = {},
+): Promise<void> {
   const file = createWriteStream(path, options);
   try {
     await pipeline([source, ...transforms, file]);

@@ -6,7 +6,14 @@ import type { Readable } from 'node:stream';
 import { Client, S3Error } from 'minio';
 import type { S3Config } from '../config/config.ts';
 import { AppError, notFound, serviceUnavailable } from '../errors/app-error.ts';
-import { assertBlobKey, type BlobStore, type ByteRange, type ListedBlob, type PresignOptions, type StoredBlob } from './blob-store.ts';
+import {
+  assertBlobKey,
+  type BlobStore,
+  type ByteRange,
+  type ListedBlob,
+  type PresignOptions,
+  type StoredBlob,
+} from './blob-store.ts';
 import { MeasureStream } from './measure-stream.ts';
 import { pipeToFile } from './pipe-to-file.ts';
 
@@ -75,7 +82,11 @@ export class S3BlobStore implements BlobStore {
     return new S3BlobStore(client, presigner, config, spoolDir);
   }
 
-  async put(key: string, body: Readable, options: { readonly contentType: string; readonly maxBytes?: number }): Promise<StoredBlob> {
+  async put(
+    key: string,
+    body: Readable,
+    options: { readonly contentType: string; readonly maxBytes?: number },
+  ): Promise<StoredBlob> {
     assertBlobKey(key);
     const spool = join(this.spoolDir, randomUUID());
     try {

@@ -60,7 +60,10 @@ export class ApiClient {
 
   /** An API path as a full URL, and the headers that authenticate a call to it: for clients other than this one (MCP's). */
   endpoint(path: string): { url: URL; headers: Record<string, string> } {
-    return { url: new URL(path, this.base), headers: this.token === undefined ? {} : { authorization: `Bearer ${this.token}` } };
+    return {
+      url: new URL(path, this.base),
+      headers: this.token === undefined ? {} : { authorization: `Bearer ${this.token}` },
+    };
   }
 
   /** A JSON call; the parsed answer (undefined for 204), or ApiError. */
@@ -71,7 +74,11 @@ export class ApiClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ApiError(response.statusCode ?? 0, `The service answered ${response.statusCode} with a body that is not JSON.`, undefined);
+      throw new ApiError(
+        response.statusCode ?? 0,
+        `The service answered ${response.statusCode} with a body that is not JSON.`,
+        undefined,
+      );
     }
   }
 
@@ -101,7 +108,10 @@ export class ApiClient {
       // agent: false: one connection, closed afterwards, so nothing keeps the process alive.
       const req = transport.request(url, { method, headers, agent: false });
       let answered = false;
-      const connectTimer = setTimeout(() => req.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+      const connectTimer = setTimeout(
+        () => req.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
+        CONNECT_TIMEOUT_MS,
+      );
       req.on('socket', (socket) => {
         if (!socket.connecting) clearTimeout(connectTimer);
         else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));

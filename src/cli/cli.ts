@@ -31,7 +31,15 @@ const EXIT_CODES = `Exit status: 0 done; 1 the arguments or the request were ref
 is printed); 2 the service could not be reached.`;
 
 function mainHelp(): string {
-  const rows = COMMANDS.map((c) => [usageLine(c).replace(/^bkg /, '').replace(/ \[options\]$/, ''), c.summary] as const);
+  const rows = COMMANDS.map(
+    (c) =>
+      [
+        usageLine(c)
+          .replace(/^bkg /, '')
+          .replace(/ \[options\]$/, ''),
+        c.summary,
+      ] as const,
+  );
   const width = Math.max(...rows.map(([u]) => u.length));
   return `bkg: manage a building knowledge graph service over its REST API.
 
@@ -52,7 +60,15 @@ ${EXIT_CODES}
 
 function groupHelp(group: string): string {
   const commands = COMMANDS.filter((c) => c.path[0] === group);
-  const rows = commands.map((c) => [usageLine(c).replace(/^bkg /, '').replace(/ \[options\]$/, ''), c.summary] as const);
+  const rows = commands.map(
+    (c) =>
+      [
+        usageLine(c)
+          .replace(/^bkg /, '')
+          .replace(/ \[options\]$/, ''),
+        c.summary,
+      ] as const,
+  );
   const width = Math.max(...rows.map(([u]) => u.length));
   return `Usage: bkg ${group} <command> [options]
 
@@ -96,7 +112,10 @@ function commandWords(argv: readonly string[]): Array<{ word: string; index: num
 function parseError(error: unknown, command: Command): UsageError {
   const e = error as { code?: string; message?: string };
   const unknown = /Unknown option '([^']+)'/.exec(e.message ?? '');
-  const message = e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown ? `Unknown option "${unknown[1]}".` : (e.message ?? String(error));
+  const message =
+    e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown
+      ? `Unknown option "${unknown[1]}".`
+      : (e.message ?? String(error));
   return new UsageError(message, command.path.join(' '));
 }
 
@@ -108,7 +127,8 @@ function resolveUrl(given: string | undefined, fromEnv: string | undefined): str
   } catch {
     throw new UsageError(`The service URL must be an http or https URL, got "${url}".`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`The service URL must be an http or https URL, got "${url}".`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`The service URL must be an http or https URL, got "${url}".`);
   return url;
 }
 
@@ -141,13 +161,19 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 
     const path = words.map((w) => w.word);
     const command = COMMANDS.find((c) => c.path.join(' ') === path.slice(0, c.path.length).join(' '));
-    if (!command) throw new UsageError(`Unknown command "${path.join(' ')}".`, GROUPS.has(first.word) ? first.word : '');
+    if (!command)
+      throw new UsageError(`Unknown command "${path.join(' ')}".`, GROUPS.has(first.word) ? first.word : '');
 
     const used = new Set(words.slice(0, command.path.length).map((w) => w.index));
     const rest = argv.filter((_, i) => !used.has(i));
     let parsed: ReturnType<typeof parseArgs>;
     try {
-      parsed = parseArgs({ args: [...rest], options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+      parsed = parseArgs({
+        args: [...rest],
+        options: { ...GLOBAL_OPTIONS, ...command.options },
+        allowPositionals: true,
+        strict: true,
+      });
     } catch (error) {
       throw parseError(error, command);
     }
@@ -157,17 +183,27 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
       return 0;
     }
     const missing = command.args.slice(parsed.positionals.length);
-    if (missing.length > 0) throw new UsageError(`Missing ${missing.map((a) => `<${a}>`).join(' ')}.`, command.path.join(' '));
+    if (missing.length > 0)
+      throw new UsageError(`Missing ${missing.map((a) => `<${a}>`).join(' ')}.`, command.path.join(' '));
     const extra = parsed.positionals.slice(command.args.length);
     if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`, command.path.join(' '));
 
     const url = resolveUrl(options.url as string | undefined, settings.url);
     const token = (options.token as string | undefined) || settings.token;
-    await command.run({ args: parsed.positionals, options, api: new ApiClient(url, token), env: io.env, json: options.json === true, stdout, stderr });
+    await command.run({
+      args: parsed.positionals,
+      options,
+      api: new ApiClient(url, token),
+      env: io.env,
+      json: options.json === true,
+      stdout,
+      stderr,
+    });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      const help = error.helpFor === undefined ? undefined : error.helpFor ? `bkg ${error.helpFor} --help` : 'bkg --help';
+      const help =
+        error.helpFor === undefined ? undefined : error.helpFor ? `bkg ${error.helpFor} --help` : 'bkg --help';
       stderr.write(`Error: ${error.message}\n${help ? `Run "${help}" for usage.\n` : ''}`);
       return error.exitCode;
     }

@@ -60,7 +60,14 @@ export const optionLabel = (name: string, spec: OptionSpec): string =>
 
 /** The usage line: `bkg sites create <id> [options]`. */
 export const usageLine = (command: Command): string =>
-  ['bkg', ...command.path, ...command.args.map((a) => `<${a}>`), Object.keys(command.options).length > 0 ? '[options]' : ''].filter(Boolean).join(' ');
+  [
+    'bkg',
+    ...command.path,
+    ...command.args.map((a) => `<${a}>`),
+    Object.keys(command.options).length > 0 ? '[options]' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 
 /** Options as aligned help lines. */
 export function optionLines(options: Readonly<Record<string, OptionSpec>>): string {

@@ -77,5 +77,7 @@ export function describeErrorBody(status: number, statusText: string, body: unkn
   }
   if (Array.isArray(body) && body.length > 0) return body.map((m) => oneLine(String(m))).join('; ');
   const snippet = oneLine(text).slice(0, 200);
-  return snippet && !snippet.startsWith('<') ? `${statusText || `HTTP ${status}`}: ${snippet}` : statusText || `HTTP ${status}`;
+  return snippet && !snippet.startsWith('<')
+    ? `${statusText || `HTTP ${status}`}: ${snippet}`
+    : statusText || `HTTP ${status}`;
 }

@@ -24,7 +24,8 @@ export function formatDuration(seconds: number): string {
 }
 
 /** An ISO timestamp as "2026-01-31 14:05" (UTC); null as "-". */
-export const formatTimestamp = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').slice(0, 16) : '-');
+export const formatTimestamp = (iso: string | null | undefined): string =>
+  iso ? iso.replace('T', ' ').slice(0, 16) : '-';
 
 /** Left-aligned columns under a header row, two spaces apart. */
 export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {

@@ -19,14 +19,35 @@ export function formatModelReading(reading: ModelReading): string {
   const lines = [
     `Looks like Brick ${brickVersion.looksLike} (${brickVersion.evidence.join('; ')})`,
     `  Entities: ${groupDigits(entities.typed)} with a class, ${groupDigits(entities.untyped)} without` +
-      (entities.untyped > 0 ? ` (placed by their links where they can be; e.g. ${entities.untypedExamples.slice(0, 3).map(compactIri).join(', ')})` : ''),
-    ...list('Read from older Brick names', reading.renamedClasses, (c) => `${compactIri(c.class)} → ${compactIri(c.readAs)} (${groupDigits(c.entities)})`),
-    ...list('Deprecated in Brick 1.4, read as their replacement', reading.deprecatedClasses, (c) => `${compactIri(c.class)} → ${compactIri(c.readAs)} (${groupDigits(c.entities)})`),
-    ...list("The site's own classes", reading.siteClasses, (c) => `${compactIri(c.class)} ⊂ ${c.superclasses.map(compactIri).join(', ')} (${groupDigits(c.entities)})`),
-    ...list('Classes nobody declares (no class filter matches them)', reading.unknownClasses, (c) =>
-      `${compactIri(c.class)} (${groupDigits(c.entities)})${c.suggestions.length > 0 ? `: did you mean ${c.suggestions.join(', ')}?` : ''}`,
+      (entities.untyped > 0
+        ? ` (placed by their links where they can be; e.g. ${entities.untypedExamples.slice(0, 3).map(compactIri).join(', ')})`
+        : ''),
+    ...list(
+      'Read from older Brick names',
+      reading.renamedClasses,
+      (c) => `${compactIri(c.class)} → ${compactIri(c.readAs)} (${groupDigits(c.entities)})`,
     ),
-    ...list('Relations no field reads', reading.ignoredRelations, (r) => `${compactIri(r.predicate)} (${groupDigits(r.triples)})${r.note ? `: ${r.note}` : ''}`),
+    ...list(
+      'Deprecated in Brick 1.4, read as their replacement',
+      reading.deprecatedClasses,
+      (c) => `${compactIri(c.class)} → ${compactIri(c.readAs)} (${groupDigits(c.entities)})`,
+    ),
+    ...list(
+      "The site's own classes",
+      reading.siteClasses,
+      (c) => `${compactIri(c.class)} ⊂ ${c.superclasses.map(compactIri).join(', ')} (${groupDigits(c.entities)})`,
+    ),
+    ...list(
+      'Classes nobody declares (no class filter matches them)',
+      reading.unknownClasses,
+      (c) =>
+        `${compactIri(c.class)} (${groupDigits(c.entities)})${c.suggestions.length > 0 ? `: did you mean ${c.suggestions.join(', ')}?` : ''}`,
+    ),
+    ...list(
+      'Relations no field reads',
+      reading.ignoredRelations,
+      (r) => `${compactIri(r.predicate)} (${groupDigits(r.triples)})${r.note ? `: ${r.note}` : ''}`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

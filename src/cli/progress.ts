@@ -78,7 +78,12 @@ export class UploadProgress {
       this.out.write(`uploading ${this.label}: ${percent.trim()}, ${amounts}, ${speed}\n`);
       return;
     }
-    const eta = share < 1 && rate > 0 && seconds >= 1 ? `  ETA ${formatDuration((this.total - this.bytes) / rate)}` : share < 1 ? '' : `  ${formatDuration(seconds)}`;
+    const eta =
+      share < 1 && rate > 0 && seconds >= 1
+        ? `  ETA ${formatDuration((this.total - this.bytes) / rate)}`
+        : share < 1
+          ? ''
+          : `  ${formatDuration(seconds)}`;
     const tail = ` ${percent}  ${amounts}  ${speed}${eta}`;
     const width = Math.max(10, Math.min(40, (this.out.columns ?? 80) - tail.length - this.label.length - 4));
     const filled = Math.round(share * width);
@@ -103,7 +108,12 @@ export interface ServiceProgress {
  * (`the service is parsing hq.ttl: 2,100,000 triples (151,000/s), 61%, 120 MiB / 196 MiB, 14.2 MiB/s, 9s`), otherwise a line every
  * `intervalMs`. Cleared by the returned function.
  */
-export function serviceProgressNote(out: ProgressStream, label: string, poll: () => Promise<ServiceProgress | undefined>, intervalMs = 5000): () => void {
+export function serviceProgressNote(
+  out: ProgressStream,
+  label: string,
+  poll: () => Promise<ServiceProgress | undefined>,
+  intervalMs = 5000,
+): () => void {
   const started = performance.now();
   let latest: ServiceProgress | undefined;
   let stopped = false;
@@ -111,10 +121,16 @@ export function serviceProgressNote(out: ProgressStream, label: string, poll: ()
   const text = () => {
     const elapsed = formatDuration((performance.now() - started) / 1000);
     if (!latest || latest.bytesParsed === 0) return `the service is loading ${label}… ${elapsed}`;
-    const share = latest.bytesTotal ? `${Math.min(100, Math.floor((latest.bytesParsed / latest.bytesTotal) * 100))}%, ` : '';
-    const amounts = latest.bytesTotal ? `${formatBytes(latest.bytesParsed)} / ${formatBytes(latest.bytesTotal)}` : formatBytes(latest.bytesParsed);
+    const share = latest.bytesTotal
+      ? `${Math.min(100, Math.floor((latest.bytesParsed / latest.bytesTotal) * 100))}%, `
+      : '';
+    const amounts = latest.bytesTotal
+      ? `${formatBytes(latest.bytesParsed)} / ${formatBytes(latest.bytesTotal)}`
+      : formatBytes(latest.bytesParsed);
     const rate = latest.bytesPerSecond ? `, ${formatBytes(latest.bytesPerSecond)}/s` : '';
-    const triples = latest.triplesParsed ? `${groupDigits(latest.triplesParsed)} triples${latest.triplesPerSecond ? ` (${groupDigits(latest.triplesPerSecond)}/s)` : ''}, ` : '';
+    const triples = latest.triplesParsed
+      ? `${groupDigits(latest.triplesParsed)} triples${latest.triplesPerSecond ? ` (${groupDigits(latest.triplesPerSecond)}/s)` : ''}, `
+      : '';
     return `the service is parsing ${label}: ${triples}${share}${amounts}${rate}, ${elapsed}`;
   };
   const draw = () => {
@@ -127,7 +143,10 @@ export function serviceProgressNote(out: ProgressStream, label: string, poll: ()
   draw();
   const timer = setInterval(() => {
     void poll()
-      .then((progress) => (latest = progress ?? latest), () => undefined)
+      .then(
+        (progress) => (latest = progress ?? latest),
+        () => undefined,
+      )
       .then(() => {
         if (!stopped) draw();
       });

@@ -20,9 +20,15 @@ const EXTENSIONS: Readonly<Record<string, RdfFormatName>> = {
 };
 
 /** The file's media type: `--format` if given, else from its extension; a message for a usage error otherwise. */
-export function rdfFileFormat(file: string, given: string | undefined): { type: (typeof RDF_FORMATS)[RdfFormatName] } | { error: string } {
+export function rdfFileFormat(
+  file: string,
+  given: string | undefined,
+): { type: (typeof RDF_FORMATS)[RdfFormatName] } | { error: string } {
   const name = given ?? EXTENSIONS[extname(file).toLowerCase()];
-  if (name === undefined) return { error: `Cannot tell the format of "${basename(file)}" from its extension; pass --format turtle, ntriples, nquads or jsonld.` };
+  if (name === undefined)
+    return {
+      error: `Cannot tell the format of "${basename(file)}" from its extension; pass --format turtle, ntriples, nquads or jsonld.`,
+    };
   const type = RDF_FORMATS[name as RdfFormatName];
   if (type === undefined) return { error: `--format must be turtle, ntriples, nquads or jsonld, got "${name}".` };
   return { type };

@@ -31,7 +31,20 @@ import type {
 } from './plan.ts';
 import { relations } from './relations.ts';
 
-const SCALARS = new Set<ScalarField>(['uri', 'id', 'name', 'type', 'typeHierarchy', 'ifcId', 'unit', 'unitSymbol', 'timeseriesId', 'writable', 'valueType', 'equipmentId']);
+const SCALARS = new Set<ScalarField>([
+  'uri',
+  'id',
+  'name',
+  'type',
+  'typeHierarchy',
+  'ifcId',
+  'unit',
+  'unitSymbol',
+  'timeseriesId',
+  'writable',
+  'valueType',
+  'equipmentId',
+]);
 /** The fact each scalar field needs fetched with its entity. */
 export const ATTRIBUTE_OF: Readonly<Partial<Record<ScalarField, Attribute>>> = {
   ifcId: 'ifc',
@@ -53,7 +66,8 @@ export interface PlannedField {
 
 type Args = Record<string, unknown>;
 
-const str = (args: Args, name: string): string | undefined => (typeof args[name] === 'string' ? (args[name] as string) : undefined);
+const str = (args: Args, name: string): string | undefined =>
+  typeof args[name] === 'string' ? (args[name] as string) : undefined;
 
 function nameFilter(args: Args, nameArg = 'name'): NameFilter | undefined {
   const value = str(args, nameArg);
@@ -68,7 +82,10 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
   if (!iri) {
     const suggestions = ontology.suggest(name);
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
-    throw new AppError('UNKNOWN_CLASS', `Unknown class "${name}" in argument "${argument}".${hint}`, { argument, suggestions });
+    throw new AppError('UNKNOWN_CLASS', `Unknown class "${name}" in argument "${argument}".${hint}`, {
+      argument,
+      suggestions,
+    });
   }
   // A kind's root class means the whole kind, so that kinds add up (docs/brick-mapping.md, "Kinds add up"):
   // `is: "System"` also takes the loops, which Brick puts under brick:Collection beside brick:System.
@@ -81,7 +98,11 @@ export function classFilter(ontology: Ontology, argument: string, name: string |
  * kinds add up (docs/brick-mapping.md, "Kinds add up"), so it asks for what the kind alone asks, entities placed
  * in the kind by their links (an untyped point, or one of a class Brick does not know) included.
  */
-function unlessKindRoot(ontology: Ontology, filter: ClassFilter | undefined, kinds: readonly EntityKind[]): ClassFilter | undefined {
+function unlessKindRoot(
+  ontology: Ontology,
+  filter: ClassFilter | undefined,
+  kinds: readonly EntityKind[],
+): ClassFilter | undefined {
   return filter && kinds.length === 1 && ontology.isKindRoot(filter.iri, kinds[0]!) ? undefined : filter;
 }
 
@@ -90,7 +111,8 @@ function pageOf(args: Args): Page | undefined {
   const bound = (name: 'limit' | 'offset'): number | undefined => {
     const value = args[name];
     if (value === undefined || value === null) return undefined;
-    if ((value as number) < 0) throw badUserInput(`${name} must be 0 or more, got ${value as number}.`, { argument: name });
+    if ((value as number) < 0)
+      throw badUserInput(`${name} must be 0 or more, got ${value as number}.`, { argument: name });
     return value as number;
   };
   const limit = bound('limit');
@@ -109,10 +131,14 @@ function relationArgs(ontology: Ontology, args: Args, kinds: readonly EntityKind
   if (mediumArg !== undefined) {
     medium = ontology.resolveMedium(mediumArg);
     if (!medium) {
-      throw new AppError('UNKNOWN_MEDIUM', `Unknown medium "${mediumArg}". Use one of ${ontology.mediumValues.join(', ')}.`, {
-        argument: 'medium',
-        allowed: ontology.mediumValues,
-      });
+      throw new AppError(
+        'UNKNOWN_MEDIUM',
+        `Unknown medium "${mediumArg}". Use one of ${ontology.mediumValues.join(', ')}.`,
+        {
+          argument: 'medium',
+          allowed: ontology.mediumValues,
+        },
+      );
     }
   }
   return {
@@ -129,11 +155,19 @@ function relationArgs(ontology: Ontology, args: Args, kinds: readonly EntityKind
 function valueFields(request: RequestDocument, typeName: string, nodes: readonly FieldNode[]): ValueFields {
   const type = request.schema.getType(typeName);
   const definitions = isObjectType(type) ? type.getFields() : {};
-  return [...collectFields(request, typeName, nodes.map((n) => n.selectionSet))].map(([key, fieldNodes]) => {
+  return [
+    ...collectFields(
+      request,
+      typeName,
+      nodes.map((n) => n.selectionSet),
+    ),
+  ].map(([key, fieldNodes]) => {
     const name = fieldNodes[0]!.name.value;
     const definition = definitions[name];
     const valueType = definition && getNamedType(definition.type);
-    return isObjectType(valueType) ? ([key, name, { typeName: valueType.name, fields: valueFields(request, valueType.name, fieldNodes) }] as const) : ([key, name] as const);
+    return isObjectType(valueType)
+      ? ([key, name, { typeName: valueType.name, fields: valueFields(request, valueType.name, fieldNodes) }] as const)
+      : ([key, name] as const);
   });
 }
 
@@ -145,7 +179,11 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
   const kind = typeName as EntityKind;
   const attributes = new Set<Attribute>();
   const fields: FieldPlan[] = [];
-  const selected = collectFields(request, typeName, field.fieldNodes.map((n) => n.selectionSet));
+  const selected = collectFields(
+    request,
+    typeName,
+    field.fieldNodes.map((n) => n.selectionSet),
+  );
   for (const [key, nodes] of selected) {
     const node = nodes[0]!;
     const name = node.name.value;
@@ -172,7 +210,13 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
       const args = getArgumentValues(definition, node, request.variableValues as Record<string, unknown>);
       const childType = getNamedType(definition.type).name;
       const child: PlannedField = { request, responseKey: key, fieldNodes: nodes };
-      fields.push({ key, type: 'relation', relation, args: relationArgs(ontology, args, relations[relation].kinds), selection: planSelection(child, childType, ontology) });
+      fields.push({
+        key,
+        type: 'relation',
+        relation,
+        args: relationArgs(ontology, args, relations[relation].kinds),
+        selection: planSelection(child, childType, ontology),
+      });
     }
   }
   return { kind, attributes, fields };
@@ -180,14 +224,20 @@ function planSelection(field: PlannedField, typeName: string, ontology: Ontology
 
 function planUnion(field: PlannedField, ontology: Ontology): UnionSelection {
   const union = new Map<EntityKind, Selection>();
-  for (const kind of ['Building', 'Equipment', 'Location', 'Zone', 'System'] as const) union.set(kind, planSelection(field, kind, ontology));
+  for (const kind of ['Building', 'Equipment', 'Location', 'Zone', 'System'] as const)
+    union.set(kind, planSelection(field, kind, ontology));
   return { union };
 }
 
 const idRef = (id: string | undefined): EntityRef | undefined => (id === undefined ? undefined : { id });
 
 /** The constraints a root query's arguments impose, resolved against the ontology. */
-function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, args: Args, ontology: Ontology): Constraint[] {
+function rootConstraints(
+  query: RootQueryName,
+  kind: EntityKind | undefined,
+  args: Args,
+  ontology: Ontology,
+): Constraint[] {
   const constraints: Constraint[] = [];
   const classesOf = (k: EntityKind) => ontology.sortedKindClasses(k);
   if (kind) constraints.push({ type: 'kind', kind, classes: classesOf(kind) });
@@ -198,7 +248,9 @@ function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, arg
   const is = unlessKindRoot(ontology, classFilter(ontology, 'is', str(args, 'is')), kind ? [kind] : []);
   if (is) constraints.push({ type: 'class', classes: is });
   if (query !== 'location') {
-    const location = idRef(str(args, 'locationId')) ?? (str(args, 'locationName') !== undefined ? { name: nameFilter(args, 'locationName')! } : undefined);
+    const location =
+      idRef(str(args, 'locationId')) ??
+      (str(args, 'locationName') !== undefined ? { name: nameFilter(args, 'locationName')! } : undefined);
     if (location) constraints.push({ type: 'inLocation', location, locationClasses: classesOf('Location') });
   }
   const equipment = idRef(str(args, 'equipmentId'));
@@ -212,7 +264,11 @@ function rootConstraints(query: RootQueryName, kind: EntityKind | undefined, arg
   const hasProperty = str(args, 'hasProperty');
   const propertyValue = str(args, 'propertyValue');
   if (hasProperty !== undefined || propertyValue !== undefined) {
-    constraints.push({ type: 'property', name: hasProperty === undefined ? undefined : propertyName(hasProperty), value: propertyValue });
+    constraints.push({
+      type: 'property',
+      name: hasProperty === undefined ? undefined : propertyName(hasProperty),
+      value: propertyValue,
+    });
   }
   const ifcId = str(args, 'ifcId');
   if (ifcId !== undefined) constraints.push({ type: 'ifcId', ifcId });
@@ -230,7 +286,14 @@ const ROOT_KIND: Record<RootQueryName, EntityKind | undefined> = {
 };
 
 /** Plans a root query field; `count`: its count field (`pointCount` for `point`), which selects nothing. */
-export function buildPlan(query: RootQueryName, siteId: string, args: Args, field: PlannedField, ontology: Ontology, count = false): RootPlan {
+export function buildPlan(
+  query: RootQueryName,
+  siteId: string,
+  args: Args,
+  field: PlannedField,
+  ontology: Ontology,
+  count = false,
+): RootPlan {
   const kind = ROOT_KIND[query];
   const single = query === 'location' || query === 'entityByIfcId';
   let selection: Selection | UnionSelection;
@@ -255,10 +318,11 @@ const TESTED_KINDS: readonly EntityKind[] = ['Location', 'Equipment', 'Zone', 'S
 
 /** The classes a site reads that the ontology graph's kind marks miss, per kind a query tests (`TESTED_KINDS`). */
 function unmarkedOf(ontology: Ontology): Pick<RootPlan, 'unmarked'> {
-  const entries = TESTED_KINDS.map((kind) => [kind, ontology.unmarkedKindClasses(kind)] as const).filter(([, list]) => list.length > 0);
+  const entries = TESTED_KINDS.map((kind) => [kind, ontology.unmarkedKindClasses(kind)] as const).filter(
+    ([, list]) => list.length > 0,
+  );
   return entries.length > 0 ? { unmarked: Object.fromEntries(entries) } : {};
 }
-
 
 /** `hasProperty` as a predicate IRI (full, or prefixed with a known prefix) or as a local name. */
 function propertyName(text: string): PropertyName {

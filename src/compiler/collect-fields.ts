@@ -32,12 +32,21 @@ export function collectFields(
     if (condition === undefined || condition === typeName) return true;
     const conditionType = request.schema.getType(condition);
     const objectType = request.schema.getType(typeName);
-    return !!conditionType && isAbstractType(conditionType) && isObjectType(objectType) && request.schema.isSubType(conditionType, objectType);
+    return (
+      !!conditionType &&
+      isAbstractType(conditionType) &&
+      isObjectType(objectType) &&
+      request.schema.isSubType(conditionType, objectType)
+    );
   };
   const included = (node: FieldNode | { directives?: FieldNode['directives'] }): boolean => {
     const skip = getDirectiveValues(GraphQLSkipDirective, node, request.variableValues as Record<string, unknown>);
     if (skip?.if === true) return false;
-    const include = getDirectiveValues(GraphQLIncludeDirective, node, request.variableValues as Record<string, unknown>);
+    const include = getDirectiveValues(
+      GraphQLIncludeDirective,
+      node,
+      request.variableValues as Record<string, unknown>,
+    );
     return include?.if !== false;
   };
   const visit = (selectionSet: SelectionSetNode | undefined) => {

@@ -3,22 +3,49 @@
  * them): entities per class, typed entities, triples per linking predicate, and which of a list of
  * entities have a class. Nothing of the graph is copied out.
  */
-import { aggregate, filter, graph, namedNode, op, select, triple, values, variable, type Patterns, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import {
+  aggregate,
+  filter,
+  graph,
+  namedNode,
+  op,
+  select,
+  triple,
+  values,
+  variable,
+  type Patterns,
+  type SelectQuery,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import { RDF } from '../rdf/vocabulary.ts';
 
 const TYPE = namedNode(`${RDF}type`);
-const [S, P, O, T, N, X] = ['s', 'p', 'o', 't', 'n', 'x'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+const [S, P, O, T, N, X] = ['s', 'p', 'o', 't', 'n', 'x'].map((name) => variable(name)) as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+];
 
 const inGraph = (site: string, ...where: Patterns[]) => [graph(namedNode(site), ...where)];
 
 /** Entities per asserted class: columns `t` (the class) and `n`. */
 export function classCountsQuery(site: string): SelectQuery {
-  return select({ variables: [T, [aggregate('count', S), N]], where: inGraph(site, triple(S, TYPE, T), filter(op('isiri', T))), group: [T] });
+  return select({
+    variables: [T, [aggregate('count', S), N]],
+    where: inGraph(site, triple(S, TYPE, T), filter(op('isiri', T))),
+    group: [T],
+  });
 }
 
 /** Entities with at least one class: column `n`. */
 export function typedCountQuery(site: string): SelectQuery {
-  return select({ variables: [[aggregate('count', S, { distinct: true }), N]], where: inGraph(site, triple(S, TYPE, T)) });
+  return select({
+    variables: [[aggregate('count', S, { distinct: true }), N]],
+    where: inGraph(site, triple(S, TYPE, T)),
+  });
 }
 
 /** Triples per predicate of `predicates` whose object is an IRI or a blank node: columns `p` and `n`. */
@@ -32,5 +59,9 @@ export function linkCountsQuery(site: string, predicates: readonly string[]): Se
 
 /** Which of `entities` have a class: column `x`. */
 export function typedAmongQuery(site: string, entities: readonly string[]): SelectQuery {
-  return select({ variables: [X], distinct: true, where: inGraph(site, values(X, entities.map(namedNode)), triple(X, TYPE, T)) });
+  return select({
+    variables: [X],
+    distinct: true,
+    where: inGraph(site, values(X, entities.map(namedNode)), triple(X, TYPE, T)),
+  });
 }

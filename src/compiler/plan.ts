@@ -56,13 +56,33 @@ export interface RelationArgs {
 
 /** Relation fields, named `<Type>.<field>`. */
 export type RelationName =
-  | 'Building.locations' | 'Building.equipment' | 'Building.zones' | 'Building.systems' | 'Building.points'
-  | 'Location.parent' | 'Location.locations' | 'Location.equipment' | 'Location.points' | 'Location.zones'
-  | 'Equipment.points' | 'Equipment.parts' | 'Equipment.partOf' | 'Equipment.feeds' | 'Equipment.fedBy'
-  | 'Equipment.upstream' | 'Equipment.downstream' | 'Equipment.location' | 'Equipment.systems'
-  | 'Zone.locations' | 'Zone.fedBy' | 'Zone.upstream' | 'Zone.points'
-  | 'System.equipment' | 'System.points'
-  | 'Point.equipment' | 'Point.location';
+  | 'Building.locations'
+  | 'Building.equipment'
+  | 'Building.zones'
+  | 'Building.systems'
+  | 'Building.points'
+  | 'Location.parent'
+  | 'Location.locations'
+  | 'Location.equipment'
+  | 'Location.points'
+  | 'Location.zones'
+  | 'Equipment.points'
+  | 'Equipment.parts'
+  | 'Equipment.partOf'
+  | 'Equipment.feeds'
+  | 'Equipment.fedBy'
+  | 'Equipment.upstream'
+  | 'Equipment.downstream'
+  | 'Equipment.location'
+  | 'Equipment.systems'
+  | 'Zone.locations'
+  | 'Zone.fedBy'
+  | 'Zone.upstream'
+  | 'Zone.points'
+  | 'System.equipment'
+  | 'System.points'
+  | 'Point.equipment'
+  | 'Point.location';
 
 /**
  * The fields selected on a value that is not an entity (EntityProperty, PointValue,
@@ -79,7 +99,13 @@ export interface NestedValues {
 
 export type FieldPlan =
   | { readonly key: string; readonly type: 'scalar'; readonly field: ScalarField }
-  | { readonly key: string; readonly type: 'relation'; readonly relation: RelationName; readonly args: RelationArgs; readonly selection: Selection }
+  | {
+      readonly key: string;
+      readonly type: 'relation';
+      readonly relation: RelationName;
+      readonly args: RelationArgs;
+      readonly selection: Selection;
+    }
   | { readonly key: string; readonly type: 'properties'; readonly fields: ValueFields }
   | { readonly key: string; readonly type: 'externalReferences'; readonly fields: ValueFields }
   | { readonly key: string; readonly type: 'currentValue'; readonly fields: ValueFields }

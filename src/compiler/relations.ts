@@ -3,7 +3,22 @@
  * A pattern binds `?e` for a bound `?parent`; fields that return one entity rank their
  * alternatives with `?rank` (lowest wins).
  */
-import { bind, integer, inverse, minus, oneOrMore, sequence, triple, variable, zeroOrMore, zeroOrOne, alternative, type Path, type Pattern, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import {
+  bind,
+  integer,
+  inverse,
+  minus,
+  oneOrMore,
+  sequence,
+  triple,
+  variable,
+  zeroOrMore,
+  zeroOrOne,
+  alternative,
+  type Path,
+  type Pattern,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import { kindTest, type RelationPaths } from './sparql-patterns.ts';
 import type { EntityKind, RelationArgs, RelationName, UnmarkedClasses } from './plan.ts';
 
@@ -34,7 +49,11 @@ export interface PatternRelation {
   readonly kinds: readonly EntityKind[];
   readonly single: boolean;
   /** The pattern, or its alternatives. */
-  readonly pattern: (parent: VariableTerm, e: VariableTerm, context: PatternContext) => readonly Pattern[] | Alternatives;
+  readonly pattern: (
+    parent: VariableTerm,
+    e: VariableTerm,
+    context: PatternContext,
+  ) => readonly Pattern[] | Alternatives;
 }
 
 export interface TraversalRelation {
@@ -48,14 +67,16 @@ export interface TraversalRelation {
 export type Relation = PatternRelation | TraversalRelation;
 
 /** True when a pattern comes as alternatives. */
-export const isAlternatives = (pattern: readonly Pattern[] | Alternatives): pattern is Alternatives => 'alternatives' in pattern;
+export const isAlternatives = (pattern: readonly Pattern[] | Alternatives): pattern is Alternatives =>
+  'alternatives' in pattern;
 
 const RANK = variable('rank');
 /** Binds `?rank`: lower ranks win among a single field's alternatives. */
 const rank = (n: number) => bind(integer(n), RANK);
 
 /** The start of a path from a location to what is in it: with `recursive`, through every location under it first. */
-const under = (recursive: boolean, { part }: RelationPaths, rest: readonly Path[]): Path => sequence(recursive ? [zeroOrMore(part), ...rest] : rest);
+const under = (recursive: boolean, { part }: RelationPaths, rest: readonly Path[]): Path =>
+  sequence(recursive ? [zeroOrMore(part), ...rest] : rest);
 
 /**
  * Paths from a location (or with `recursive`, from anything under it) to its equipment, points,
@@ -66,17 +87,23 @@ export const locationPaths = {
   equipment: (recursive: boolean, paths: RelationPaths) => under(recursive, paths, [inverse(paths.located)]),
   // Its own points, points located in it, and points of equipment located in it.
   points: (recursive: boolean, paths: RelationPaths) =>
-    under(recursive, paths, [alternative([paths.point, inverse(paths.located), sequence([inverse(paths.located), paths.point])])]),
+    under(recursive, paths, [
+      alternative([paths.point, inverse(paths.located), sequence([inverse(paths.located), paths.point])]),
+    ]),
   zones: (recursive: boolean, paths: RelationPaths) => under(recursive, paths, [paths.partEither]),
-  systems: (recursive: boolean, paths: RelationPaths) => under(recursive, paths, [inverse(paths.located), inverse(paths.part)]),
+  systems: (recursive: boolean, paths: RelationPaths) =>
+    under(recursive, paths, [inverse(paths.located), inverse(paths.part)]),
 };
 
 /** Points of a zone and of the equipment that feeds it directly. */
-export const zonePoints = ({ point, feeds }: RelationPaths): Path => alternative([point, sequence([inverse(feeds), point])]);
+export const zonePoints = ({ point, feeds }: RelationPaths): Path =>
+  alternative([point, sequence([inverse(feeds), point])]);
 
 const path =
   (build: (recursive: boolean, paths: RelationPaths) => Path) =>
-  (parent: VariableTerm, e: VariableTerm, { args, paths }: PatternContext) => [triple(parent, build(args.recursive, paths), e)];
+  (parent: VariableTerm, e: VariableTerm, { args, paths }: PatternContext) => [
+    triple(parent, build(args.recursive, paths), e),
+  ];
 
 /**
  * `whole` has the location `child` as a part through a zone (Room isPartOf HVAC_Zone isPartOf
@@ -84,8 +111,17 @@ const path =
  * that also names its floor hangs there, not under every location its zone is part of, so that
  * `parent` and `locations` agree. One zone deep, the real-model pattern.
  */
-const throughZone = (whole: VariableTerm, child: VariableTerm, { paths: { part }, anchor, scope = 'rel', unmarked = {} }: PatternContext): Pattern[] => {
-  const [z, zk, q, qk] = ['z', 'zk', 'q', 'qk'].map((name) => variable(scope, name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+const throughZone = (
+  whole: VariableTerm,
+  child: VariableTerm,
+  { paths: { part }, anchor, scope = 'rel', unmarked = {} }: PatternContext,
+): Pattern[] => {
+  const [z, zk, q, qk] = ['z', 'zk', 'q', 'qk'].map((name) => variable(scope, name)) as [
+    VariableTerm,
+    VariableTerm,
+    VariableTerm,
+    VariableTerm,
+  ];
   const viaZone = [triple(whole, part, z), ...kindTest(z, 'Zone', zk, unmarked.Zone), triple(z, part, child)];
   // The MINUS repeats the anchor and the way in: evaluated on its own, it otherwise read every
   // location whole of the site (60 floors' children: 249 ms at 2,000 floors, against 57 ms
@@ -101,7 +137,8 @@ const locationsOf = (parent: VariableTerm, e: VariableTerm, context: PatternCont
 
 /** `v` is typed with no class of the kind (the ontology graph's marks, and the site's classes without one). */
 // MINUS, not FILTER NOT EXISTS: the same answer on a bound `v`, measured 2× faster (bench/shapes-1M.md).
-const notOfKind = (v: VariableTerm, kind: EntityKind, unmarked?: readonly string[]) => minus(kindTest(v, kind, variable('kind_c'), unmarked));
+const notOfKind = (v: VariableTerm, kind: EntityKind, unmarked?: readonly string[]) =>
+  minus(kindTest(v, kind, variable('kind_c'), unmarked));
 
 const selfStart = (parent: VariableTerm, start: VariableTerm) => [bind(parent, start)];
 
@@ -115,29 +152,54 @@ export const relations: Record<RelationName, Relation> = {
   'Location.parent': {
     kinds: ['Location'],
     single: true,
-    pattern: (p, e, context) => ({ alternatives: [[triple(e, context.paths.part, p), rank(1)], [...throughZone(e, p, context), rank(2)]] }),
+    pattern: (p, e, context) => ({
+      alternatives: [
+        [triple(e, context.paths.part, p), rank(1)],
+        [...throughZone(e, p, context), rank(2)],
+      ],
+    }),
   },
   'Location.locations': { kinds: ['Location'], single: false, pattern: locationsOf },
   'Location.equipment': { kinds: ['Equipment'], single: false, pattern: path(locationPaths.equipment) },
   'Location.points': { kinds: ['Point'], single: false, pattern: path(locationPaths.points) },
   'Location.zones': { kinds: ['Zone'], single: false, pattern: path(locationPaths.zones) },
-  'Equipment.points': { kinds: ['Point'], single: false, pattern: (p, e, { paths: { point } }) => [triple(p, point, e)] },
+  'Equipment.points': {
+    kinds: ['Point'],
+    single: false,
+    pattern: (p, e, { paths: { point } }) => [triple(p, point, e)],
+  },
   // Equipment a model links to other equipment as its point (`:pump brick:isPointOf :ahu`) stays
   // equipment, and the link is kept as a part (docs/brick-mapping.md, "Kinds add up": nothing is dropped).
   'Equipment.parts': {
     kinds: ['Equipment'],
     single: false,
     pattern: (p, e, { paths: { part, point }, scope = 'rel', unmarked = {} }) => ({
-      alternatives: [[triple(p, part, e)], [triple(p, point, e), ...kindTest(e, 'Equipment', variable(scope, 'pk'), unmarked.Equipment)]],
+      alternatives: [
+        [triple(p, part, e)],
+        [triple(p, point, e), ...kindTest(e, 'Equipment', variable(scope, 'pk'), unmarked.Equipment)],
+      ],
     }),
   },
   'Equipment.partOf': {
     kinds: ['Equipment'],
     single: true,
-    pattern: (p, e, { paths: { part, point } }) => ({ alternatives: [[triple(e, part, p), rank(1)], [triple(e, point, p), rank(2)]] }),
+    pattern: (p, e, { paths: { part, point } }) => ({
+      alternatives: [
+        [triple(e, part, p), rank(1)],
+        [triple(e, point, p), rank(2)],
+      ],
+    }),
   },
-  'Equipment.feeds': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { feeds } }) => [triple(p, feeds, e)] },
-  'Equipment.fedBy': { kinds: ['Equipment'], single: false, pattern: (p, e, { paths: { feeds } }) => [triple(e, feeds, p)] },
+  'Equipment.feeds': {
+    kinds: ['Equipment'],
+    single: false,
+    pattern: (p, e, { paths: { feeds } }) => [triple(p, feeds, e)],
+  },
+  'Equipment.fedBy': {
+    kinds: ['Equipment'],
+    single: false,
+    pattern: (p, e, { paths: { feeds } }) => [triple(e, feeds, p)],
+  },
   'Equipment.upstream': { kinds: ['Equipment'], single: false, direction: 'upstream', start: selfStart },
   'Equipment.downstream': { kinds: ['Equipment'], single: false, direction: 'downstream', start: selfStart },
   // Its own location, else that of the equipment it is part of (nearest first is not knowable
@@ -146,15 +208,28 @@ export const relations: Record<RelationName, Relation> = {
     kinds: ['Location'],
     single: true,
     pattern: (p, e, { paths: { located, part } }) => ({
-      alternatives: [[triple(p, located, e), rank(1)], [triple(p, sequence([oneOrMore(inverse(part)), located]), e), rank(2)]],
+      alternatives: [
+        [triple(p, located, e), rank(1)],
+        [triple(p, sequence([oneOrMore(inverse(part)), located]), e), rank(2)],
+      ],
     }),
   },
-  'Equipment.systems': { kinds: ['System'], single: false, pattern: (p, e, { paths: { part } }) => [triple(e, part, p)] },
-  'Zone.locations': { kinds: ['Location'], single: false, pattern: (p, e, { paths: { partEither } }) => [triple(p, partEither, e)] },
+  'Equipment.systems': {
+    kinds: ['System'],
+    single: false,
+    pattern: (p, e, { paths: { part } }) => [triple(e, part, p)],
+  },
+  'Zone.locations': {
+    kinds: ['Location'],
+    single: false,
+    pattern: (p, e, { paths: { partEither } }) => [triple(p, partEither, e)],
+  },
   'Zone.fedBy': {
     kinds: ['Equipment'],
     single: false,
-    pattern: (p, e, { paths: { partEither, feeds } }) => [triple(p, sequence([zeroOrOne(partEither), inverse(feeds)]), e)],
+    pattern: (p, e, { paths: { partEither, feeds } }) => [
+      triple(p, sequence([zeroOrOne(partEither), inverse(feeds)]), e),
+    ],
   },
   'Zone.upstream': {
     kinds: ['Equipment'],
@@ -173,14 +248,24 @@ export const relations: Record<RelationName, Relation> = {
     single: false,
     pattern: (p, e, { args, paths: { part, point }, scope, unmarked = {} }) => {
       // A point can be a member itself (a loop's sensor): `part` reaches it as it reaches equipment.
-      if (args.recursive) return [triple(p, alternative([point, oneOrMore(part), sequence([oneOrMore(part), point])]), e)];
+      if (args.recursive)
+        return [triple(p, alternative([point, oneOrMore(part), sequence([oneOrMore(part), point])]), e)];
       // Without recursive, a sub-system's own points are not the system's. A member point is its
       // own member's `point?` (not a third branch: Virtuoso then lost the fallback kind of untyped points).
       const w = variable(scope ?? 'rel', 'w');
-      return { alternatives: [[triple(p, point, e)], [triple(p, part, w), triple(w, zeroOrOne(point), e), notOfKind(w, 'System', unmarked.System)]] };
+      return {
+        alternatives: [
+          [triple(p, point, e)],
+          [triple(p, part, w), triple(w, zeroOrOne(point), e), notOfKind(w, 'System', unmarked.System)],
+        ],
+      };
     },
   },
-  'Point.equipment': { kinds: ['Equipment'], single: true, pattern: (p, e, { paths: { point } }) => [triple(e, point, p)] },
+  'Point.equipment': {
+    kinds: ['Equipment'],
+    single: true,
+    pattern: (p, e, { paths: { point } }) => [triple(e, point, p)],
+  },
   // Its own location link, else the location or zone it is a point of, else its equipment's location.
   'Point.location': {
     kinds: ['Location', 'Zone'],

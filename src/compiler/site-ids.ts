@@ -10,7 +10,22 @@
  * entity with that local name), which is how every id the service answers selects its entity.
  */
 import { isAbsoluteIri } from '../rdf/iri.ts';
-import { aggregate, bind, filter, graph, group, integer, namedNode, op, select, triple, union, variable, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import {
+  aggregate,
+  bind,
+  filter,
+  graph,
+  group,
+  integer,
+  namedNode,
+  op,
+  select,
+  triple,
+  union,
+  variable,
+  type SelectQuery,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import { RDF } from '../rdf/vocabulary.ts';
 import { localName } from '../rdf/vocabulary.ts';
 import { ALL_PATHS, ID_CUTS, endsAtCut, localNameOf } from './sparql-patterns.ts';
@@ -68,7 +83,8 @@ export class SiteIds {
     let counts = this.suffixCounts.get(name);
     if (!counts) {
       counts = new Map();
-      for (const entity of group) for (const suffix of idSuffixes(entity)) counts.set(suffix, (counts.get(suffix) ?? 0) + 1);
+      for (const entity of group)
+        for (const suffix of idSuffixes(entity)) counts.set(suffix, (counts.get(suffix) ?? 0) + 1);
       this.suffixCounts.set(name, counts);
     }
     return counts;
@@ -83,11 +99,23 @@ export class SiteIds {
  */
 export function sharedNamesQuery(site: string): SelectQuery {
   const { point, located } = ALL_PATHS;
-  const [e, t, x, n, es] = ['e', 't', 'x', 'n', 'es'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+  const [e, t, x, n, es] = ['e', 't', 'x', 'n', 'es'].map((name) => variable(name)) as [
+    VariableTerm,
+    VariableTerm,
+    VariableTerm,
+    VariableTerm,
+    VariableTerm,
+  ];
   const entities = select({
     variables: [e],
     distinct: true,
-    where: [graph(namedNode(site), union([triple(e, namedNode(`${RDF}type`), t), triple(e, point, x), triple(x, point, e), triple(x, located, e)]), filter(op('isiri', e)))],
+    where: [
+      graph(
+        namedNode(site),
+        union([triple(e, namedNode(`${RDF}type`), t), triple(e, point, x), triple(x, point, e), triple(x, located, e)]),
+        filter(op('isiri', e)),
+      ),
+    ],
   });
   return select({
     variables: [n, [aggregate('group_concat', op('str', e), { separator: ' ' }), es]],

@@ -13,6 +13,11 @@ export function classStatementsQuery(site: string): SelectQuery {
   return select({
     variables: [t, sup],
     distinct: true,
-    where: [graph(namedNode(site), union([triple(s, namedNode(`${RDF}type`), t), triple(t, namedNode(`${RDFS}subClassOf`), sup)]))],
+    where: [
+      graph(
+        namedNode(site),
+        union([triple(s, namedNode(`${RDF}type`), t), triple(t, namedNode(`${RDFS}subClassOf`), sup)]),
+      ),
+    ],
   });
 }

@@ -1,14 +1,36 @@
 /** The queries that read a site's profile (`site-profile.ts`), each one scan of the site's graph at most. */
 import type { EntityKind } from '../ontology/ontology.ts';
-import { bind, filter, graph, literal, namedNode, op, select, triple, variable, type Patterns, type SelectQuery, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import {
+  bind,
+  filter,
+  graph,
+  literal,
+  namedNode,
+  op,
+  select,
+  triple,
+  variable,
+  type Patterns,
+  type SelectQuery,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import { RDF, REF } from '../rdf/vocabulary.ts';
 import { PROFILE_LIMITS } from './site-profile.ts';
 import { fallbackGenerator } from './sparql-builder.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
-const [E, P, S, O, T, NS, R, ID] = ['e', 'p', 's', 'o', 't', 'ns', 'r', 'id'].map((name) => variable(name)) as VariableTerm[] as [
-  VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm,
+const [E, P, S, O, T, NS, R, ID] = ['e', 'p', 's', 'o', 't', 'ns', 'r', 'id'].map((name) =>
+  variable(name),
+) as VariableTerm[] as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
 ];
 
 /** `SELECT DISTINCT ?v WHERE { GRAPH <graph> { … } } LIMIT limit + 1`: one past the limit tells that there are too many. */
@@ -32,7 +54,10 @@ export function namespacesQuery(site: string): SelectQuery {
   return select({
     variables: [NS],
     distinct: true,
-    where: [graph(namedNode(site), triple(S, namedNode(`${RDF}type`), T), filter(op('isiri', S))), bind(op('replace', op('str', S), literal('[^#/]+$'), literal('')), NS)],
+    where: [
+      graph(namedNode(site), triple(S, namedNode(`${RDF}type`), T), filter(op('isiri', S))),
+      bind(op('replace', op('str', S), literal('[^#/]+$'), literal('')), NS),
+    ],
     limit: PROFILE_LIMITS.namespaces + 1,
   });
 }
@@ -40,6 +65,14 @@ export function namespacesQuery(site: string): SelectQuery {
 /** One IFC GlobalId of the graph that is not a plain string literal, if there is one. */
 export function otherIfcIdQuery(site: string): SelectQuery {
   // LANG too: Virtuoso gives a language-tagged literal the datatype xsd:string.
-  const notPlain = op('||', op('||', op('!', op('isliteral', ID)), op('!=', op('datatype', ID), namedNode(XSD_STRING))), op('!=', op('lang', ID), literal('')));
-  return select({ variables: [ID], where: [graph(namedNode(site), triple(R, namedNode(`${REF}ifcGlobalID`), ID), filter(notPlain))], limit: 1 });
+  const notPlain = op(
+    '||',
+    op('||', op('!', op('isliteral', ID)), op('!=', op('datatype', ID), namedNode(XSD_STRING))),
+    op('!=', op('lang', ID), literal('')),
+  );
+  return select({
+    variables: [ID],
+    where: [graph(namedNode(site), triple(R, namedNode(`${REF}ifcGlobalID`), ID), filter(notPlain))],
+    limit: 1,
+  });
 }

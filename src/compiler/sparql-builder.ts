@@ -29,8 +29,25 @@ import {
   type VariableTerm,
 } from '../rdf/sparql-algebra.ts';
 import { BKG, BRICK, ONTOLOGY_GRAPH, RDF, RDFS, REF, SKOS } from '../rdf/vocabulary.ts';
-import type { Attribute, Constraint, EntityKind, EntityRef, RelationArgs, RelationName, RootPlan, UnmarkedClasses } from './plan.ts';
-import { isAlternatives, isTraversal, locationPaths, relations, zonePoints, type Alternatives, type TraversalRelation } from './relations.ts';
+import type {
+  Attribute,
+  Constraint,
+  EntityKind,
+  EntityRef,
+  RelationArgs,
+  RelationName,
+  RootPlan,
+  UnmarkedClasses,
+} from './plan.ts';
+import {
+  isAlternatives,
+  isTraversal,
+  locationPaths,
+  relations,
+  zonePoints,
+  type Alternatives,
+  type TraversalRelation,
+} from './relations.ts';
 import { SiteIds } from './site-ids.ts';
 import type { SiteProfile } from './site-profile.ts';
 import {
@@ -56,9 +73,51 @@ import {
 } from './sparql-patterns.ts';
 
 const named = (...names: string[]) => names.map((name) => variable(name));
-const [e, parent, start, x, y, rank, tag, t] = named('e', 'parent', 'start', 'x', 'y', 'rank', 'tag', 't') as VariableTerm[] as [VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm];
-const [l0, l1, l2, ifcRef, ifc, ts, u, litp, lit, own, ownt, out] = named('l0', 'l1', 'l2', 'ifc_r', 'ifc', 'ts', 'u', 'litp', 'lit', 'own', 'ownt', 'out') as [
-  VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm, VariableTerm,
+const [e, parent, start, x, y, rank, tag, t] = named(
+  'e',
+  'parent',
+  'start',
+  'x',
+  'y',
+  'rank',
+  'tag',
+  't',
+) as VariableTerm[] as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+];
+const [l0, l1, l2, ifcRef, ifc, ts, u, litp, lit, own, ownt, out] = named(
+  'l0',
+  'l1',
+  'l2',
+  'ifc_r',
+  'ifc',
+  'ts',
+  'u',
+  'litp',
+  'lit',
+  'own',
+  'ownt',
+  'out',
+) as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
 ];
 const KIND = namedNode(`${BKG}kind`);
 const [TYPE, LABEL, PREF_LABEL, BRICK_LABEL, EXTERNAL_REFERENCE, IFC_GLOBAL_ID, OUTPUT_SUBSTANCE] = [
@@ -128,10 +187,17 @@ function factPatterns(facts: Facts, profile: SiteProfile | undefined): Pattern[]
   if (unit) found.push(optional(triple(e, unit, u)));
   if (attributes.has('literals')) {
     const endsWith = (suffix: typeof WRITABLE) => op('strends', op('str', litp), suffix);
-    found.push(optional(triple(e, litp, lit), filter(op('&&', op('isliteral', lit), op('||', endsWith(WRITABLE), endsWith(VALUE_TYPE))))));
+    found.push(
+      optional(
+        triple(e, litp, lit),
+        filter(op('&&', op('isliteral', lit), op('||', endsWith(WRITABLE), endsWith(VALUE_TYPE)))),
+      ),
+    );
   }
-  if (attributes.has('owner')) found.push(optional(triple(own, pathsOf(profile).point, e), optional(triple(own, TYPE!, ownt))));
-  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`)) found.push(optional(triple(e, OUTPUT_SUBSTANCE!, out)));
+  if (attributes.has('owner'))
+    found.push(optional(triple(own, pathsOf(profile).point, e), optional(triple(own, TYPE!, ownt))));
+  if (attributes.has('output') && holds(`${BRICK}hasOutputSubstance`))
+    found.push(optional(triple(e, OUTPUT_SUBSTANCE!, out)));
   return found;
 }
 
@@ -145,10 +211,23 @@ const FACT_VARIABLES = [t, l0, l1, l2, ifc, ts, u, litp, lit, own, ownt, out];
  * with it). The fallback tag is left out when the site profile knows every untyped entity
  * (`profile.tags`): its three EXISTS were a quarter of the time of a large entity query.
  */
-export function selectEntities(site: string, candidates: readonly Pattern[], projection: readonly VariableTerm[], facts: Facts, profile?: SiteProfile): SelectQuery {
+export function selectEntities(
+  site: string,
+  candidates: readonly Pattern[],
+  projection: readonly VariableTerm[],
+  facts: Facts,
+  profile?: SiteProfile,
+): SelectQuery {
   return select({
     variables: [...projection, ...(facts === 'kinds' ? [t] : FACT_VARIABLES)],
-    where: [graph(namedNode(site), candidates, factPatterns(facts, profile), profile?.tags ? undefined : tagOf(e, pathsOf(profile)))],
+    where: [
+      graph(
+        namedNode(site),
+        candidates,
+        factPatterns(facts, profile),
+        profile?.tags ? undefined : tagOf(e, pathsOf(profile)),
+      ),
+    ],
   });
 }
 
@@ -166,7 +245,12 @@ export function atMost(query: SelectQuery, rows: number | undefined): SelectQuer
 const parentValues = (parents: readonly string[]) => values(parent, parents.map(namedNode));
 
 /** The facts of the entities `iris` (a page of a list, its candidates already known). */
-export function entitiesQuery(site: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, profile?: SiteProfile): SelectQuery {
+export function entitiesQuery(
+  site: string,
+  iris: readonly string[],
+  attributes: ReadonlySet<Attribute>,
+  profile?: SiteProfile,
+): SelectQuery {
   return selectEntities(site, [values(e, iris.map(namedNode))], [e, tag], attributes, profile);
 }
 
@@ -187,7 +271,10 @@ export function relationQuery(
   if (args.name) checks.push(...nameFilter(e, args.name, variable('name')));
   if (args.classes) checks.push(filter(exists(classTest(e, args.classes.closure, variable('k')))));
   const anchor = [parentValues(parents)];
-  const candidates = [...anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor, unmarked })), ...checks];
+  const candidates = [
+    ...anchored(anchor, spec.pattern(parent, e, { args, paths: pathsOf(profile), anchor, unmarked })),
+    ...checks,
+  ];
   return selectEntities(site, candidates, [parent, e, rank, tag], facts, profile);
 }
 
@@ -209,7 +296,10 @@ export function traversalQuery(
 ): SelectQuery {
   const paths = pathsOf(profile);
   const reach: Path = zeroOrMore(spec.direction === 'downstream' ? paths.feeds : paths.fedBy);
-  const edge = spec.direction === 'downstream' ? [triple(start, reach, x), triple(x, paths.feeds, y)] : [triple(start, reach, y), triple(x, paths.feeds, y)];
+  const edge =
+    spec.direction === 'downstream'
+      ? [triple(start, reach, x), triple(x, paths.feeds, y)]
+      : [triple(start, reach, y), triple(x, paths.feeds, y)];
   const starts = spec.start(parent, start, paths);
   const withOutput = new Set([...attributes, 'output' as const]);
   const anchor = parentValues(parents);
@@ -221,7 +311,13 @@ export function traversalQuery(
         union([
           select({ variables: [parent, start], where: [anchor, starts], distinct: true }),
           select({ variables: [parent, x, y], where: [anchor, starts, edge], distinct: true }),
-          patterns(anchor, starts, triple(start, reach, e), factPatterns(withOutput, profile), profile?.tags ? undefined : tagOf(e, paths)),
+          patterns(
+            anchor,
+            starts,
+            triple(start, reach, e),
+            factPatterns(withOutput, profile),
+            profile?.tags ? undefined : tagOf(e, paths),
+          ),
         ]),
       ),
     ],
@@ -234,7 +330,9 @@ const [P, V, U, R] = named('p', 'v', 'u', 'r') as [VariableTerm, VariableTerm, V
 export function propertiesQuery(site: string, parents: readonly string[]): SelectQuery {
   return select({
     variables: [parent, P, V, U],
-    where: [graph(namedNode(site), anchored([parentValues(parents)], { alternatives: propertyBranches(parent, P, V, U) }))],
+    where: [
+      graph(namedNode(site), anchored([parentValues(parents)], { alternatives: propertyBranches(parent, P, V, U) })),
+    ],
   });
 }
 
@@ -243,13 +341,25 @@ export function propertiesQuery(site: string, parents: readonly string[]): Selec
  * fields); undefined when the site holds no reference predicate. A blank-node value names nothing
  * the answer could carry, so it is left out.
  */
-export function externalReferencesQuery(site: string, parents: readonly string[], profile?: SiteProfile): SelectQuery | undefined {
+export function externalReferencesQuery(
+  site: string,
+  parents: readonly string[],
+  profile?: SiteProfile,
+): SelectQuery | undefined {
   const path = referencePath(predicatesOf(profile));
   return (
     path &&
     select({
       variables: [parent, R, P, V],
-      where: [graph(namedNode(site), parentValues(parents), triple(parent, path, R), triple(R, P, V), filter(op('!', op('isblank', V))))],
+      where: [
+        graph(
+          namedNode(site),
+          parentValues(parents),
+          triple(parent, path, R),
+          triple(R, P, V),
+          filter(op('!', op('isblank', V))),
+        ),
+      ],
     })
   );
 }
@@ -269,7 +379,12 @@ interface Reference {
 }
 
 /** Tests a bound `v` against a reference: the IRI, or an entity of the kind with that id or name. */
-function refTest(v: VariableTerm, { ref, kind }: Reference, scope: string, context: SiteContext): Pattern[] | undefined {
+function refTest(
+  v: VariableTerm,
+  { ref, kind }: Reference,
+  scope: string,
+  context: SiteContext,
+): Pattern[] | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return [filter(op('=', v, namedNode(ref.id)))];
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(scope, 'name'));
   return test && patterns(kindOrFallbackTest(v, kind, scope, context), test);
@@ -288,10 +403,18 @@ function idIris(id: string, profile: SiteProfile | undefined, ids: SiteIds): str
  * Binds `v` to the entities a reference names: the IRI directly, or the IRIs an id can be
  * (`idIris`, then tested for the kind), else the kind's instances first.
  */
-function refGenerator(v: VariableTerm, { ref, kind, classes }: Reference, scope: string, context: SiteContext): Pattern[] | undefined {
+function refGenerator(
+  v: VariableTerm,
+  { ref, kind, classes }: Reference,
+  scope: string,
+  context: SiteContext,
+): Pattern[] | undefined {
   if ('id' in ref && isDirectIri(ref.id)) return [values(v, [namedNode(ref.id)])];
   const candidates = 'id' in ref ? idIris(ref.id, context.profile, context.ids) : undefined;
-  if (candidates) return candidates.length ? [values(v, candidates.map(namedNode)), ...kindOrFallbackTest(v, kind, scope, context, candidates)] : undefined;
+  if (candidates)
+    return candidates.length
+      ? [values(v, candidates.map(namedNode)), ...kindOrFallbackTest(v, kind, scope, context, candidates)]
+      : undefined;
   const test = 'id' in ref ? idTest(v, ref.id) : nameFilter(v, ref.name, variable(scope, 'name'));
   // Without the profile's list, no scan for the entities a reference names by their links alone (`listedUntyped`).
   return test && patterns(kindGenerator(v, kind, classes, scope, context.profile, false), test);
@@ -307,7 +430,10 @@ export function fallbackGenerator(kind: EntityKind, v: VariableTerm = e, scope =
   const [linked, type, mark] = [variable(scope, 'b'), variable(scope, 'k'), variable(scope, 'kk')];
   // OPTIONAL + !BOUND rather than FILTER NOT EXISTS: Oxigraph runs the latter per row without
   // its indexes (measured 226 ms against 34 s on 100k triples, bench/shapes-100k.md).
-  const untyped = [optional(triple(v, TYPE!, type), graph(namedNode(ONTOLOGY_GRAPH), triple(type, KIND, mark))), filter(op('!', op('bound', mark)))];
+  const untyped = [
+    optional(triple(v, TYPE!, type), graph(namedNode(ONTOLOGY_GRAPH), triple(type, KIND, mark))),
+    filter(op('!', op('bound', mark))),
+  ];
   switch (kind) {
     case 'Equipment':
       return [triple(v, point, linked), ...untyped];
@@ -324,7 +450,12 @@ export function fallbackGenerator(kind: EntityKind, v: VariableTerm = e, scope =
  * The site profile's list of the kind's untyped entities as a VALUES block for `v`, only those among
  * `among` when `v` can be no other; undefined when it lists none (of them) or does not know them.
  */
-function listedUntyped(v: VariableTerm, kind: EntityKind, profile: SiteProfile | undefined, among?: readonly string[]): Pattern | undefined {
+function listedUntyped(
+  v: VariableTerm,
+  kind: EntityKind,
+  profile: SiteProfile | undefined,
+  among?: readonly string[],
+): Pattern | undefined {
   const untyped = profile?.untyped.get(kind);
   const listed = among && untyped ? untyped.filter((iri) => among.includes(iri)) : untyped;
   return listed?.length ? values(v, listed.map(namedNode)) : undefined;
@@ -337,7 +468,14 @@ function listedUntyped(v: VariableTerm, kind: EntityKind, profile: SiteProfile |
  * scan in a UNION joined to a location path (SQ156, SQ200), so on an external store a reference
  * finds the entities typed with a class of its kind.
  */
-function kindGenerator(v: VariableTerm, kind: EntityKind, classes: readonly string[], scope: string, profile: SiteProfile | undefined, scan: boolean): Pattern[] {
+function kindGenerator(
+  v: VariableTerm,
+  kind: EntityKind,
+  classes: readonly string[],
+  scope: string,
+  profile: SiteProfile | undefined,
+  scan: boolean,
+): Pattern[] {
   const typed = classGenerator(v, classes, variable(scope, 'k'));
   const known = profile?.untyped.get(kind) !== undefined;
   const fallback = listedUntyped(v, kind, profile) ?? (scan && !known ? fallbackGenerator(kind, v) : undefined);
@@ -351,7 +489,13 @@ function kindGenerator(v: VariableTerm, kind: EntityKind, classes: readonly stri
  * them, and left out when none is on it (a UNION with a VALUES branch that can hold none of an
  * anchor's IRIs took Virtuoso 95 ms against 5 ms without it, for one anchor at 100k triples).
  */
-function kindOrFallbackTest(v: VariableTerm, kind: EntityKind, scope: string, { profile, unmarked }: SiteContext, among?: readonly string[]): Pattern[] {
+function kindOrFallbackTest(
+  v: VariableTerm,
+  kind: EntityKind,
+  scope: string,
+  { profile, unmarked }: SiteContext,
+  among?: readonly string[],
+): Pattern[] {
   const typed = kindTest(v, kind, variable(scope, 'k'), unmarked[kind]);
   const listed = listedUntyped(v, kind, profile, among);
   return listed ? [union([typed, listed])] : typed;
@@ -401,7 +545,8 @@ function compileConstraint(
   const paths = pathsOf(profile);
   switch (c.type) {
     case 'id': {
-      if (isDirectIri(c.id)) return { generate: [values(e, [namedNode(c.id)])], check: [filter(op('=', e, namedNode(c.id)))] };
+      if (isDirectIri(c.id))
+        return { generate: [values(e, [namedNode(c.id)])], check: [filter(op('=', e, namedNode(c.id)))] };
       const test = idTest(e, c.id);
       const candidates = test && idIris(c.id, profile, context.ids);
       if (!test || !candidates) return test && { check: [test] };
@@ -413,7 +558,10 @@ function compileConstraint(
       // Where every GlobalId of the site is a plain string, the literal itself is the index key
       // (the STR() test read all 12k of them at 1M triples: 18 ms for one click in a 3D viewer).
       const lookup = profile?.plainIfcIds ? [triple(ref, IFC_GLOBAL_ID!, literal(c.ifcId))] : pattern;
-      return { generate: [...lookup, triple(e, EXTERNAL_REFERENCE!, ref)], check: [filter(exists(triple(e, EXTERNAL_REFERENCE!, ref), pattern))] };
+      return {
+        generate: [...lookup, triple(e, EXTERNAL_REFERENCE!, ref)],
+        check: [filter(exists(triple(e, EXTERNAL_REFERENCE!, ref), pattern))],
+      };
     }
     case 'timeseries': {
       // Every style of docs/brick-mapping.md, `timeseriesId`, over the predicates the site holds; none held:
@@ -425,7 +573,10 @@ function compileConstraint(
       return { generate: carried, check: [filter(exists(...carried))] };
     }
     case 'class':
-      return { generate: classGenerator(e, c.classes.closure, k), check: [filter(exists(classTest(e, c.classes.closure, k)))] };
+      return {
+        generate: classGenerator(e, c.classes.closure, k),
+        check: [filter(exists(classTest(e, c.classes.closure, k)))],
+      };
     case 'kind':
       // The profile lists the untyped entities (or says there are none) instead of the scan that
       // finds them. As a check the kind adds nothing: every result's kind is checked in JavaScript.
@@ -439,11 +590,22 @@ function compileConstraint(
       return predicates.length > 0 ? { generate: [propertyGenerator(e, predicates, c.value)], check } : undefined;
     }
     case 'inLocation': {
-      const contents = kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
-      return viaAnchor({ ref: c.location, kind: 'Location', classes: c.locationClasses }, contents(true, paths), scope, context);
+      const contents =
+        kind === 'Point' ? locationPaths.points : kind === 'Zone' ? locationPaths.zones : locationPaths.equipment;
+      return viaAnchor(
+        { ref: c.location, kind: 'Location', classes: c.locationClasses },
+        contents(true, paths),
+        scope,
+        context,
+      );
     }
     case 'ofEquipment':
-      return viaAnchor({ ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses }, paths.point, scope, context);
+      return viaAnchor(
+        { ref: c.equipment, kind: 'Equipment', classes: c.equipmentClasses },
+        paths.point,
+        scope,
+        context,
+      );
     case 'equipmentClass': {
       const owner = variable(scope, 'a');
       return {
@@ -464,7 +626,13 @@ function compileConstraint(
       if (!generator || !test) return undefined;
       const branches = relations['System.points'];
       if (isTraversal(branches)) return undefined;
-      const pattern = branches.pattern(anchor, e, { args: { recursive: false }, paths, anchor: generator, scope, unmarked: context.unmarked });
+      const pattern = branches.pattern(anchor, e, {
+        args: { recursive: false },
+        paths,
+        anchor: generator,
+        scope,
+        unmarked: context.unmarked,
+      });
       // The check walks out from the bound ?e as a join (see `viaAnchor`; the two branches in an
       // EXISTS took a minute at 1M triples): the point's owner (or the point, as a member
       // itself), then that owner or its whole, which must be the system; an owner that is not
@@ -512,9 +680,17 @@ const generatorRank = (c: Constraint): number => {
  * `profile`, when the site's is known, lets ids, the kind fallback and property names be anchored;
  * `ids`, the site's (`site-ids.ts`), the ids of entities that share a local name.
  */
-export function rootQuery(plan: RootPlan, facts: Facts, profile?: SiteProfile, ids: SiteIds = SiteIds.UNIQUE): SelectQuery | undefined {
+export function rootQuery(
+  plan: RootPlan,
+  facts: Facts,
+  profile?: SiteProfile,
+  ids: SiteIds = SiteIds.UNIQUE,
+): SelectQuery | undefined {
   const context: SiteContext = { profile, ids, unmarked: plan.unmarked ?? {} };
-  const compiled = plan.constraints.map((c, index) => ({ c, compiled: compileConstraint(c, plan.kind, `c${index}`, context) }));
+  const compiled = plan.constraints.map((c, index) => ({
+    c,
+    compiled: compileConstraint(c, plan.kind, `c${index}`, context),
+  }));
   if (compiled.some((entry) => entry.compiled === undefined)) return undefined;
   const generator = compiled
     .filter((entry) => entry.compiled!.generate)

@@ -45,7 +45,8 @@ export interface Step {
 }
 
 /** Steps that read each predicate forwards. */
-export const forwardSteps = (predicates: readonly string[]): Step[] => predicates.map((predicate) => ({ predicate, inverse: false }));
+export const forwardSteps = (predicates: readonly string[]): Step[] =>
+  predicates.map((predicate) => ({ predicate, inverse: false }));
 
 /**
  * The alternatives among `steps` whose predicate the graph holds (`holds`, from the site profile),
@@ -55,10 +56,13 @@ export const forwardSteps = (predicates: readonly string[]): Step[] => predicate
 export function heldAlternatives(steps: readonly Step[], holds: (predicate: string) => boolean): Path | undefined {
   const kept = steps.filter((step) => holds(step.predicate));
   if (kept.length === 0) return undefined;
-  return alternative(kept.map((step) => (step.inverse ? inverse(namedNode(step.predicate)) : namedNode(step.predicate))));
+  return alternative(
+    kept.map((step) => (step.inverse ? inverse(namedNode(step.predicate)) : namedNode(step.predicate))),
+  );
 }
 
-const inverseSteps = (predicates: readonly string[]): Step[] => predicates.map((predicate) => ({ predicate, inverse: true }));
+const inverseSteps = (predicates: readonly string[]): Step[] =>
+  predicates.map((predicate) => ({ predicate, inverse: true }));
 /** From a to b: `a forward b` or `b backward a`. */
 const aToB = (link: Relationship) => [...forwardSteps(link.forward), ...inverseSteps(link.backward)];
 /** From b to a. */
@@ -90,7 +94,8 @@ export interface RelationPaths {
  * as well. Without `holds`, every alternative.
  */
 export function relationPaths(holds: (predicate: string) => boolean = () => true): RelationPaths {
-  const path = (steps: readonly Step[]) => heldAlternatives(steps, holds) ?? heldAlternatives(steps.slice(0, 1), () => true)!;
+  const path = (steps: readonly Step[]) =>
+    heldAlternatives(steps, holds) ?? heldAlternatives(steps.slice(0, 1), () => true)!;
   return {
     part: path(aToB(RELATIONSHIPS.part)),
     partEither: path([...aToB(RELATIONSHIPS.part), ...bToA(RELATIONSHIPS.part)]),
@@ -127,17 +132,34 @@ export function referencePath(holds: (predicate: string) => boolean = () => true
  */
 export function timeseriesPath(holds: (predicate: string) => boolean = () => true): Path | undefined {
   const references = heldAlternatives(REF_STEPS, holds);
-  const viaReference = references && holds(`${REF}hasTimeseriesId`) ? sequence([references, namedNode(`${REF}hasTimeseriesId`)]) : undefined;
-  const viaBrick = holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`) ? sequence([namedNode(`${BRICK}timeseries`), namedNode(`${BRICK}hasTimeseriesId`)]) : undefined;
+  const viaReference =
+    references && holds(`${REF}hasTimeseriesId`)
+      ? sequence([references, namedNode(`${REF}hasTimeseriesId`)])
+      : undefined;
+  const viaBrick =
+    holds(`${BRICK}timeseries`) && holds(`${BRICK}hasTimeseriesId`)
+      ? sequence([namedNode(`${BRICK}timeseries`), namedNode(`${BRICK}hasTimeseriesId`)])
+      : undefined;
   const direct = holds(`${BRICK}hasTimeseriesId`) ? namedNode(`${BRICK}hasTimeseriesId`) : undefined;
   const paths = [viaReference, viaBrick, direct].filter((path) => path !== undefined);
   return paths.length > 0 ? alternative(paths) : undefined;
 }
 
 const LABELS = [`${RDFS}label`, `${SKOS}prefLabel`, `${BRICK}label`].map(namedNode);
-const [HAS_UNIT, HAS_UNITS, VALUE] = [`${BRICK}hasUnit`, `${BRICK}hasUnits`, `${BRICK}value`].map(namedNode) as [IriTerm, IriTerm, IriTerm];
-const [TAG, TAG_X, TAG_Y, TAG_Z] = ['tag', 'tag_x', 'tag_y', 'tag_z'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
-const [LE, HP, PT, NONE, LOCAL_NAME, NOTHING] = ['le', 'hp', 'pt', '', '^.*[#/]', ''].map((value) => literal(value)) as LiteralTerm[];
+const [HAS_UNIT, HAS_UNITS, VALUE] = [`${BRICK}hasUnit`, `${BRICK}hasUnits`, `${BRICK}value`].map(namedNode) as [
+  IriTerm,
+  IriTerm,
+  IriTerm,
+];
+const [TAG, TAG_X, TAG_Y, TAG_Z] = ['tag', 'tag_x', 'tag_y', 'tag_z'].map((name) => variable(name)) as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+];
+const [LE, HP, PT, NONE, LOCAL_NAME, NOTHING] = ['le', 'hp', 'pt', '', '^.*[#/]', ''].map((value) =>
+  literal(value),
+) as LiteralTerm[];
 const [TYPE, ONTOLOGY, KIND] = [namedNode(`${RDF}type`), namedNode(ONTOLOGY_GRAPH), namedNode(`${BKG}kind`)];
 
 /** `REPLACE(STR(e), "^.*[#/]", "")`: the local name of an IRI. */
@@ -151,7 +173,10 @@ export const localNameOf = (e: Expression): Expression => op('replace', op('str'
  */
 export function tagOf(e: VariableTerm, { located, point }: RelationPaths): Pattern {
   const test = (pattern: Pattern, tag: LiteralTerm, otherwise: Expression) => op('if', exists(pattern), tag, otherwise);
-  return bind(test(triple(TAG_X, located, e), LE!, test(triple(e, point, TAG_Y), HP!, test(triple(TAG_Z, point, e), PT!, NONE!))), TAG);
+  return bind(
+    test(triple(TAG_X, located, e), LE!, test(triple(e, point, TAG_Y), HP!, test(triple(TAG_Z, point, e), PT!, NONE!))),
+    TAG,
+  );
 }
 
 /**
@@ -168,7 +193,9 @@ export function nameOf(e: VariableTerm, name: VariableTerm): Pattern[] {
 
 /** A filter on a computed name: CONTAINS is case-insensitive, EXACT is exact. */
 export function nameTest(name: VariableTerm, test: NameFilter): Pattern {
-  return test.match === 'EXACT' ? filter(op('=', name, literal(test.value))) : filter(op('contains', op('lcase', name), op('lcase', literal(test.value))));
+  return test.match === 'EXACT'
+    ? filter(op('=', name, literal(test.value)))
+    : filter(op('contains', op('lcase', name), op('lcase', literal(test.value))));
 }
 
 /** Binds `e`'s name and keeps it only if it matches. */
@@ -228,7 +255,12 @@ export function classTest(e: VariableTerm, classes: readonly string[], k: Variab
  * into the query (an `IN` over the 393 Equipment classes cost 3 ms per anchor at 1M triples), and
  * the site's `unmarked` classes of the kind.
  */
-export function kindTest(e: VariableTerm, kind: EntityKind, k: VariableTerm, unmarked: readonly string[] = []): Pattern[] {
+export function kindTest(
+  e: VariableTerm,
+  kind: EntityKind,
+  k: VariableTerm,
+  unmarked: readonly string[] = [],
+): Pattern[] {
   const marked = [triple(e, TYPE, k), graph(ONTOLOGY, triple(k, KIND, namedNode(BKG + kind)))];
   // The site's own classes and older Brick names have no mark: listed beside the marked ones.
   return unmarked.length === 0 ? marked : [union([marked, [values(k, unmarked.map(namedNode)), triple(e, TYPE, k)]])];
@@ -246,7 +278,12 @@ export function classGenerator(e: VariableTerm, classes: readonly string[], k: V
  * Callers put their anchor in each branch: Oxigraph plans a UNION branch on its own, and a branch
  * without its anchor started from `?node brick:value ?v` (35 ms for two parents at 1M triples).
  */
-export function propertyBranches(e: VariableTerm, p: VariableTerm, v: VariableTerm, unit?: VariableTerm): [Pattern[], Pattern[]] {
+export function propertyBranches(
+  e: VariableTerm,
+  p: VariableTerm,
+  v: VariableTerm,
+  unit?: VariableTerm,
+): [Pattern[], Pattern[]] {
   const node = variable(p, 'node');
   const unitPart = unit ? optional(triple(node, alternative([HAS_UNIT, HAS_UNITS]), unit)) : undefined;
   return [
@@ -255,7 +292,11 @@ export function propertyBranches(e: VariableTerm, p: VariableTerm, v: VariableTe
   ];
 }
 
-const [PROP_P, PROP_V, PROP_NODE] = ['prop_p', 'prop_v', 'prop_node'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm];
+const [PROP_P, PROP_V, PROP_NODE] = ['prop_p', 'prop_v', 'prop_node'].map((name) => variable(name)) as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+];
 
 /** Whether a predicate is the one a property name names: that IRI exactly, or any with that local name. */
 export const namesPredicate = (name: PropertyName, predicate: string): boolean =>
@@ -278,8 +319,15 @@ export function propertyTest(e: VariableTerm, name: PropertyName | undefined, va
         : [op('strends', op('str', p), literal(name.localName)), op('=', localNameOf(p), literal(name.localName))];
   const valueTests = value === undefined ? [] : [op('=', op('str', v), literal(value))];
   const test = (tests: readonly Expression[]) => (tests.length > 0 ? filter(and(tests)) : undefined);
-  const literalValued = exists(triple(e, p, v), test([op('isliteral', v), notIn(p, LABELS), ...nameTests, ...valueTests]));
-  const entityProperty = exists(triple(e, p, node), test(nameTests), filter(exists(triple(node, VALUE, v), test(valueTests))));
+  const literalValued = exists(
+    triple(e, p, v),
+    test([op('isliteral', v), notIn(p, LABELS), ...nameTests, ...valueTests]),
+  );
+  const entityProperty = exists(
+    triple(e, p, node),
+    test(nameTests),
+    filter(exists(triple(node, VALUE, v), test(valueTests))),
+  );
   return filter(op('||', literalValued, entityProperty));
 }
 
@@ -306,7 +354,8 @@ export function idCandidates(id: string, namespaces: readonly string[]): string[
   const name = localName(id);
   for (const ns of namespaces) {
     const candidate = ns + name;
-    if ((forms.localName || (forms.suffix && endsAtCut(candidate, id))) && isAbsoluteIri(candidate)) candidates.add(candidate);
+    if ((forms.localName || (forms.suffix && endsAtCut(candidate, id))) && isAbsoluteIri(candidate))
+      candidates.add(candidate);
   }
   return [...candidates];
 }

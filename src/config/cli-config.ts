@@ -10,5 +10,9 @@ export interface CliConfig {
 
 /** The CLI's settings from its environment. */
 export function cliConfig(env: Readonly<Record<string, string | undefined>>): CliConfig {
-  return { url: env.BKG_URL || undefined, token: env.BKG_TOKEN || env.BKG_ADMIN_KEY || undefined, debug: Boolean(env.BKG_DEBUG) };
+  return {
+    url: env.BKG_URL || undefined,
+    token: env.BKG_TOKEN || env.BKG_ADMIN_KEY || undefined,
+    debug: Boolean(env.BKG_DEBUG),
+  };
 }

@@ -31,7 +31,12 @@ export interface Config {
   /** The bootstrap admin key, and what user tokens are checked against. */
   readonly auth: AuthConfig;
   /** Requests per minute by client kind. */
-  readonly rateLimits: { readonly key: number; readonly user: number; readonly anonymous: number; readonly windowMs: number };
+  readonly rateLimits: {
+    readonly key: number;
+    readonly user: number;
+    readonly anonymous: number;
+    readonly windowMs: number;
+  };
   /** Subscriptions one client may hold open at once, by client kind. */
   readonly subscriptionCaps: SubscriptionCapConfig;
   /** Which web pages on other origins may call the service. */
@@ -209,7 +214,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
   if (config.files.s3 && config.files.maxUploadBytes > S3_MAX_OBJECT_BYTES) {
-    problems.push(`BKG_MAX_FILE_UPLOAD_BYTES must be at most ${S3_MAX_OBJECT_BYTES} (5 GiB, one S3 PUT) when S3_ENDPOINT is set`);
+    problems.push(
+      `BKG_MAX_FILE_UPLOAD_BYTES must be at most ${S3_MAX_OBJECT_BYTES} (5 GiB, one S3 PUT) when S3_ENDPOINT is set`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -235,9 +242,19 @@ function s3Config(
   const publicEndpoint = url('S3_PUBLIC_ENDPOINT', ['http:', 'https:']);
   if (!endpoint) return undefined;
   const bucket = env.S3_BUCKET || 'bkg-files';
-  if (!BUCKET_NAME.test(bucket)) problems.push(`S3_BUCKET must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens), got "${bucket}"`);
+  if (!BUCKET_NAME.test(bucket))
+    problems.push(
+      `S3_BUCKET must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens), got "${bucket}"`,
+    );
   const accessKey = env.S3_ACCESS_KEY || undefined;
   const secretKey = secret('S3_SECRET_KEY', 1);
   if (!accessKey || !secretKey) problems.push('S3_ACCESS_KEY and S3_SECRET_KEY are required when S3_ENDPOINT is set');
-  return { endpoint, publicEndpoint: publicEndpoint ?? endpoint, bucket, accessKey: accessKey ?? '', secretKey: secretKey ?? '', region: env.S3_REGION || 'us-east-1' };
+  return {
+    endpoint,
+    publicEndpoint: publicEndpoint ?? endpoint,
+    bucket,
+    accessKey: accessKey ?? '',
+    secretKey: secretKey ?? '',
+    region: env.S3_REGION || 'us-east-1',
+  };
 }

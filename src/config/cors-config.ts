@@ -11,7 +11,8 @@ export interface CorsConfig {
 function originOf(text: string): string | undefined {
   try {
     const url = new URL(text);
-    const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    const bare =
+      url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
     return bare && (url.protocol === 'https:' || url.protocol === 'http:') ? url.origin : undefined;
   } catch {
     return undefined;
@@ -23,10 +24,16 @@ export function corsConfig(env: Record<string, string | undefined>, problems: st
   const raw = env.BKG_CORS_ORIGINS?.trim() ?? '';
   if (raw === '' || raw === '*') return Object.freeze({ origins: '*' });
   const origins: string[] = [];
-  for (const item of raw.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const origin = originOf(item);
     if (origin) origins.push(origin);
-    else problems.push(`BKG_CORS_ORIGINS must be "*" or a comma-separated list of origins such as https://app.example.com (http or https, a host, an optional port, no path), got "${item}"`);
+    else
+      problems.push(
+        `BKG_CORS_ORIGINS must be "*" or a comma-separated list of origins such as https://app.example.com (http or https, a host, an optional port, no path), got "${item}"`,
+      );
   }
   return Object.freeze({ origins: Object.freeze(origins) });
 }

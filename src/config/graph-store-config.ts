@@ -37,7 +37,11 @@ export interface EnvReaders {
 const GRAPH_NAMESPACE = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*[:/#]$/;
 
 /** The graph store settings: `BKG_GRAPH_STORE` and the `SPARQL_*` variables. */
-export function graphStoreConfig(env: Record<string, string | undefined>, problems: string[], read: EnvReaders): GraphStoreConfig {
+export function graphStoreConfig(
+  env: Record<string, string | undefined>,
+  problems: string[],
+  read: EnvReaders,
+): GraphStoreConfig {
   const config: GraphStoreConfig = {
     kind: read.oneOf('BKG_GRAPH_STORE', ['oxigraph', 'sparql', 'comunica'] as const, 'oxigraph'),
     threads: read.int('BKG_STORE_THREADS', 2, 1, 16),
@@ -56,8 +60,11 @@ export function graphStoreConfig(env: Record<string, string | undefined>, proble
     graphNamespace: env.SPARQL_GRAPH_NAMESPACE || undefined,
   };
   if (config.graphNamespace !== undefined && !GRAPH_NAMESPACE.test(config.graphNamespace)) {
-    problems.push(`SPARQL_GRAPH_NAMESPACE must be an IRI prefix ending in ":", "/" or "#" (such as urn:acme:staging:), got "${config.graphNamespace}"`);
+    problems.push(
+      `SPARQL_GRAPH_NAMESPACE must be an IRI prefix ending in ":", "/" or "#" (such as urn:acme:staging:), got "${config.graphNamespace}"`,
+    );
   }
-  if (config.kind === 'sparql' && !config.queryUrl) problems.push('SPARQL_QUERY_URL is required when BKG_GRAPH_STORE is sparql');
+  if (config.kind === 'sparql' && !config.queryUrl)
+    problems.push('SPARQL_QUERY_URL is required when BKG_GRAPH_STORE is sparql');
   return Object.freeze(config);
 }

@@ -49,4 +49,5 @@ export function limitsConfig(read: Pick<EnvReaders, 'int'>): LimitsConfig {
 }
 
 /** The deadline of a load request that sends (or makes the store move) this many bytes, in ms. */
-export const loadDeadlineMs = (deadline: LoadDeadline, bytes: number): number => deadline.floorMs + Math.ceil((bytes * 1000) / deadline.bytesPerSecond);
+export const loadDeadlineMs = (deadline: LoadDeadline, bytes: number): number =>
+  deadline.floorMs + Math.ceil((bytes * 1000) / deadline.bytesPerSecond);

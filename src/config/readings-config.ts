@@ -28,12 +28,20 @@ const TOPIC_PREFIX = /^[^#+/\u0000]+(\/[^#+/\u0000]+)*$/;
 const SHARE_GROUP = /^[A-Za-z0-9_-]{0,64}$/;
 
 /** The readings settings: `BKG_MQTT_*`, `BKG_REDIS_CHANNEL_PREFIX`, `BKG_DEMO_SIMULATOR*`, `BKG_DEMO_BACKFILL_DAYS`. */
-export function readingsConfig(env: Record<string, string | undefined>, problems: string[], read: EnvReaders): ReadingsConfig {
+export function readingsConfig(
+  env: Record<string, string | undefined>,
+  problems: string[],
+  read: EnvReaders,
+): ReadingsConfig {
   const url = read.url('BKG_MQTT_URL', ['mqtt:', 'mqtts:', 'ws:', 'wss:']);
   const topicPrefix = env.BKG_MQTT_TOPIC_PREFIX || 'bkg';
-  if (!TOPIC_PREFIX.test(topicPrefix)) problems.push(`BKG_MQTT_TOPIC_PREFIX must be topic levels without wildcards or a leading or trailing "/", got "${topicPrefix}"`);
+  if (!TOPIC_PREFIX.test(topicPrefix))
+    problems.push(
+      `BKG_MQTT_TOPIC_PREFIX must be topic levels without wildcards or a leading or trailing "/", got "${topicPrefix}"`,
+    );
   const shareGroup = env.BKG_MQTT_SHARE_GROUP ?? 'bkg';
-  if (!SHARE_GROUP.test(shareGroup)) problems.push('BKG_MQTT_SHARE_GROUP must be up to 64 letters, digits, "_" or "-" (empty: no shared subscription)');
+  if (!SHARE_GROUP.test(shareGroup))
+    problems.push('BKG_MQTT_SHARE_GROUP must be up to 64 letters, digits, "_" or "-" (empty: no shared subscription)');
   const simulator = read.oneOf('BKG_DEMO_SIMULATOR', ['1', '0', 'true', 'false'] as const, '1');
   return Object.freeze({
     mqtt: url ? Object.freeze({ url, topicPrefix, shareGroup }) : undefined,

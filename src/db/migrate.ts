@@ -19,7 +19,8 @@ export async function readMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
     const match = MIGRATION_FILE.exec(file);
     if (!match) throw new Error(`Migration file "${file}" must be named NNN-some-name.sql`);
     const version = Number(match[1]);
-    if (version !== migrations.length + 1) throw new Error(`Migration "${file}" should be number ${migrations.length + 1}`);
+    if (version !== migrations.length + 1)
+      throw new Error(`Migration "${file}" should be number ${migrations.length + 1}`);
     migrations.push({ version, name: match[2]!, sql: await readFile(new URL(file, dir), 'utf8') });
   }
   return migrations;
@@ -41,10 +42,15 @@ export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * transaction: the advisory lock (released at commit) makes a second process starting at the same
  * time wait, then find everything applied.
  */
-export async function applyMigrations(connection: Connection, migrations: readonly Migration[], target: MigrationTarget): Promise<number[]> {
+export async function applyMigrations(
+  connection: Connection,
+  migrations: readonly Migration[],
+  target: MigrationTarget,
+): Promise<number[]> {
   await connection.query('SELECT pg_advisory_xact_lock(hashtext($1))', [target.lockName]);
   if (target.schema !== undefined) {
-    if (!SCHEMA_NAME.test(target.schema)) throw new TypeError('A schema name must be lower-case letters, digits and underscores');
+    if (!SCHEMA_NAME.test(target.schema))
+      throw new TypeError('A schema name must be lower-case letters, digits and underscores');
     await connection.exec(`CREATE SCHEMA IF NOT EXISTS ${target.schema}`);
   }
   await connection.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -58,7 +64,10 @@ export async function applyMigrations(connection: Connection, migrations: readon
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     await connection.exec(migration.sql);
-    await connection.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+    await connection.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+      migration.version,
+      migration.name,
+    ]);
     newlyApplied.push(migration.version);
   }
   return newlyApplied;

@@ -87,7 +87,9 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
   const database = new PgliteDatabase(pglite);
   try {
     const migrations = await readMigrations();
-    await database.withTransaction((connection) => applyMigrations(connection, migrations, { lockName: 'bkg-migrations' }));
+    await database.withTransaction((connection) =>
+      applyMigrations(connection, migrations, { lockName: 'bkg-migrations' }),
+    );
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;

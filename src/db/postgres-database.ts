@@ -114,7 +114,8 @@ class PostgresDatabase implements Database {
  * (created if missing) through its search_path.
  */
 export async function openPostgresDatabase(url: string, schema?: string): Promise<Database> {
-  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new TypeError('A schema name must be lower-case letters, digits and underscores');
+  if (schema !== undefined && !SCHEMA_NAME.test(schema))
+    throw new TypeError('A schema name must be lower-case letters, digits and underscores');
   let pool: pg.Pool;
   try {
     pool = new pg.Pool({

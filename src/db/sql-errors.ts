@@ -20,9 +20,19 @@ export const hasSqlState = (error: unknown): boolean => {
 // Socket failures (Node), and the SQLSTATEs that mean the server or the connection went away:
 // class 08 connection exception, 57P01–57P03 shutdown / starting up, 53300 too many connections,
 // class 28 bad credentials, 3D000 no such database.
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 const UNAVAILABLE_STATE = /^(08|28)|^57P0[123]$|^53300$|^3D000$/;
-const UNAVAILABLE_MESSAGE_PATTERN = /Connection terminated|connection error|not queryable|after calling end on the pool/i;
+const UNAVAILABLE_MESSAGE_PATTERN =
+  /Connection terminated|connection error|not queryable|after calling end on the pool/i;
 
 /** Whether a PostgreSQL client error means the database cannot serve, rather than a bad statement. */
 export function isConnectionFailure(error: unknown): boolean {

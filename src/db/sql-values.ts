@@ -6,4 +6,5 @@ export function isoTimestamp(value: unknown): string {
 }
 
 /** Like isoTimestamp, for nullable columns. */
-export const isoTimestampOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : isoTimestamp(value));
+export const isoTimestampOrNull = (value: unknown): string | null =>
+  value === null || value === undefined ? null : isoTimestamp(value);

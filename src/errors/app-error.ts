@@ -49,7 +49,8 @@ const statusOf: Record<ErrorCode, number> = {
 };
 
 /** Whether a code (from a GraphQL answer's extensions, say) is one of the service's own. */
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(statusOf, code);
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(statusOf, code);
 
 /**
  * The one application error type: a code, the HTTP status derived from it, a message safe to show
@@ -62,7 +63,12 @@ export class AppError extends Error {
   /** When the same request may succeed: sent as `Retry-After` (REST and GraphQL alike). */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, options);
     this.name = 'AppError';
     this.code = code;
@@ -108,4 +114,5 @@ export const serviceUnavailable = (message: string, cause?: unknown) =>
 export const queryTooComplex = (message: string) => new AppError('QUERY_TOO_COMPLEX', message);
 
 /** A request whose answer would cost more than its budget (entities, response bytes, store rows). */
-export const queryTooLarge = (message: string, details: Record<string, unknown>) => new AppError('QUERY_TOO_LARGE', message, details);
+export const queryTooLarge = (message: string, details: Record<string, unknown>) =>
+  new AppError('QUERY_TOO_LARGE', message, details);

@@ -63,14 +63,20 @@ export function demoFilesRestorer(files: SiteFiles, dir: string): () => Promise<
     const wanted = new Set(manifest.files.map((entry) => entry.id));
     for (const file of await files.list({ sites: [DEMO_SITE] })) {
       // The fragments file made from a manifest IFC file stays: it is made again only when the IFC changes.
-      if (!wanted.has(file.id) && !(file.generated_from !== null && wanted.has(file.generated_from))) await files.delete(file.id);
+      if (!wanted.has(file.id) && !(file.generated_from !== null && wanted.has(file.generated_from)))
+        await files.delete(file.id);
     }
     for (const entry of manifest.files) {
       const path = join(dir, entry.path);
       const fields = fieldsOf(entry, entry.format === undefined ? formatFromName(entry.name) : entry.format);
       const sha256 = await sha256Of(path);
       const existing = await files.get(entry.id);
-      if (existing && unchanged(existing, fields, sha256) && (await files.blobs.stat(existing.blob_key))?.size === existing.size_bytes) continue;
+      if (
+        existing &&
+        unchanged(existing, fields, sha256) &&
+        (await files.blobs.stat(existing.blob_key))?.size === existing.size_bytes
+      )
+        continue;
       const key = files.newBlobKey();
       const stored = await files.blobs.put(key, createReadStream(path), { contentType: entry.content_type });
       const upload = { key, ...stored };

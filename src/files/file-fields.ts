@@ -28,7 +28,10 @@ const name = z.preprocess(
   (value) => emptyAsAbsent(typeof value === 'string' ? withoutBidiControls(value) : value),
   text(255).optional(),
 );
-const entityUri = text(511).refine((value) => value === '' || isAbsoluteIri(value), 'Enter an absolute IRI (the graph entity the file documents).');
+const entityUri = text(511).refine(
+  (value) => value === '' || isAbsoluteIri(value),
+  'Enter an absolute IRI (the graph entity the file documents).',
+);
 const storey = text(255);
 const sortOrder = z.preprocess(
   (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : emptyAsAbsent(value)),

@@ -45,6 +45,13 @@ export function formatFromName(name: string): ModelFormat | null {
 /** The media type to record: the one the upload declared if it is specific and well-formed, else one from the extension. */
 export function contentTypeOf(filename: string, declared: string | undefined): string {
   const given = declared?.trim() ?? '';
-  if (given !== '' && given.toLowerCase() !== GENERIC && given.length <= 127 && MEDIA_TYPE.test(given) && plainTextProblem(given) === undefined) return given;
+  if (
+    given !== '' &&
+    given.toLowerCase() !== GENERIC &&
+    given.length <= 127 &&
+    MEDIA_TYPE.test(given) &&
+    plainTextProblem(given) === undefined
+  )
+    return given;
   return MEDIA_TYPES[extensionOf(filename)] ?? GENERIC;
 }

@@ -23,7 +23,8 @@ export interface FilesRoutesOptions {
   readonly download: DownloadOptions;
 }
 
-const fieldError = (field: string, message: string) => badUserInput(`Invalid request: ${field}.`, { fields: { [field]: [message] } });
+const fieldError = (field: string, message: string) =>
+  badUserInput(`Invalid request: ${field}.`, { fields: { [field]: [message] } });
 
 /** The sites whose files a client may list. */
 const readableSites = (client: Client): readonly string[] | '*' => (client.kind === 'anonymous' ? [] : client.sites);
@@ -107,7 +108,8 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
     withUpload(async (req, res, received) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       // A request for a site the client may not write to fails as such, whatever else is wrong with it.
-      if (typeof body.site_id === 'string' && SITE_ID.test(body.site_id)) await writableSite(sites, req.client, body.site_id);
+      if (typeof body.site_id === 'string' && SITE_ID.test(body.site_id))
+        await writableSite(sites, req.client, body.site_id);
       const fields = validateBody(createFileFields, body);
       if (!received) throw fieldError(FILE_FIELD, 'No file was submitted.');
       const site = await writableSite(sites, req.client, fields.site_id);
@@ -160,7 +162,8 @@ export function filesRoutes(sites: SiteStore, files: SiteFiles, options: FilesRo
     withUpload(async (req, res, received) => {
       const file = res.locals.file as StoredFile;
       const fields = validateBody(updateFileFields, req.body ?? {});
-      if (fields.site_id !== undefined && fields.site_id !== file.site) throw fieldError('site_id', 'A file cannot move to another site.');
+      if (fields.site_id !== undefined && fields.site_id !== file.site)
+        throw fieldError('site_id', 'A file cannot move to another site.');
       await checkSourceIfc(file.site, fields.source_ifc, file.id);
       const name = fields.name ?? file.name;
       const changes: FileFieldChanges = {

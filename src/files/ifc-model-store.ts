@@ -55,7 +55,10 @@ export class IfcModelStore {
     );
     await this.db.query('DELETE FROM ifc_elements WHERE file_id = $1', [id]);
     await this.db.query('DELETE FROM ifc_connections WHERE file_id = $1', [id]);
-    return this.db.query<{ id: string; blob_key: string }>('DELETE FROM site_files WHERE generated_from = $1 RETURNING id, blob_key', [id]);
+    return this.db.query<{ id: string; blob_key: string }>(
+      'DELETE FROM site_files WHERE generated_from = $1 RETURNING id, blob_key',
+      [id],
+    );
   }
 
   /** The files whose reading or conversion has not finished (a restart interrupted it, or it never started). */
@@ -145,7 +148,12 @@ export class IfcModelStore {
   }
 
   /** Records what was read (schema, storeys, how many elements, the IfcProject's GlobalId) and moves on to `converting`. */
-  async finishReading(file: IfcJobFile, schema: string, storeys: readonly IfcStorey[], projectId = ''): Promise<boolean> {
+  async finishReading(
+    file: IfcJobFile,
+    schema: string,
+    storeys: readonly IfcStorey[],
+    projectId = '',
+  ): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE site_files SET ifc_status = 'converting', ifc_schema = $3, ifc_storeys = $4::jsonb,
          ifc_element_count = (SELECT count(*) FROM ifc_elements WHERE file_id = $1), ifc_project_id = NULLIF($5, '')
@@ -157,7 +165,12 @@ export class IfcModelStore {
 
   /** Sets where a job ended: `ready`, `failed` with the reason, or `pending` again (to be retried). */
   async finish(file: IfcJobFile, status: 'ready' | 'failed' | 'pending', error: string | null = null): Promise<void> {
-    await this.db.query('UPDATE site_files SET ifc_status = $3, ifc_error = $4 WHERE id = $1 AND blob_key = $2', [file.id, file.blob_key, status, error]);
+    await this.db.query('UPDATE site_files SET ifc_status = $3, ifc_error = $4 WHERE id = $1 AND blob_key = $2', [
+      file.id,
+      file.blob_key,
+      status,
+      error,
+    ]);
   }
 
   /** One element of a file, or undefined. */
@@ -171,19 +184,29 @@ export class IfcModelStore {
 
   /** How many elements stand on each storey of a file, by storey name ('' for those outside any storey). */
   async storeyCounts(fileId: string): Promise<Map<string, number>> {
-    const rows = await this.db.query<{ storey: string; count: unknown }>('SELECT storey, count(*) AS count FROM ifc_elements WHERE file_id = $1 GROUP BY storey', [fileId]);
+    const rows = await this.db.query<{ storey: string; count: unknown }>(
+      'SELECT storey, count(*) AS count FROM ifc_elements WHERE file_id = $1 GROUP BY storey',
+      [fileId],
+    );
     return new Map(rows.map((row) => [row.storey, Number(row.count)]));
   }
 
   /** A page of a file's elements (of one storey, if given), by GlobalId, and how many match. */
-  async elements(fileId: string, filter: { storey?: string | undefined }, page: { limit: number; offset: number }): Promise<{ count: number; rows: IfcElementRow[] }> {
+  async elements(
+    fileId: string,
+    filter: { storey?: string | undefined },
+    page: { limit: number; offset: number },
+  ): Promise<{ count: number; rows: IfcElementRow[] }> {
     const params: unknown[] = [fileId];
     let where = 'file_id = $1';
     if (filter.storey !== undefined) {
       params.push(filter.storey);
       where += ' AND storey = $2';
     }
-    const [counted] = await this.db.query<{ count: unknown }>(`SELECT count(*) AS count FROM ifc_elements WHERE ${where}`, params);
+    const [counted] = await this.db.query<{ count: unknown }>(
+      `SELECT count(*) AS count FROM ifc_elements WHERE ${where}`,
+      params,
+    );
     const rows = await this.db.query<Record<string, unknown>>(
       `SELECT global_id, ifc_class, name, storey FROM ifc_elements WHERE ${where} ORDER BY global_id COLLATE "C" LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.limit, page.offset],

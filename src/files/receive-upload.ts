@@ -35,7 +35,8 @@ export interface ReceiveUploadOptions {
   readonly beforeStore?: (req: Request) => Promise<UploadRoom | undefined>;
 }
 
-const fieldError = (field: string, message: string) => badUserInput(`Invalid request: ${field}.`, { fields: { [field]: [message] } });
+const fieldError = (field: string, message: string) =>
+  badUserInput(`Invalid request: ${field}.`, { fields: { [field]: [message] } });
 
 /** Multer's and busboy's complaints as application errors (DRF-style field errors where a field is to blame). */
 function translate(error: unknown, maxBytes: number): unknown {
@@ -53,7 +54,10 @@ function translate(error: unknown, maxBytes: number): unknown {
         return fieldError('non_field_errors', `Invalid multipart body: ${error.message}.`);
     }
   }
-  return fieldError('non_field_errors', `Invalid multipart body: ${error instanceof Error ? error.message : 'unreadable'}.`);
+  return fieldError(
+    'non_field_errors',
+    `Invalid multipart body: ${error instanceof Error ? error.message : 'unreadable'}.`,
+  );
 }
 
 /**
@@ -71,7 +75,10 @@ function blobStorage(files: SiteFiles, options: ReceiveUploadOptions): StorageEn
         // before this callback's: past the room, the part reaches the store through a stream of its own.
         const body = room ? file.stream.pipe(new PassThrough()) : file.stream;
         try {
-          const stored = await files.blobs.put(key, body, { contentType: file.mimetype, maxBytes: room ? Math.max(0, room.bytes) : options.maxBytes });
+          const stored = await files.blobs.put(key, body, {
+            contentType: file.mimetype,
+            maxBytes: room ? Math.max(0, room.bytes) : options.maxBytes,
+          });
           return { key, ...stored, filename: file.originalname, mimetype: file.mimetype };
         } catch (error) {
           // Past the room but within the upload limit: the room is what the file did not fit.
@@ -102,7 +109,15 @@ export function receiveUpload(files: SiteFiles, options: ReceiveUploadOptions): 
     storage: blobStorage(files, options),
     // Browsers send UTF-8 file names in the part headers.
     defParamCharset: 'utf8',
-    limits: { fileSize: options.maxBytes, files: 1, fields: 30, parts: 31, fieldSize: 64 * 1024, fieldNameSize: 100, fieldNestingDepth: 0 },
+    limits: {
+      fileSize: options.maxBytes,
+      files: 1,
+      fields: 30,
+      parts: 31,
+      fieldSize: 64 * 1024,
+      fieldNameSize: 100,
+      fieldNestingDepth: 0,
+    },
   }).single(FILE_FIELD);
   return (req, res, next) => {
     const declared = Number(req.get('content-length'));

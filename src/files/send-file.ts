@@ -19,7 +19,8 @@ function wantsRedirect(req: Request, byDefault: boolean): boolean {
   const given = req.query.redirect;
   if (given === undefined) return byDefault;
   const flag = typeof given === 'string' ? FLAGS[given.toLowerCase()] : undefined;
-  if (flag === undefined) throw badUserInput('Invalid request: redirect.', { fields: { redirect: ['Must be 0 or 1.'] } });
+  if (flag === undefined)
+    throw badUserInput('Invalid request: redirect.', { fields: { redirect: ['Must be 0 or 1.'] } });
   return flag;
 }
 
@@ -50,10 +51,20 @@ function rangeOf(req: Request, res: Response, size: number, etag: string): ByteR
  * make one, else the bytes with Content-Type, Content-Length, Content-Disposition and a strong ETag
  * (the SHA-256), 304 for a matching If-None-Match and 206 for a single Range.
  */
-export async function sendFile(req: Request, res: Response, blobs: BlobStore, file: StoredFile, options: DownloadOptions): Promise<void> {
+export async function sendFile(
+  req: Request,
+  res: Response,
+  blobs: BlobStore,
+  file: StoredFile,
+  options: DownloadOptions,
+): Promise<void> {
   const disposition = attachmentDisposition(file.name);
   if (wantsRedirect(req, options.redirectByDefault)) {
-    const url = await blobs.presignedUrl(file.blob_key, { expiresSeconds: options.urlSeconds, contentType: file.content_type, contentDisposition: disposition });
+    const url = await blobs.presignedUrl(file.blob_key, {
+      expiresSeconds: options.urlSeconds,
+      contentType: file.content_type,
+      contentDisposition: disposition,
+    });
     if (url) {
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(302, url);

@@ -1,12 +1,22 @@
 import type { Database } from '../db/database.ts';
 import { isoTimestamp } from '../db/sql-values.ts';
-import { readsAsIfc, type Category, type IfcInfo, type IfcStatus, type IfcStorey, type ModelFormat, type StoredFile } from './site-file.ts';
+import {
+  readsAsIfc,
+  type Category,
+  type IfcInfo,
+  type IfcStatus,
+  type IfcStorey,
+  type ModelFormat,
+  type StoredFile,
+} from './site-file.ts';
 
 /** A file row to insert: everything but the timestamps and what the service reads from an IFC file. */
 export type NewStoredFile = Omit<StoredFile, 'created_at' | 'updated_at' | 'ifc'>;
 
 /** The columns an update may change. */
-export type FileChanges = Partial<Omit<StoredFile, 'id' | 'site' | 'created_at' | 'updated_at' | 'ifc' | 'generated_from'>>;
+export type FileChanges = Partial<
+  Omit<StoredFile, 'id' | 'site' | 'created_at' | 'updated_at' | 'ifc' | 'generated_from'>
+>;
 
 /** What the file list filters on; `sites` are the sites the caller may read. */
 export interface FileFilter {
@@ -27,7 +37,19 @@ const COLUMNS =
   'ifc_status, ifc_error, ifc_schema, ifc_storeys, ifc_element_count, generated_from, ' +
   '(SELECT g.id FROM site_files g WHERE g.generated_from = site_files.id) AS fragments_id';
 
-const CHANGEABLE = ['category', 'name', 'entity_uri', 'content_type', 'size_bytes', 'format', 'storey', 'sort_order', 'source_ifc', 'blob_key', 'sha256'] as const;
+const CHANGEABLE = [
+  'category',
+  'name',
+  'entity_uri',
+  'content_type',
+  'size_bytes',
+  'format',
+  'storey',
+  'sort_order',
+  'source_ifc',
+  'blob_key',
+  'sha256',
+] as const;
 
 type Row = Record<string, unknown>;
 
@@ -42,7 +64,8 @@ const ifcOf = (row: Row): IfcInfo | null =>
         error: (row.ifc_error as string | null) ?? null,
         schema: (row.ifc_schema as string | null) ?? null,
         storeys: (json(row.ifc_storeys) as IfcStorey[] | null) ?? [],
-        element_count: row.ifc_element_count === null || row.ifc_element_count === undefined ? null : Number(row.ifc_element_count),
+        element_count:
+          row.ifc_element_count === null || row.ifc_element_count === undefined ? null : Number(row.ifc_element_count),
         fragments_id: (row.fragments_id as string | null) ?? null,
       };
 
@@ -91,7 +114,10 @@ export class SiteFileStore {
 
   /** One file, or undefined. `forUpdate` locks its row until the transaction ends. */
   async get(id: string, options: { forUpdate?: boolean } = {}): Promise<StoredFile | undefined> {
-    const [row] = await this.db.query(`SELECT ${COLUMNS} FROM site_files WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+    const [row] = await this.db.query(
+      `SELECT ${COLUMNS} FROM site_files WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
     return row && toFile(row);
   }
 
@@ -110,7 +136,10 @@ export class SiteFileStore {
    */
   async siteBytes(site: string, options: { lock?: boolean } = {}): Promise<number> {
     if (options.lock) await this.db.query('SELECT 1 FROM sites WHERE id = $1 FOR NO KEY UPDATE', [site]);
-    const [row] = await this.db.query<{ bytes: unknown }>('SELECT coalesce(sum(size_bytes), 0) AS bytes FROM site_files WHERE site = $1', [site]);
+    const [row] = await this.db.query<{ bytes: unknown }>(
+      'SELECT coalesce(sum(size_bytes), 0) AS bytes FROM site_files WHERE site = $1',
+      [site],
+    );
     // A sum of bigints arrives as a string (pg) or a bigint (PGlite); far below 2^53 either way.
     return Number(row!.bytes);
   }
@@ -120,7 +149,10 @@ export class SiteFileStore {
     if (filter.sites !== '*' && filter.sites.length === 0) return [];
     const { sql, params } = where(filter);
     const paging = page ? ` LIMIT $${params.length + 1} OFFSET $${params.length + 2}` : '';
-    const rows = await this.db.query(`SELECT ${COLUMNS} FROM site_files ${sql} ORDER BY created_at, id${paging}`, page ? [...params, page.limit, page.offset] : params);
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS} FROM site_files ${sql} ORDER BY created_at, id${paging}`,
+      page ? [...params, page.limit, page.offset] : params,
+    );
     return rows.map(toFile);
   }
 
@@ -145,8 +177,21 @@ export class SiteFileStore {
       `INSERT INTO site_files (id, site, category, name, entity_uri, content_type, size_bytes, format, storey, sort_order, source_ifc, blob_key, sha256, ifc_status, generated_from)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${COLUMNS}`,
       [
-        file.id, file.site, file.category, file.name, file.entity_uri, file.content_type, file.size_bytes, file.format, file.storey,
-        file.sort_order, file.source_ifc, file.blob_key, file.sha256, readsAsIfc(file) ? 'pending' : null, file.generated_from,
+        file.id,
+        file.site,
+        file.category,
+        file.name,
+        file.entity_uri,
+        file.content_type,
+        file.size_bytes,
+        file.format,
+        file.storey,
+        file.sort_order,
+        file.source_ifc,
+        file.blob_key,
+        file.sha256,
+        readsAsIfc(file) ? 'pending' : null,
+        file.generated_from,
       ],
     );
     return toFile(row!);
@@ -162,7 +207,10 @@ export class SiteFileStore {
       sets.push(`${column} = $${params.length}`);
     }
     sets.push('updated_at = now()');
-    const [row] = await this.db.query(`UPDATE site_files SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`, params);
+    const [row] = await this.db.query(
+      `UPDATE site_files SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`,
+      params,
+    );
     return row && toFile(row);
   }
 
@@ -171,7 +219,9 @@ export class SiteFileStore {
    * those (with their blob keys) or undefined when there was no such file.
    */
   async delete(id: string): Promise<{ file: StoredFile; generated: StoredFile[] } | undefined> {
-    const rows = (await this.db.query(`DELETE FROM site_files WHERE id = $1 OR generated_from = $1 RETURNING ${COLUMNS}`, [id])).map(toFile);
+    const rows = (
+      await this.db.query(`DELETE FROM site_files WHERE id = $1 OR generated_from = $1 RETURNING ${COLUMNS}`, [id])
+    ).map(toFile);
     const file = rows.find((row) => row.id === id);
     return file && { file, generated: rows.filter((row) => row !== file) };
   }

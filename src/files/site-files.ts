@@ -4,7 +4,13 @@ import type { Database } from '../db/database.ts';
 import { AppError } from '../errors/app-error.ts';
 import { IfcModelStore } from './ifc-model-store.ts';
 import type { Logger } from '../log/logger.ts';
-import { SiteFileStore, type FileChanges, type FileFilter, type ModelFilter, type NewStoredFile } from './site-file-store.ts';
+import {
+  SiteFileStore,
+  type FileChanges,
+  type FileFilter,
+  type ModelFilter,
+  type NewStoredFile,
+} from './site-file-store.ts';
 import { readsAsIfc, type StoredFile } from './site-file.ts';
 
 /** Bytes younger than this are never swept: their record may be on its way. */
@@ -20,7 +26,13 @@ export const storageQuotaExceeded = (site: string, quotaBytes: number, usedBytes
   );
 
 /** Fails with QUOTA_EXCEEDED unless `adding` bytes fit in the site's quota once `freeing` bytes are gone; the site's row stays locked until the transaction ends. */
-async function requireRoom(store: SiteFileStore, site: string, quotaBytes: number, adding: number, freeing = 0): Promise<void> {
+async function requireRoom(
+  store: SiteFileStore,
+  site: string,
+  quotaBytes: number,
+  adding: number,
+  freeing = 0,
+): Promise<void> {
   const used = (await store.siteBytes(site, { lock: true })) - freeing;
   if (used + adding > quotaBytes) throw storageQuotaExceeded(site, quotaBytes, used);
 }
@@ -98,8 +110,20 @@ export class SiteFiles {
    * Records a file whose bytes are stored; if that fails, the bytes are removed. With
    * `quotaBytes`, QUOTA_EXCEEDED (and nothing recorded) when the site's files would take more.
    */
-  async create(fields: NewFileFields, upload: StoredUpload, id: string = randomUUID(), quotaBytes?: number): Promise<StoredFile> {
-    const row = { ...fields, generated_from: fields.generated_from ?? null, id, size_bytes: upload.size, blob_key: upload.key, sha256: upload.sha256 };
+  async create(
+    fields: NewFileFields,
+    upload: StoredUpload,
+    id: string = randomUUID(),
+    quotaBytes?: number,
+  ): Promise<StoredFile> {
+    const row = {
+      ...fields,
+      generated_from: fields.generated_from ?? null,
+      id,
+      size_bytes: upload.size,
+      blob_key: upload.key,
+      sha256: upload.sha256,
+    };
     let file: StoredFile;
     try {
       file =
@@ -125,20 +149,27 @@ export class SiteFiles {
    * becomes one) is read again: what was read from it, and the fragments file made from it, go.
    * With `quotaBytes`, new bytes that would take the site's files past it are QUOTA_EXCEEDED.
    */
-  async update(id: string, changes: FileFieldChanges, upload?: StoredUpload, quotaBytes?: number): Promise<StoredFile | undefined> {
+  async update(
+    id: string,
+    changes: FileFieldChanges,
+    upload?: StoredUpload,
+    quotaBytes?: number,
+  ): Promise<StoredFile | undefined> {
     let result: { before: StoredFile; after: StoredFile } | undefined;
     try {
       result = await this.db.transaction(async (tx) => {
         const store = new SiteFileStore(tx);
         const before = await store.get(id, { forUpdate: true });
         if (!before) return undefined;
-        if (upload && quotaBytes !== undefined) await requireRoom(store, before.site, quotaBytes, upload.size, before.size_bytes);
+        if (upload && quotaBytes !== undefined)
+          await requireRoom(store, before.site, quotaBytes, upload.size, before.size_bytes);
         const bytes = upload && { blob_key: upload.key, size_bytes: upload.size, sha256: upload.sha256 };
         let after = await store.update(id, { ...changes, ...bytes });
         if (!after) return undefined;
         const reads = readsAsIfc(after);
         if (reads ? upload !== undefined || after.ifc === null : after.ifc !== null) {
-          for (const generated of await new IfcModelStore(tx).reset(id, reads ? 'pending' : null)) await this.blobs.delete(generated.blob_key);
+          for (const generated of await new IfcModelStore(tx).reset(id, reads ? 'pending' : null))
+            await this.blobs.delete(generated.blob_key);
           after = (await store.get(id))!;
         }
         return { before, after };
@@ -182,7 +213,10 @@ export class SiteFiles {
     let removed = 0;
     let batch: string[] = [];
     const flush = async () => {
-      const rows = await this.db.query<{ blob_key: string }>('SELECT blob_key FROM site_files WHERE blob_key = ANY($1::text[])', [batch]);
+      const rows = await this.db.query<{ blob_key: string }>(
+        'SELECT blob_key FROM site_files WHERE blob_key = ANY($1::text[])',
+        [batch],
+      );
       const recorded = new Set(rows.map((row) => row.blob_key));
       for (const key of batch) {
         if (recorded.has(key)) continue;
@@ -204,7 +238,9 @@ export class SiteFiles {
   /** Sweeps now and then every `intervalMs`, leaving bytes younger than an hour alone; failures are logged. */
   scheduleSweep(intervalMs: number): void {
     const run = () => {
-      this.sweep(new Date(Date.now() - SWEEP_GRACE_MS)).catch((error: unknown) => this.logger.warn({ err: error }, 'sweeping unrecorded file bytes failed'));
+      this.sweep(new Date(Date.now() - SWEEP_GRACE_MS)).catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'sweeping unrecorded file bytes failed'),
+      );
     };
     this.sweepTimer = setInterval(run, intervalMs);
     this.sweepTimer.unref();
@@ -218,7 +254,9 @@ export class SiteFiles {
 
   /** Removes bytes no record points to; a failure only costs space, so it is logged, not thrown. */
   async discard(key: string): Promise<void> {
-    await this.blobs.delete(key).catch((error: unknown) => this.logger.warn({ err: error, key }, 'could not remove unrecorded file bytes'));
+    await this.blobs
+      .delete(key)
+      .catch((error: unknown) => this.logger.warn({ err: error, key }, 'could not remove unrecorded file bytes'));
   }
 
   /** Tells the listeners about an IFC file waiting to be read. */

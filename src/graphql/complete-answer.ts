@@ -28,8 +28,10 @@ function valueObject(value: Record<string, unknown>, fields: ValueFields, typeNa
   for (const [key, field, nested] of fields) {
     const inner = value[field] ?? null;
     if (field === '__typename') out[key] = typeName;
-    else if (nested && Array.isArray(inner)) out[key] = inner.map((item: Record<string, unknown>) => valueObject(item, nested.fields, nested.typeName));
-    else if (nested && inner !== null) out[key] = valueObject(inner as Record<string, unknown>, nested.fields, nested.typeName);
+    else if (nested && Array.isArray(inner))
+      out[key] = inner.map((item: Record<string, unknown>) => valueObject(item, nested.fields, nested.typeName));
+    else if (nested && inner !== null)
+      out[key] = valueObject(inner as Record<string, unknown>, nested.fields, nested.typeName);
     else out[key] = inner;
   }
   return out;
@@ -43,7 +45,11 @@ const valueList = (values: unknown, fields: ValueFields, typeName: string): Comp
  * Completes a root field's answer: a list, one entity or null (by the union's member when `selection`
  * is one), or a count. Stops between two slices once `signal` (the request's) is aborted.
  */
-export async function completeAnswer(answer: EntityObject[] | EntityObject | null | number, selection: Selection | UnionSelection, signal?: AbortSignal): Promise<unknown> {
+export async function completeAnswer(
+  answer: EntityObject[] | EntityObject | null | number,
+  selection: Selection | UnionSelection,
+  signal?: AbortSignal,
+): Promise<unknown> {
   if (answer === null || typeof answer === 'number') return answer;
   const jobs: ListJob[] = [];
 

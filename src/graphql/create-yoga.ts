@@ -23,11 +23,22 @@ import { useStreamedJson } from './use-streamed-json.ts';
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
 /** The GraphQL endpoint: schema, resolvers, limits and error mapping; the caller comes from express. */
-export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics }, logger: Logger) {
+export function createGraphQL(
+  config: Config,
+  services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics },
+  logger: Logger,
+) {
   const resolvers = createResolvers(buildSchema(typeDefs));
   return createYoga<{ req: Request }, GraphQLContext>({
     schema: createSchema({ typeDefs, resolvers }),
-    context: ({ req }) => ({ query: services.query, sites: services.sites, readings: new CurrentValuesBatch(services.readings), live: services.live, client: req.client, work: req.work }),
+    context: ({ req }) => ({
+      query: services.query,
+      sites: services.sites,
+      readings: new CurrentValuesBatch(services.readings),
+      live: services.live,
+      client: req.client,
+      work: req.work,
+    }),
     graphqlEndpoint: '/graphql',
     graphiql: graphiqlOptions,
     renderGraphiQL,
@@ -35,7 +46,15 @@ export function createGraphQL(config: Config, services: Omit<GraphQLContext, 'cl
     // CORS is the app's, the same for every route (src/http/use-cors.ts); yoga's own would allow any origin with credentials.
     cors: false,
     maskedErrors: { maskError: errorMasking(logger), isDev: config.environment === 'development' },
-    plugins: [...useQueryLimits(config.graphqlLimits), useFilterLimits(), useErrorCodes(), useMetrics(services.metrics), useSubscriptionCap(config.subscriptionCaps), useDirectExecution(), useStreamedJson()],
+    plugins: [
+      ...useQueryLimits(config.graphqlLimits),
+      useFilterLimits(),
+      useErrorCodes(),
+      useMetrics(services.metrics),
+      useSubscriptionCap(config.subscriptionCaps),
+      useDirectExecution(),
+      useStreamedJson(),
+    ],
     logging: false,
   });
 }

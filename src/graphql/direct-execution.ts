@@ -41,18 +41,29 @@ function executeDirectly(args: ExecutionArgs): Promise<ExecutionResult> | undefi
   const operation = getOperationAST(args.document, args.operationName);
   const queryType = args.schema.getQueryType();
   if (operation?.operation !== 'query' || !queryType) return undefined;
-  const variables = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+  const variables = getVariableValues(
+    args.schema,
+    operation.variableDefinitions ?? [],
+    (args.variableValues ?? {}) as Record<string, unknown>,
+  );
   if (variables.errors) return undefined;
   const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of args.document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  for (const definition of args.document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   const request: RequestDocument = { schema: args.schema, fragments, variableValues: variables.coerced };
   const fields = collectFields(request, queryType.name, [operation.selectionSet]);
-  for (const [node] of fields.values()) if (node!.name.value !== '__typename' && !ROOT_FIELDS.has(node!.name.value)) return undefined;
+  for (const [node] of fields.values())
+    if (node!.name.value !== '__typename' && !ROOT_FIELDS.has(node!.name.value)) return undefined;
   return answer(request, queryType, fields, args.contextValue as GraphQLContext);
 }
 
 /** Every root field at once, as graphql-js runs a query's; an error nulls its field, or all data for a non-null one. */
-async function answer(request: RequestDocument, queryType: GraphQLObjectType, fields: Map<string, FieldNode[]>, context: GraphQLContext): Promise<ExecutionResult> {
+async function answer(
+  request: RequestDocument,
+  queryType: GraphQLObjectType,
+  fields: Map<string, FieldNode[]>,
+  context: GraphQLContext,
+): Promise<ExecutionResult> {
   const data: Record<string, unknown> = {};
   const errors: GraphQLError[] = [];
   let dataNulled = false;
@@ -67,7 +78,11 @@ async function answer(request: RequestDocument, queryType: GraphQLObjectType, fi
       const definition = queryType.getFields()[name]!;
       try {
         const args = getArgumentValues(definition, nodes[0]!, request.variableValues as Record<string, unknown>);
-        const { plan, answer } = await runRootField(name, args, context, { request, responseKey: key, fieldNodes: nodes });
+        const { plan, answer } = await runRootField(name, args, context, {
+          request,
+          responseKey: key,
+          fieldNodes: nodes,
+        });
         data[key] = await completeAnswer(answer, plan.selection, context.work?.signal);
       } catch (error) {
         errors.push(locatedError(error, nodes, [key]));

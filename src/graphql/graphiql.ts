@@ -122,7 +122,10 @@ export function graphiqlAssets(): Router {
   router.get(`${GRAPHIQL_ASSETS_PATH}/:file`, async (req, res) => {
     const file = FILES[req.params.file];
     if (!file) throw notFound(`No GraphiQL asset "${req.params.file.slice(0, 100)}".`);
-    res.set('Cache-Control', 'public, max-age=31536000, immutable').type(file.type).send(file.pick(await loadAssets()));
+    res
+      .set('Cache-Control', 'public, max-age=31536000, immutable')
+      .type(file.type)
+      .send(file.pick(await loadAssets()));
   });
   return router;
 }

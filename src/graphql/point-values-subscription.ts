@@ -44,14 +44,24 @@ export interface SubscriptionContext {
 type WatchedPoint = Entity<'id' | 'uri' | 'timeseriesId'>;
 
 /** The watched points by timeseries id; NOT_FOUND naming the point ids that matched no point. */
-async function watchedPoints(ctx: SubscriptionContext, siteId: string, pointIds: readonly string[] | undefined, is: string | undefined): Promise<Map<string, WatchedPoint[]>> {
+async function watchedPoints(
+  ctx: SubscriptionContext,
+  siteId: string,
+  pointIds: readonly string[] | undefined,
+  is: string | undefined,
+): Promise<Map<string, WatchedPoint[]>> {
   const fields = ['id', 'uri', 'timeseriesId'] as const;
   // One question per id, each anchored on it, or one for all the points (of the class).
   const asked = pointIds ? pointIds.map((id) => ({ id, is })) : [{ is }];
-  const results = await Promise.all(asked.map((where) => queryEntities(ctx.query, { siteId, kind: 'Point', where, fields })));
+  const results = await Promise.all(
+    asked.map((where) => queryEntities(ctx.query, { siteId, kind: 'Point', where, fields })),
+  );
   const missing = pointIds?.filter((_, i) => results[i]!.length === 0) ?? [];
   if (missing.length > 0) {
-    const named = missing.slice(0, 10).map((id) => `"${id.slice(0, 200)}"`).join(', ');
+    const named = missing
+      .slice(0, 10)
+      .map((id) => `"${id.slice(0, 200)}"`)
+      .join(', ');
     throw notFound(`No point${is !== undefined ? ' of that class' : ''} with id ${named} in site "${siteId}".`);
   }
   const byTimeseries = new Map<string, WatchedPoint[]>();
@@ -67,7 +77,10 @@ async function watchedPoints(ctx: SubscriptionContext, siteId: string, pointIds:
 }
 
 /** Starts a subscription: checks access, resolves the watched points, listens to the site. */
-export async function subscribePointValues(args: Record<string, unknown>, ctx: SubscriptionContext): Promise<AsyncIterableIterator<PointValueUpdate>> {
+export async function subscribePointValues(
+  args: Record<string, unknown>,
+  ctx: SubscriptionContext,
+): Promise<AsyncIterableIterator<PointValueUpdate>> {
   const siteId = args.siteId as string;
   await requireSite(ctx.sites, ctx.client, siteId);
   const pointIds = Array.isArray(args.pointIds) ? [...new Set(args.pointIds as string[])] : undefined;
@@ -75,7 +88,10 @@ export async function subscribePointValues(args: Record<string, unknown>, ctx: S
     throw badUserInput(`At most ${MAX_WATCHED_POINT_IDS} pointIds, got ${pointIds.length}.`, { argument: 'pointIds' });
   }
   const is = typeof args.is === 'string' ? args.is : undefined;
-  const [watched, timeZone] = await Promise.all([watchedPoints(ctx, siteId, pointIds, is), ctx.live.timeZoneOf(siteId)]);
+  const [watched, timeZone] = await Promise.all([
+    watchedPoints(ctx, siteId, pointIds, is),
+    ctx.live.timeZoneOf(siteId),
+  ]);
   const queue = new EventQueue<PointValueUpdate>();
   const stop = await ctx.live.events.listen(siteId, (readings) => {
     for (const reading of readings) {
@@ -95,6 +111,7 @@ export async function subscribePointValues(args: Record<string, unknown>, ctx: S
 
 /** The `Subscription.pointValues` field resolver. */
 export const pointValuesResolver = {
-  subscribe: (_source: unknown, args: Record<string, unknown>, ctx: SubscriptionContext) => subscribePointValues(args, ctx),
+  subscribe: (_source: unknown, args: Record<string, unknown>, ctx: SubscriptionContext) =>
+    subscribePointValues(args, ctx),
   resolve: (update: PointValueUpdate) => update,
 };

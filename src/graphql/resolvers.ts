@@ -7,7 +7,15 @@ import { requireSite } from '../tenants/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
 import { pointValuesResolver } from './point-values-subscription.ts';
 
-const ROOT_QUERIES: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system', 'location', 'entityByIfcId'];
+const ROOT_QUERIES: readonly RootQueryName[] = [
+  'building',
+  'equipment',
+  'point',
+  'zone',
+  'system',
+  'location',
+  'entityByIfcId',
+];
 /** The root lists with a count field beside them (`pointCount`). */
 const COUNTED: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system'];
 const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'System'];
@@ -15,7 +23,10 @@ const ENTITY_TYPES = ['Building', 'Equipment', 'Point', 'Location', 'Zone', 'Sys
 /** Every root query field by name: the query it plans, and whether it is the list's count. */
 export const ROOT_FIELDS: ReadonlyMap<string, { readonly query: RootQueryName; readonly count: boolean }> = new Map([
   ...ROOT_QUERIES.map((query): [string, { query: RootQueryName; count: boolean }] => [query, { query, count: false }]),
-  ...COUNTED.map((query): [string, { query: RootQueryName; count: boolean }] => [`${query}Count`, { query, count: true }]),
+  ...COUNTED.map((query): [string, { query: RootQueryName; count: boolean }] => [
+    `${query}Count`,
+    { query, count: true },
+  ]),
 ]);
 
 /** A root field: its whole selection planned and run at once; the plan, and the answer it made. */
@@ -41,11 +52,23 @@ export async function runRootField(
 }
 
 /** A root field for graphql-js (most requests are answered without it: `direct-execution.ts`). */
-const rootResolver = async (_source: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) =>
-  (await runRootField(info.fieldName, args, context, { request: info, responseKey: info.path.key as string, fieldNodes: info.fieldNodes })).answer;
+const rootResolver = async (
+  _source: unknown,
+  args: Record<string, unknown>,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+) =>
+  (
+    await runRootField(info.fieldName, args, context, {
+      request: info,
+      responseKey: info.path.key as string,
+      fieldNodes: info.fieldNodes,
+    })
+  ).answer;
 
 /** Entity objects hold their values by response key (aliases included), filled by the plan. */
-const byResponseKey = (source: EntityObject, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => source[info.path.key as string];
+const byResponseKey = (source: EntityObject, _args: unknown, _context: unknown, info: GraphQLResolveInfo) =>
+  source[info.path.key as string];
 
 /** The resolver map: root queries compile the selection; entity fields read what the plan filled. */
 export function createResolvers(schema: GraphQLSchema) {

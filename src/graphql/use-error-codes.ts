@@ -44,12 +44,20 @@ export function errorMasking(logger: Logger): (error: unknown, message: string, 
   return (error, message, isDev) => {
     const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
     if (original instanceof AppError) {
-      if (original.status >= 500 && original.code !== 'INTERNAL_SERVER_ERROR') logger.warn({ err: original.cause ?? original }, original.message);
+      if (original.status >= 500 && original.code !== 'INTERNAL_SERVER_ERROR')
+        logger.warn({ err: original.cause ?? original }, original.message);
       const path = error instanceof GraphQLError ? error.path : undefined;
       const nodes = error instanceof GraphQLError ? error.nodes : undefined;
       // An error the client should retry answers its HTTP status and Retry-After, as REST does (yoga takes them from `http`).
-      const http = original.retryAfterSeconds !== undefined ? { http: { status: original.status, headers: { 'Retry-After': String(original.retryAfterSeconds) } } } : {};
-      return new GraphQLError(original.message, { path, nodes, extensions: { code: original.code, ...(original.details ?? {}), ...http } });
+      const http =
+        original.retryAfterSeconds !== undefined
+          ? { http: { status: original.status, headers: { 'Retry-After': String(original.retryAfterSeconds) } } }
+          : {};
+      return new GraphQLError(original.message, {
+        path,
+        nodes,
+        extensions: { code: original.code, ...(original.details ?? {}), ...http },
+      });
     }
     if (error instanceof GraphQLError && !error.originalError) return error;
     logger.error({ err: original }, 'unexpected error');

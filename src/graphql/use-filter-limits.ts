@@ -46,7 +46,9 @@ function overLimit(args: ExecutionArgs): GraphQLError | undefined {
   // The operation and its fragments (validation has refused fragments no operation uses).
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
-    definitions: args.document.definitions.filter((node) => node === operation || node.kind === Kind.FRAGMENT_DEFINITION),
+    definitions: args.document.definitions.filter(
+      (node) => node === operation || node.kind === Kind.FRAGMENT_DEFINITION,
+    ),
   };
   const typeInfo = new TypeInfo(args.schema);
   let found: GraphQLError | undefined;

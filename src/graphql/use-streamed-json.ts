@@ -42,7 +42,11 @@ export function useStreamedJson(): Plugin {
       const mediaType = acceptedJsonType(request);
       if (!mediaType) return;
       setResultProcessor(
-        (_result, fetchAPI) => new fetchAPI.Response(jsonInSlices(answer), { status: 200, headers: { 'Content-Type': `${mediaType}; charset=utf-8` } }),
+        (_result, fetchAPI) =>
+          new fetchAPI.Response(jsonInSlices(answer), {
+            status: 200,
+            headers: { 'Content-Type': `${mediaType}; charset=utf-8` },
+          }),
         mediaType,
       );
     },

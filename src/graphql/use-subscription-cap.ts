@@ -7,7 +7,6 @@ import type { GraphQLContext } from './context.ts';
 import type { SubscriptionCapConfig } from '../config/subscription-cap-config.ts';
 import { refusal } from './use-error-codes.ts';
 
-
 const HOLDER_NAMES: Record<Client['kind'], string> = { key: 'API key', user: 'user', anonymous: 'address' };
 
 /** RATE_LIMITED as GraphQL gives it, with the HTTP status yoga answers a refused subscription with (429, event stream or not). */

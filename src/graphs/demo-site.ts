@@ -50,7 +50,10 @@ export class DemoSite {
     const { triples } = await this.store.replaceGraph(siteGraph(DEMO_SITE), { path: this.fixture }, 'text/turtle');
     await this.sites.ensure(demoSiteRecord);
     for (const restore of this.restorers) await restore();
-    this.logger.info({ site: DEMO_SITE, triples, seconds: Number(((performance.now() - started) / 1000).toFixed(3)) }, 'demo site reset');
+    this.logger.info(
+      { site: DEMO_SITE, triples, seconds: Number(((performance.now() - started) / 1000).toFixed(3)) },
+      'demo site reset',
+    );
   }
 
   /** Resets every `intervalSeconds` (0: never). */

@@ -104,7 +104,8 @@ export class GraphLoad {
 
   /** The store has parsed this many bytes of the document, holding this many triples when it knows. */
   parse(bytes: number, triples?: number): void {
-    const starting = this.current.state === 'receiving' ? { state: 'parsing' as const, parsingSinceMs: Date.now() } : {};
+    const starting =
+      this.current.state === 'receiving' ? { state: 'parsing' as const, parsingSinceMs: Date.now() } : {};
     this.change({ ...starting, bytesParsed: bytes, ...(triples !== undefined ? { triplesParsed: triples } : {}) });
   }
 

@@ -55,14 +55,28 @@ const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` 
 
 /** The query of `PUT|POST /sites/{id}/graph`: validate the model (`validate=1`), refuse it on violations (`strict=1`). */
 export const graphLoadQuery = z.object({
-  validate: flag('validate').meta({ description: 'Answer a validation report with the load (`validation`); warnings never stop a load.' }),
-  strict: flag('strict').meta({ description: 'Validate, and refuse a model with violations (400 with the report), leaving the graph as it was.' }),
+  validate: flag('validate').meta({
+    description: 'Answer a validation report with the load (`validation`); warnings never stop a load.',
+  }),
+  strict: flag('strict').meta({
+    description: 'Validate, and refuse a model with violations (400 with the report), leaving the graph as it was.',
+  }),
 });
 
 /** A syntax error of the body, or nesting past the limit, as a 400 naming its line and column. */
 function inputError(error: unknown, format: RdfFormat): unknown {
-  if (error instanceof NestingTooDeep) return badUserInput(`The ${format} body is refused: ${error.message}.`, { limit: error.limit, line: error.line, column: error.column });
-  return error instanceof RdfSyntaxError ? badUserInput(`The ${format} body has a syntax error: ${error.message}`, { line: error.line, column: error.column }) : error;
+  if (error instanceof NestingTooDeep)
+    return badUserInput(`The ${format} body is refused: ${error.message}.`, {
+      limit: error.limit,
+      line: error.line,
+      column: error.column,
+    });
+  return error instanceof RdfSyntaxError
+    ? badUserInput(`The ${format} body has a syntax error: ${error.message}`, {
+        line: error.line,
+        column: error.column,
+      })
+    : error;
 }
 
 /** The handlers of `/sites/{id}/graph…`, one per route. */
@@ -74,58 +88,81 @@ class GraphHandlers {
   ) {}
 
   /** `PUT` (replace) or `POST` (merge) `…/graph`: loads the body, optionally validated first, and answers the load report. */
-  load = (replace: boolean) => async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
-    requireCredentials(req.client);
-    const site = await writableSite(this.sites, req.client, req.params.siteId);
-    const query = validateBody(graphLoadQuery, req.query);
-    const format = formatOf(req);
-    const started = performance.now();
-    const length = Number(req.get('content-length'));
-    const progress = this.options.loads.start(site.id, replace, Number.isSafeInteger(length) && length >= 0 ? length : null);
-    let body: ReceivedBody;
-    // The model's own prefixes, kept for its exports (only Turtle declares any).
-    const prefixes = format === 'text/turtle' ? new PrefixDeclarations() : undefined;
-    try {
-      body = await this.receiveDocument(req, format, (bytes) => progress.receive(bytes), prefixes);
-    } catch (error) {
-      await progress.failed((error as Error).message);
-      throw error;
-    }
-    progress.parse(0);
-    try {
-      const graph = siteGraph(site.id);
-      let report: ValidationReport | undefined;
-      let validating = 0;
-      if (query.validate === '1' || query.strict === '1') {
-        // The model the load makes: the document alone (PUT), or the graph with it (POST). Checked
-        // first, so a refused model never touches the graph.
-        const before = performance.now();
-        const upload: ModelSource = { data: { path: body.path }, format };
-        report = await this.options.validation.validate(replace ? [upload] : [await this.stored(graph), upload], graph, req.work?.signal);
-        validating = performance.now() - before;
-        if (query.strict === '1' && report.summary.violations > 0) {
-          const n = report.summary.violations;
-          throw new AppError('MODEL_INVALID', `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`, { report });
-        }
+  load =
+    (replace: boolean) =>
+    async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+      requireCredentials(req.client);
+      const site = await writableSite(this.sites, req.client, req.params.siteId);
+      const query = validateBody(graphLoadQuery, req.query);
+      const format = formatOf(req);
+      const started = performance.now();
+      const length = Number(req.get('content-length'));
+      const progress = this.options.loads.start(
+        site.id,
+        replace,
+        Number.isSafeInteger(length) && length >= 0 ? length : null,
+      );
+      let body: ReceivedBody;
+      // The model's own prefixes, kept for its exports (only Turtle declares any).
+      const prefixes = format === 'text/turtle' ? new PrefixDeclarations() : undefined;
+      try {
+        body = await this.receiveDocument(req, format, (bytes) => progress.receive(bytes), prefixes);
+      } catch (error) {
+        await progress.failed((error as Error).message);
+        throw error;
       }
-      const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
-      const { triples } = replace ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed) : await this.store.mergeGraph(graph, { path: body.path }, format, parsed);
-      await this.sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
-      await progress.done(triples);
-      // The load's own time: the validation has its own in the report.
-      const seconds = (performance.now() - started - validating) / 1000;
-      // What the service made of the model (the load report): counted by the store, after the load.
-      const reading = await this.options.query.modelReading(graph, req.work);
-      countUpload(res, 'graph', body.bytes);
-      res.json({ site: site.id, triples, bytes: body.bytes, seconds: Number(seconds.toFixed(3)), reading, ...(report ? { validation: report } : {}) });
-    } catch (error) {
-      const refused = inputError(error, format);
-      await progress.failed((refused as Error).message);
-      throw refused;
-    } finally {
-      await body.remove();
-    }
-  };
+      progress.parse(0);
+      try {
+        const graph = siteGraph(site.id);
+        let report: ValidationReport | undefined;
+        let validating = 0;
+        if (query.validate === '1' || query.strict === '1') {
+          // The model the load makes: the document alone (PUT), or the graph with it (POST). Checked
+          // first, so a refused model never touches the graph.
+          const before = performance.now();
+          const upload: ModelSource = { data: { path: body.path }, format };
+          report = await this.options.validation.validate(
+            replace ? [upload] : [await this.stored(graph), upload],
+            graph,
+            req.work?.signal,
+          );
+          validating = performance.now() - before;
+          if (query.strict === '1' && report.summary.violations > 0) {
+            const n = report.summary.violations;
+            throw new AppError(
+              'MODEL_INVALID',
+              `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`,
+              { report },
+            );
+          }
+        }
+        const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
+        const { triples } = replace
+          ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed)
+          : await this.store.mergeGraph(graph, { path: body.path }, format, parsed);
+        await this.sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
+        await progress.done(triples);
+        // The load's own time: the validation has its own in the report.
+        const seconds = (performance.now() - started - validating) / 1000;
+        // What the service made of the model (the load report): counted by the store, after the load.
+        const reading = await this.options.query.modelReading(graph, req.work);
+        countUpload(res, 'graph', body.bytes);
+        res.json({
+          site: site.id,
+          triples,
+          bytes: body.bytes,
+          seconds: Number(seconds.toFixed(3)),
+          reading,
+          ...(report ? { validation: report } : {}),
+        });
+      } catch (error) {
+        const refused = inputError(error, format);
+        await progress.failed((refused as Error).message);
+        throw refused;
+      } finally {
+        await body.remove();
+      }
+    };
 
   /** `POST …/graph/validate`: checks the body, or the stored graph, against Brick's shapes without loading it. */
   validate = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
@@ -142,7 +179,11 @@ class GraphHandlers {
       const format = formatOf(req);
       const body = await this.receiveDocument(req, format);
       try {
-        report = await this.options.validation.validate([{ data: { path: body.path }, format }], graph, req.work?.signal);
+        report = await this.options.validation.validate(
+          [{ data: { path: body.path }, format }],
+          graph,
+          req.work?.signal,
+        );
       } catch (error) {
         throw inputError(error, format);
       } finally {
@@ -205,7 +246,12 @@ class GraphHandlers {
    * Spools the body, checking its nesting as it arrives: no parser, the store's or the
    * validator's, ever reads a document that would make it trap.
    */
-  private async receiveDocument(req: Request, format: RdfFormat, received?: (bytes: number) => void, prefixes?: PrefixDeclarations): Promise<ReceivedBody> {
+  private async receiveDocument(
+    req: Request,
+    format: RdfFormat,
+    received?: (bytes: number) => void,
+    prefixes?: PrefixDeclarations,
+  ): Promise<ReceivedBody> {
     const scanner = rdfNestingScanner(format);
     try {
       return await receiveBody(req, this.options.tmpDir, this.options.maxUploadBytes, (chunk) => {

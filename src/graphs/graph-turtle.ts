@@ -25,7 +25,7 @@ const CHUNK_CHARS = 64 * 1024;
 
 /** The N-Triples text in pieces of about CHUNK_CHARS that end at a line's end (an IRI never spans lines). */
 function* lineChunks(nTriples: string): Generator<string> {
-  for (let start = 0; start < nTriples.length; ) {
+  for (let start = 0; start < nTriples.length;) {
     const cut = nTriples.indexOf('\n', start + CHUNK_CHARS);
     const end = cut === -1 ? nTriples.length : cut + 1;
     yield nTriples.slice(start, end);
@@ -39,8 +39,16 @@ function* lineChunks(nTriples: string): Generator<string> {
  * of its entities still without one. Only those the graph uses: read a chunk a step, so a large
  * graph does not hold the main thread (a scan per namespace of 1M triples took ~1 s in one go).
  */
-export async function exportPrefixes(nTriples: string, declared: Readonly<Record<string, string>>, entityNamespaces: readonly string[]): Promise<Record<string, string>> {
-  const candidates = [...Object.entries(declared), ...Object.entries(WELL_KNOWN_PREFIXES), ...entityNamespaces.map((namespace) => ['', namespace] as const)];
+export async function exportPrefixes(
+  nTriples: string,
+  declared: Readonly<Record<string, string>>,
+  entityNamespaces: readonly string[],
+): Promise<Record<string, string>> {
+  const candidates = [
+    ...Object.entries(declared),
+    ...Object.entries(WELL_KNOWN_PREFIXES),
+    ...entityNamespaces.map((namespace) => ['', namespace] as const),
+  ];
   const unseen = new Set(candidates.map(([, namespace]) => `<${namespace}`));
   for (const chunk of lineChunks(nTriples)) {
     for (const iri of unseen) if (chunk.includes(iri)) unseen.delete(iri);

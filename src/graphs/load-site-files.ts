@@ -18,7 +18,10 @@ export async function siteFilesIn(directory: string, logger: Logger): Promise<Si
     if (!name.endsWith('.ttl')) continue;
     const siteId = basename(name, '.ttl');
     if (!SITE_ID.test(siteId)) {
-      logger.warn({ file: name }, 'skipping site file: the name is not a valid site id (lowercase letters, digits, hyphens)');
+      logger.warn(
+        { file: name },
+        'skipping site file: the name is not a valid site id (lowercase letters, digits, hyphens)',
+      );
       continue;
     }
     files.push({ siteId, path: join(directory, name) });
@@ -51,6 +54,15 @@ export async function loadSiteFile(store: GraphStore, file: SiteFile, logger: Lo
     throw failure;
   }
   const seconds = (performance.now() - started) / 1000;
-  logger.info({ site: file.siteId, file: file.path, triples, seconds: Number(seconds.toFixed(3)), triplesPerSecond: Math.round(triples / seconds) }, 'site graph loaded');
+  logger.info(
+    {
+      site: file.siteId,
+      file: file.path,
+      triples,
+      seconds: Number(seconds.toFixed(3)),
+      triplesPerSecond: Math.round(triples / seconds),
+    },
+    'site graph loaded',
+  );
   return triples;
 }

@@ -36,7 +36,9 @@ export class SharedGraphLoads implements GraphLoads {
       writing = this.redis
         .send(['SET', KEY_PREFIX + site, record, 'PX', String(KEPT_MS)])
         .then(() => undefined)
-        .catch((error: unknown) => this.logger.warn({ err: error, site }, 'could not share a graph load’s progress through Redis'))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, site }, 'could not share a graph load’s progress through Redis'),
+        )
         .finally(() => (writing = undefined));
       return writing;
     };
@@ -62,7 +64,10 @@ export class SharedGraphLoads implements GraphLoads {
       const text = await this.redis.send<string | null>(['GET', KEY_PREFIX + site]);
       shared = text === null ? undefined : (JSON.parse(text) as GraphLoadRecord);
     } catch (error) {
-      this.logger.warn({ err: error, site }, 'could not read a graph load’s progress from Redis; answering this replica’s own');
+      this.logger.warn(
+        { err: error, site },
+        'could not read a graph load’s progress from Redis; answering this replica’s own',
+      );
     }
     if (!shared) return own;
     return own && own.startedMs > shared.startedMs ? own : shared;

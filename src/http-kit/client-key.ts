@@ -5,4 +5,5 @@ import type { Client } from '../auth/client.ts';
 export const anonymousKey = (ip: string) => `ip:${ipKeyGenerator(ip)}`;
 
 /** Whom a client's requests count against: its API key, its user, or its address (an IPv6 /56 as one). */
-export const clientKey = (client: Client) => (client.kind === 'anonymous' ? anonymousKey(client.id) : `${client.kind}:${client.id}`);
+export const clientKey = (client: Client) =>
+  client.kind === 'anonymous' ? anonymousKey(client.id) : `${client.kind}:${client.id}`;

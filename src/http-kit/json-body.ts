@@ -14,7 +14,12 @@ export function jsonBody(limit: string): RequestHandler {
     // `false`: there is a body and its type is not JSON (`null` when there is no body at all).
     if (req.is('application/json') === false) {
       const given = mediaType(req).slice(0, 100);
-      next(unsupportedMediaType(`Send the body as JSON (Content-Type: application/json)${given ? `, not ${given}` : ''}.`, ['application/json']));
+      next(
+        unsupportedMediaType(
+          `Send the body as JSON (Content-Type: application/json)${given ? `, not ${given}` : ''}.`,
+          ['application/json'],
+        ),
+      );
       return;
     }
     parse(req, res, next);

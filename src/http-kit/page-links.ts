@@ -4,7 +4,12 @@ import type { Request } from 'express';
  * The page links of a DRF LimitOffsetPagination answer: absolute URLs to the next and previous
  * pages, the other query parameters kept; null at either end.
  */
-export function pageLinks(req: Request, count: number, limit: number, offset: number): { next: string | null; previous: string | null } {
+export function pageLinks(
+  req: Request,
+  count: number,
+  limit: number,
+  offset: number,
+): { next: string | null; previous: string | null } {
   const link = (newOffset: number | undefined) => {
     const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
     url.searchParams.set('limit', String(limit));

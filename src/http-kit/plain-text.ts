@@ -29,5 +29,7 @@ export function plainTextProblem(text: string): string | undefined {
 
 /** `z.string(params)` that refuses what `plainTextProblem` refuses; chain `.trim()`, `.max()` … as on any string. */
 export function plainText(params?: Parameters<typeof z.string>[0]): z.ZodString {
-  return z.string(params).refine((text) => plainTextProblem(text) === undefined, { error: (issue) => plainTextProblem(issue.input as string) });
+  return z.string(params).refine((text) => plainTextProblem(text) === undefined, {
+    error: (issue) => plainTextProblem(issue.input as string),
+  });
 }

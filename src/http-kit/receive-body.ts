@@ -13,13 +13,19 @@ export interface ReceivedBody {
   remove(): Promise<void>;
 }
 
-const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, { limit });
+const tooLarge = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, { limit });
 
 /**
  * Streams the request body to a file under `directory`, refusing more than `limit` bytes (413).
  * `inspect` sees each chunk as it arrives; what it throws stops the upload, as the limit does.
  */
-export async function receiveBody(req: Request, directory: string, limit: number, inspect?: (chunk: Buffer) => void): Promise<ReceivedBody> {
+export async function receiveBody(
+  req: Request,
+  directory: string,
+  limit: number,
+  inspect?: (chunk: Buffer) => void,
+): Promise<ReceivedBody> {
   const declared = Number(req.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   await mkdir(directory, { recursive: true });

@@ -44,7 +44,10 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // Every request gets an id, a log scope, an access-log line and its metrics; the route names come
   // from the finished app (below).
   let routeOf: (method: string, path: string) => string = () => 'unmatched';
-  app.use(useRequestScope(), useRequestMetrics(services.metrics, logger, (method, path) => routeOf(method, path)));
+  app.use(
+    useRequestScope(),
+    useRequestMetrics(services.metrics, logger, (method, path) => routeOf(method, path)),
+  );
   app.use(useCors(config.cors));
 
   // Probes, metrics, documentation and the icon are neither authenticated nor limited.
@@ -53,7 +56,9 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // Live while every engine serves or is replacing a failed part; 503 once one is broken for good.
   app.get('/healthz', (_req, res) => {
     const graph = services.store.health();
-    res.status(graph === 'broken' ? 503 : 200).json({ status: graph === 'broken' ? 'broken' : 'ok', engines: { graph } });
+    res
+      .status(graph === 'broken' ? 503 : 200)
+      .json({ status: graph === 'broken' ? 'broken' : 'ok', engines: { graph } });
   });
   app.get('/readyz', readinessRoute(services));
 
@@ -72,14 +77,29 @@ export function createApp(config: Config, services: Services, logger: Logger): E
 
   // With Redis, any replica answers a poll of a load's progress.
   const loads = services.redis ? new SharedGraphLoads(services.redis, logger) : new MemoryGraphLoads();
-  const graph = graphRoutes(services.sites, services.store, { tmpDir: spoolDir(config.dataDir), maxUploadBytes: config.maxGraphUploadBytes, validation: services.validation, loads, query: services.query });
-  const sites = sitesRoutes(services.sites, services.store, [(siteId) => services.files.removeSite(siteId), (siteId) => services.keys.removeSite(siteId)]);
+  const graph = graphRoutes(services.sites, services.store, {
+    tmpDir: spoolDir(config.dataDir),
+    maxUploadBytes: config.maxGraphUploadBytes,
+    validation: services.validation,
+    loads,
+    query: services.query,
+  });
+  const sites = sitesRoutes(services.sites, services.store, [
+    (siteId) => services.files.removeSite(siteId),
+    (siteId) => services.keys.removeSite(siteId),
+  ]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
   const modelElements = { ifc: services.ifc, query: services.query };
   const models = modelsRoutes(services.sites, services.files, modelElements, { download });
   // The viewer page reads the demo site's models without a key (the demo site is public).
-  app.use('/viewer/api/sites', modelsRoutes(services.sites, services.files, modelElements, { download, anonymousDemo: true }));
-  const alignment = alignmentRoutes(services.sites, new AlignmentService(services.database, services.query, services.store));
+  app.use(
+    '/viewer/api/sites',
+    modelsRoutes(services.sites, services.files, modelElements, { download, anonymousDemo: true }),
+  );
+  const alignment = alignmentRoutes(
+    services.sites,
+    new AlignmentService(services.database, services.query, services.store),
+  );
   const readings = readingsRoutes(services.sites, services.live.ingest);
   const timeseries = timeseriesRoutes({ sites: services.sites, query: services.query, readings: services.live.store });
   // Existing clients call the site routes without the version segment too.
@@ -88,7 +108,14 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // Before the site routes, whose JSON body limit (64 kB) would otherwise hold for a long list of ids.
   app.use('/api/v1/sites', alignment);
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
-  app.use('/api/files', filesRoutes(services.sites, services.files, { maxUploadBytes: config.files.maxUploadBytes, siteQuotaBytes: config.files.siteQuotaBytes, download }));
+  app.use(
+    '/api/files',
+    filesRoutes(services.sites, services.files, {
+      maxUploadBytes: config.files.maxUploadBytes,
+      siteQuotaBytes: config.files.siteQuotaBytes,
+      download,
+    }),
+  );
   app.use('/api/v1/keys', keysRoutes(services.keys));
   app.use(
     '/mcp',

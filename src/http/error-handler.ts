@@ -11,10 +11,13 @@ export const isGraphQLPath = (path: string) => path === '/graphql' || path.start
  */
 export function sendError(res: Response, error: AppError, graphql: boolean): void {
   // RFC 6750 §3: a bare challenge when no token was sent, `invalid_token` when one was and failed.
-  if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', error instanceof MissingCredentials ? 'Bearer' : 'Bearer error="invalid_token"');
+  if (error.code === 'UNAUTHENTICATED')
+    res.setHeader('WWW-Authenticate', error instanceof MissingCredentials ? 'Bearer' : 'Bearer error="invalid_token"');
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   if (graphql) {
-    res.status(error.status).json({ errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ?? {}) } }] });
+    res
+      .status(error.status)
+      .json({ errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ?? {}) } }] });
     return;
   }
   const fields = error.details?.fields as Record<string, string[]> | undefined;
@@ -30,8 +33,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     let appError: AppError;
     if (error instanceof AppError) appError = error;
-    else if (error?.type === 'entity.too.large') appError = new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
-    else if (error?.type === 'entity.parse.failed') appError = new AppError('BAD_USER_INPUT', 'The request body is not valid JSON.');
+    else if (error?.type === 'entity.too.large')
+      appError = new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    else if (error?.type === 'entity.parse.failed')
+      appError = new AppError('BAD_USER_INPUT', 'The request body is not valid JSON.');
     else {
       logger.error({ err: error }, 'unexpected error');
       appError = new AppError('INTERNAL_SERVER_ERROR', 'Unexpected error.');
@@ -39,7 +44,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // A body cut off part-way (over a size limit) leaves the connection mid-request: close it after
     // this answer, or the next request sent on it would never be read.
     if (req.destroyed && !req.complete) res.setHeader('Connection', 'close');
-    if (appError.status >= 500 && appError.code !== 'INTERNAL_SERVER_ERROR') logger.warn({ err: appError.cause ?? appError }, appError.message);
+    if (appError.status >= 500 && appError.code !== 'INTERNAL_SERVER_ERROR')
+      logger.warn({ err: appError.cause ?? appError }, appError.message);
     sendError(res, appError, isGraphQLPath(req.path));
   };
 }

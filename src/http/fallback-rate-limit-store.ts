@@ -30,7 +30,10 @@ export class FallbackRateLimitStore implements Store {
     private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {
-    this.#shared = new RedisStore({ prefix: this.prefix, sendCommand: (...args: string[]) => redis.send<RedisReply>(args) });
+    this.#shared = new RedisStore({
+      prefix: this.prefix,
+      sendCommand: (...args: string[]) => redis.send<RedisReply>(args),
+    });
     // A connection closed for good (the service stopping) has nothing left to probe.
     redis.client.on('end', () => clearInterval(this.#probe));
   }

@@ -11,7 +11,8 @@ export interface GracefulShutdownOptions {
 
 // Every answer of the app has a header set before writeHead (X-Request-Id), so Node keeps writeHead's
 // headers where getHeader sees them.
-const isEventStream = (res: ServerResponse) => String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+const isEventStream = (res: ServerResponse) =>
+  String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
 
 /**
  * Prepares a server for a graceful stop and answers the function that performs it: the listener
@@ -32,7 +33,10 @@ export function gracefulShutdown(server: Server, options: GracefulShutdownOption
   });
 
   const stop = async (reason: string): Promise<void> => {
-    logger.info({ reason, inFlight: open.size, graceSeconds: graceMs / 1000 }, 'shutting down: refusing new connections, finishing requests in flight');
+    logger.info(
+      { reason, inFlight: open.size, graceSeconds: graceMs / 1000 },
+      'shutting down: refusing new connections, finishing requests in flight',
+    );
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const res of open) {
       if (isEventStream(res)) res.end();

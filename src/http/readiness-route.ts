@@ -54,7 +54,16 @@ export function readinessRoute(services: Services): RequestHandler {
     if (services.redis) checks.push(['redis', () => services.redis!.ping()]);
     checks.push(['files', () => services.blobs.ping()]);
     const results = await Promise.all(
-      checks.map(async ([name, check]) => [name, await check().then(() => 'ok', () => 'unavailable')] as const),
+      checks.map(
+        async ([name, check]) =>
+          [
+            name,
+            await check().then(
+              () => 'ok',
+              () => 'unavailable',
+            ),
+          ] as const,
+      ),
     );
     // Sites still coming back after a restart keep the service unready; one that failed to is
     // reported, not waited for.

@@ -25,7 +25,8 @@ export function listAppRoutes(app: Express): RouteEntry[] {
   return routes;
 }
 
-const joinPath = (base: string, path: string) => (path === '/' && base !== '' ? `${base}/` : `${base.replace(/\/$/, '')}${path}`);
+const joinPath = (base: string, path: string) =>
+  path === '/' && base !== '' ? `${base}/` : `${base.replace(/\/$/, '')}${path}`;
 
 /** An express path as an OpenAPI path template: `:siteId` → `{siteId}`, no trailing slash. */
 export function openApiPath(path: string): string {
@@ -37,7 +38,10 @@ export function openApiPath(path: string): string {
  * never the request's own path, so labels stay few. Paths under one of `mounts` (handlers that are
  * not express routes, such as GraphQL) take the mount's path; anything else is `unmatched`.
  */
-export function routeNamer(routes: readonly RouteEntry[], mounts: readonly string[]): (method: string, path: string) => string {
+export function routeNamer(
+  routes: readonly RouteEntry[],
+  mounts: readonly string[],
+): (method: string, path: string) => string {
   const patterns = routes.map((route) => ({ route, regexp: patternOf(route.path) }));
   return (method, path) => {
     const wanted = method === 'HEAD' ? 'GET' : method;
@@ -57,7 +61,9 @@ function patternOf(path: string): RegExp {
   const body = path
     .replace(/\/$/, '')
     .split(/(:\w+|\*\w+)/)
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.startsWith('*') ? '.+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part.startsWith(':') ? '[^/]+' : part.startsWith('*') ? '.+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   return new RegExp(`^${body}/?$`, 'i');
 }

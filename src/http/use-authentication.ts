@@ -29,10 +29,12 @@ export function useAuthentication(authenticator: Authenticator, rateLimit: RateL
     // The limiter answers 429 itself past the limit; within it, `then` goes on.
     const limitAsAnonymous = (then: () => void) => {
       identify({ kind: 'anonymous', id: ip });
-      void Promise.resolve(rateLimit(req, res, (error?: unknown) => (error === undefined ? then() : next(error)))).then(() => {
-        const info = (req as AugmentedRequest).rateLimit;
-        if (info && info.used > info.limit) refused.add(anonymousKey(ip), info.resetTime);
-      });
+      void Promise.resolve(rateLimit(req, res, (error?: unknown) => (error === undefined ? then() : next(error)))).then(
+        () => {
+          const info = (req as AugmentedRequest).rateLimit;
+          if (info && info.used > info.limit) refused.add(anonymousKey(ip), info.resetTime);
+        },
+      );
     };
     const authenticate = (counted: boolean) =>
       authenticator.authenticate(req.get('authorization'), ip).then(
@@ -45,7 +47,8 @@ export function useAuthentication(authenticator: Authenticator, rateLimit: RateL
       );
     // Counted before its token is looked at; should the window have just ended, authentication goes on.
     const authorization = req.get('authorization');
-    if (authorization && refused.has(anonymousKey(ip)) && !verified.has(authorization)) limitAsAnonymous(() => void authenticate(true));
+    if (authorization && refused.has(anonymousKey(ip)) && !verified.has(authorization))
+      limitAsAnonymous(() => void authenticate(true));
     else void authenticate(false);
   };
 }

@@ -4,7 +4,8 @@ import type { CorsConfig } from '../config/cors-config.ts';
 const METHODS = 'GET, HEAD, POST, PUT, DELETE';
 // What a page may read beyond the CORS-safelisted response headers: rate limits, where a new file
 // is, download metadata, and which request this was (for a bug report).
-const EXPOSED = 'RateLimit, RateLimit-Policy, Retry-After, Location, ETag, Content-Disposition, Content-Range, X-Request-Id, WWW-Authenticate';
+const EXPOSED =
+  'RateLimit, RateLimit-Policy, Retry-After, Location, ETag, Content-Disposition, Content-Range, X-Request-Id, WWW-Authenticate';
 const MAX_AGE_SECONDS = '600';
 
 /**

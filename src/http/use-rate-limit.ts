@@ -17,7 +17,11 @@ const limitOf = (client: Client, limits: Config['rateLimits']) =>
  * `RateLimit` headers on every response; over the limit 429 with `Retry-After`, and on /graphql a
  * GraphQL body with code RATE_LIMITED.
  */
-export function useRateLimit(limits: Config['rateLimits'], services: Pick<Services, 'redis' | 'metrics'>, logger: Logger): RateLimitRequestHandler {
+export function useRateLimit(
+  limits: Config['rateLimits'],
+  services: Pick<Services, 'redis' | 'metrics'>,
+  logger: Logger,
+): RateLimitRequestHandler {
   return rateLimit({
     windowMs: limits.windowMs,
     limit: (req) => limitOf(req.client, limits),
@@ -26,7 +30,10 @@ export function useRateLimit(limits: Config['rateLimits'], services: Pick<Servic
     legacyHeaders: false,
     store: services.redis ? new FallbackRateLimitStore(services.redis, logger, services.metrics) : undefined,
     handler: (req, res) => {
-      const error = new AppError('RATE_LIMITED', `Rate limit exceeded: ${limitOf(req.client, limits)} requests per ${limits.windowMs / 1000} s for this client. Retry after the time in Retry-After.`);
+      const error = new AppError(
+        'RATE_LIMITED',
+        `Rate limit exceeded: ${limitOf(req.client, limits)} requests per ${limits.windowMs / 1000} s for this client. Retry after the time in Retry-After.`,
+      );
       sendError(res, error, isGraphQLPath(req.path));
     },
   });

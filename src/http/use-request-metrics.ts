@@ -12,7 +12,11 @@ const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
  * When a response ends: counts and times it by route pattern, status and client kind, counts rate-limit
  * refusals and upload bytes, and writes one access-log line (`request`) in the request's scope.
  */
-export function useRequestMetrics(metrics: Metrics, logger: Logger, routeOf: (method: string, path: string) => string): RequestHandler {
+export function useRequestMetrics(
+  metrics: Metrics,
+  logger: Logger,
+  routeOf: (method: string, path: string) => string,
+): RequestHandler {
   return (req, res, next) => {
     let done = false;
     // Bound to the request's scope: the events fire from the socket, outside it.
@@ -30,7 +34,14 @@ export function useRequestMetrics(metrics: Metrics, logger: Logger, routeOf: (me
       if (res.statusCode === 429) metrics.rateLimited.inc({ client_kind: clientKind });
       const upload = countedUpload(res);
       if (upload && res.statusCode < 400) metrics.uploadBytes.inc({ kind: upload.kind }, upload.bytes);
-      const line = { method: req.method, route, path, status: res.statusCode, ms: Number((seconds * 1000).toFixed(1)), aborted: !res.writableFinished || undefined };
+      const line = {
+        method: req.method,
+        route,
+        path,
+        status: res.statusCode,
+        ms: Number((seconds * 1000).toFixed(1)),
+        aborted: !res.writableFinished || undefined,
+      };
       if (QUIET_ROUTES.has(route)) logger.debug(line, 'request');
       else logger.info(line, 'request');
     });

@@ -17,7 +17,13 @@ export function useRequestWork(limits: LimitsConfig): RequestHandler {
     });
     const anonymous = req.client.kind === 'anonymous';
     const budget = anonymous ? limits.budgets.anonymous : limits.budgets.client;
-    req.work = new RequestWork(controller.signal, limits.queryTimeoutMs, budget, anonymous ? 'anonymous' : 'client', limits.budgets.client);
+    req.work = new RequestWork(
+      controller.signal,
+      limits.queryTimeoutMs,
+      budget,
+      anonymous ? 'anonymous' : 'client',
+      limits.budgets.client,
+    );
     next();
   };
 }

@@ -76,7 +76,8 @@ async function convert(input: string, output: string): Promise<void> {
 
 const [task, input, output] = process.argv.slice(2);
 try {
-  if (!input || !output || (task !== 'read' && task !== 'convert')) throw new Error('usage: ifc-child.ts read|convert <file.ifc> <output>');
+  if (!input || !output || (task !== 'read' && task !== 'convert'))
+    throw new Error('usage: ifc-child.ts read|convert <file.ifc> <output>');
   await (task === 'read' ? read(input, output) : convert(input, output));
 } catch (error) {
   process.stderr.write(`\n${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);

@@ -66,7 +66,11 @@ export class IfcModels {
   }
 
   /** A page of an IFC file's elements (of one storey, if given), by GlobalId, and how many match. */
-  elements(fileId: string, filter: { storey?: string | undefined }, page: { limit: number; offset: number }): Promise<{ count: number; rows: IfcElementRow[] }> {
+  elements(
+    fileId: string,
+    filter: { storey?: string | undefined },
+    page: { limit: number; offset: number },
+  ): Promise<{ count: number; rows: IfcElementRow[] }> {
     return new IfcModelStore(this.db).elements(fileId, filter, page);
   }
 
@@ -97,7 +101,8 @@ export class IfcModels {
         .finally(() => {
           this.running.delete(job);
           this.pump();
-          if (this.queue.length === 0 && this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+          if (this.queue.length === 0 && this.running.size === 0)
+            for (const resolve of this.idleWaiters.splice(0)) resolve();
         });
       this.running.add(job);
     }
@@ -109,7 +114,11 @@ export class IfcModels {
     const job: IfcJobFile = { id: file.id, blob_key: file.blob_key };
     const store = new IfcModelStore(this.db);
     if (file.size_bytes > this.config.maxBytes) {
-      await store.finish(job, 'failed', `The file is larger than ${this.config.maxBytes} bytes (BKG_IFC_MAX_BYTES), so it was not read.`);
+      await store.finish(
+        job,
+        'failed',
+        `The file is larger than ${this.config.maxBytes} bytes (BKG_IFC_MAX_BYTES), so it was not read.`,
+      );
       return;
     }
     if (!(await store.startReading(job))) return;
@@ -118,27 +127,42 @@ export class IfcModels {
     try {
       const ifcPath = join(dir, 'model.ifc');
       await pipeline(await this.files.blobs.get(file.blob_key), createWriteStream(ifcPath));
-      const limits = { memoryMb: this.config.memoryMb, timeoutMs: this.config.timeoutSeconds * 1000, signal: this.stopping.signal };
+      const limits = {
+        memoryMb: this.config.memoryMb,
+        timeoutMs: this.config.timeoutSeconds * 1000,
+        signal: this.stopping.signal,
+      };
       await this.stage('reading', () => runIfcChild('read', ifcPath, dir, limits));
       const header = JSON.parse(await readFile(join(dir, 'header.json'), 'utf8')) as IfcHeader;
       await this.importElements(store, job, join(dir, 'elements.ndjson'));
       await this.importConnections(store, job, join(dir, 'connections.ndjson'));
-      const storeys: IfcStorey[] = header.storeys.map((s) => ({ global_id: s.globalId, name: s.name, elevation: s.elevation }));
+      const storeys: IfcStorey[] = header.storeys.map((s) => ({
+        global_id: s.globalId,
+        name: s.name,
+        elevation: s.elevation,
+      }));
       if (!(await store.finishReading(job, header.schema, storeys, header.project))) return;
       const fragPath = join(dir, 'model.frag');
       await this.stage('converting', () => runIfcChild('convert', ifcPath, fragPath, limits));
       if (!(await this.storeFragments(file, fragPath))) return;
       await store.finish(job, 'ready');
-      this.logger.info({ file: id, site: file.site, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'IFC file read and converted');
+      this.logger.info(
+        { file: id, site: file.site, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) },
+        'IFC file read and converted',
+      );
     } catch (error) {
       if (this.stopping.signal.aborted) return;
       if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') {
         // The file store is away: nothing is wrong with the file, so it waits for the next start.
-        this.logger.warn({ err: error, file: id }, 'IFC file not read: the file store is unavailable; it is read at the next start');
+        this.logger.warn(
+          { err: error, file: id },
+          'IFC file not read: the file store is unavailable; it is read at the next start',
+        );
         await store.finish(job, 'pending');
         return;
       }
-      const message = error instanceof IfcJobError ? error.message : 'An internal error stopped it; the service log has the details.';
+      const message =
+        error instanceof IfcJobError ? error.message : 'An internal error stopped it; the service log has the details.';
       if (!(error instanceof IfcJobError)) this.logger.error({ err: error, file: id }, 'IFC job failed');
       else this.logger.warn({ file: id, site: file.site, reason: message }, 'IFC file could not be read or converted');
       await store.finish(job, 'failed', message);
@@ -152,7 +176,9 @@ export class IfcModels {
     try {
       await run();
     } catch (error) {
-      throw error instanceof IfcJobError ? new IfcJobError(`${name === 'reading' ? 'Reading' : 'Converting'} the IFC file failed: ${error.message}`) : error;
+      throw error instanceof IfcJobError
+        ? new IfcJobError(`${name === 'reading' ? 'Reading' : 'Converting'} the IFC file failed: ${error.message}`)
+        : error;
     }
   }
 
@@ -161,8 +187,20 @@ export class IfcModels {
     let batch: IfcElementRow[] = [];
     for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
       if (line === '') continue;
-      const [global_id, ifc_class, name, storey, tag = ''] = JSON.parse(line) as [string, string, string, string, string?];
-      batch.push({ global_id: global_id.slice(0, 64), ifc_class: ifc_class.slice(0, 64), name: name.slice(0, 255), storey: storey.slice(0, 255), tag: tag.slice(0, 255) });
+      const [global_id, ifc_class, name, storey, tag = ''] = JSON.parse(line) as [
+        string,
+        string,
+        string,
+        string,
+        string?,
+      ];
+      batch.push({
+        global_id: global_id.slice(0, 64),
+        ifc_class: ifc_class.slice(0, 64),
+        name: name.slice(0, 255),
+        storey: storey.slice(0, 255),
+        tag: tag.slice(0, 255),
+      });
       if (batch.length >= ELEMENT_BATCH) {
         await store.addElements(job, batch);
         batch = [];
@@ -194,7 +232,10 @@ export class IfcModels {
     const current = await this.files.get(ifc.id);
     if (!current || current.blob_key !== ifc.blob_key) return false;
     const key = this.files.newBlobKey();
-    const upload = { key, ...(await this.files.blobs.put(key, createReadStream(fragPath), { contentType: 'application/octet-stream' })) };
+    const upload = {
+      key,
+      ...(await this.files.blobs.put(key, createReadStream(fragPath), { contentType: 'application/octet-stream' })),
+    };
     const fields = {
       category: 'model-3d' as const,
       name: fragmentsName(current.name),

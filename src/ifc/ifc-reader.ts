@@ -48,14 +48,36 @@ const ref = (attribute: unknown): number | undefined => {
   return typeof value === 'number' ? value : undefined;
 };
 const refs = (attribute: unknown): number[] =>
-  Array.isArray(attribute) ? attribute.map(ref).filter((id): id is number => id !== undefined) : [ref(attribute)].filter((id): id is number => id !== undefined);
+  Array.isArray(attribute)
+    ? attribute.map(ref).filter((id): id is number => id !== undefined)
+    : [ref(attribute)].filter((id): id is number => id !== undefined);
 const label = (attribute: unknown): string => {
   const value = (attribute as { value?: unknown } | null | undefined)?.value;
   return typeof value === 'string' ? value : '';
 };
 
-const SI_PREFIXES: Readonly<Record<string, number>> = { EXA: 1e18, PETA: 1e15, TERA: 1e12, GIGA: 1e9, MEGA: 1e6, KILO: 1e3, HECTO: 1e2, DECA: 1e1, DECI: 1e-1, CENTI: 1e-2, MILLI: 1e-3, MICRO: 1e-6, NANO: 1e-9 };
-const IMPERIAL: Readonly<Record<string, number>> = { FOOT: 0.3048, FEET: 0.3048, INCH: 0.0254, YARD: 0.9144, MILE: 1609.344 };
+const SI_PREFIXES: Readonly<Record<string, number>> = {
+  EXA: 1e18,
+  PETA: 1e15,
+  TERA: 1e12,
+  GIGA: 1e9,
+  MEGA: 1e6,
+  KILO: 1e3,
+  HECTO: 1e2,
+  DECA: 1e1,
+  DECI: 1e-1,
+  CENTI: 1e-2,
+  MILLI: 1e-3,
+  MICRO: 1e-6,
+  NANO: 1e-9,
+};
+const IMPERIAL: Readonly<Record<string, number>> = {
+  FOOT: 0.3048,
+  FEET: 0.3048,
+  INCH: 0.0254,
+  YARD: 0.9144,
+  MILE: 1609.344,
+};
 
 /** Metres per length unit of the model: from its IfcSIUnit (with prefix) or conversion-based unit. */
 function lengthScale(api: WebIFC.IfcAPI, model: number): number {
@@ -103,7 +125,12 @@ function parents(api: WebIFC.IfcAPI, model: number): Map<number, number> {
  * The pairs of products joined port to port: a port's product is its parent (nesting, or
  * IfcRelConnectsPortToElement in IFC 2x3); each pair once, the smaller GlobalId first.
  */
-function readConnections(api: WebIFC.IfcAPI, model: number, parent: Map<number, number>, onConnection: (connection: ReadConnection) => void): void {
+function readConnections(
+  api: WebIFC.IfcAPI,
+  model: number,
+  parent: Map<number, number>,
+  onConnection: (connection: ReadConnection) => void,
+): void {
   const globalIds = new Map<number, string>();
   const globalIdOf = (id: number | undefined): string => {
     if (id === undefined) return '';
@@ -130,7 +157,11 @@ function readConnections(api: WebIFC.IfcAPI, model: number, parent: Map<number, 
  * ports are connected to `onConnection`, and answers the schema and storeys. Storeys come by
  * elevation (file order among equal ones).
  */
-export async function readIfc(read: ReadChunk, onElement: (element: ReadElement) => void, onConnection: (connection: ReadConnection) => void = () => {}): Promise<IfcHeader> {
+export async function readIfc(
+  read: ReadChunk,
+  onElement: (element: ReadElement) => void,
+  onConnection: (connection: ReadConnection) => void = () => {},
+): Promise<IfcHeader> {
   const api = new WebIFC.IfcAPI();
   api.SetWasmPath(webIfcDir, true);
   await api.Init(undefined, true);
@@ -147,7 +178,12 @@ export async function readIfc(read: ReadChunk, onElement: (element: ReadElement)
       const elevation = (line.Elevation as { value?: unknown } | null)?.value;
       const name = label(line.Name) || label(line.LongName) || `#${id}`;
       storeyNames.set(id, name);
-      storeys.push({ globalId: label(line.GlobalId), name, elevation: typeof elevation === 'number' ? Number((elevation * scale).toFixed(6)) : null, order: storeys.length });
+      storeys.push({
+        globalId: label(line.GlobalId),
+        name,
+        elevation: typeof elevation === 'number' ? Number((elevation * scale).toFixed(6)) : null,
+        order: storeys.length,
+      });
     }
     storeys.sort((a, b) => (a.elevation ?? 0) - (b.elevation ?? 0) || a.order - b.order);
 
@@ -164,7 +200,13 @@ export async function readIfc(read: ReadChunk, onElement: (element: ReadElement)
       const line = api.GetLine(model, id) as Line;
       const globalId = label(line.GlobalId);
       if (globalId === '') continue;
-      onElement({ globalId, ifcClass: api.GetNameFromTypeCode(line.type), name: label(line.Name), storey: storeyOf(id), tag: label(line.Tag) });
+      onElement({
+        globalId,
+        ifcClass: api.GetNameFromTypeCode(line.type),
+        name: label(line.Name),
+        storey: storeyOf(id),
+        tag: label(line.Tag),
+      });
     }
     readConnections(api, model, parent, onConnection);
     const [projectId] = api.GetLineIDsWithType(model, WebIFC.IFCPROJECT);

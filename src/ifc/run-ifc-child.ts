@@ -40,11 +40,20 @@ async function residentMb(pid: number): Promise<number | undefined> {
  * limit or the deadline. Rejects with an IfcJobError that says which limit was hit, or the
  * child's own error message.
  */
-export function runIfcChild(task: 'read' | 'convert', input: string, output: string, limits: ChildLimits): Promise<void> {
+export function runIfcChild(
+  task: 'read' | 'convert',
+  input: string,
+  output: string,
+  limits: ChildLimits,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, `--max-old-space-size=${limits.memoryMb}`, CHILD, task, input, output], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX, `--max-old-space-size=${limits.memoryMb}`, CHILD, task, input, output],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     let killedFor: string | undefined;
     const kill = (reason: string) => {
@@ -58,10 +67,14 @@ export function runIfcChild(task: 'read' | 'convert', input: string, output: str
     const watch = setInterval(() => {
       if (child.pid === undefined) return;
       void residentMb(child.pid).then((mb) => {
-        if (mb !== undefined && mb > limits.memoryMb) kill(`needed more than ${limits.memoryMb} MB of memory (BKG_IFC_MEMORY_MB)`);
+        if (mb !== undefined && mb > limits.memoryMb)
+          kill(`needed more than ${limits.memoryMb} MB of memory (BKG_IFC_MEMORY_MB)`);
       });
     }, WATCH_MS);
-    const deadline = setTimeout(() => kill(`took longer than ${Math.round(limits.timeoutMs / 1000)} s (BKG_IFC_TIMEOUT_SECONDS)`), limits.timeoutMs);
+    const deadline = setTimeout(
+      () => kill(`took longer than ${Math.round(limits.timeoutMs / 1000)} s (BKG_IFC_TIMEOUT_SECONDS)`),
+      limits.timeoutMs,
+    );
     const onAbort = () => kill('stopped: the service shut down');
     limits.signal?.addEventListener('abort', onAbort, { once: true });
     if (limits.signal?.aborted) onAbort();
@@ -73,8 +86,14 @@ export function runIfcChild(task: 'read' | 'convert', input: string, output: str
       if (killedFor === undefined && code === 0) return resolve();
       const reported = /\{"error":.*\}\s*$/.exec(stderr)?.[0];
       // V8 says so on stderr when it stops at the heap limit.
-      const heap = /heap limit|out of memory/i.test(stderr) ? `needed more than ${limits.memoryMb} MB of memory (BKG_IFC_MEMORY_MB)` : undefined;
-      const message = killedFor ?? (reported && String((JSON.parse(reported) as { error: unknown }).error)) ?? heap ?? `exited with ${signal ?? `status ${code}`}`;
+      const heap = /heap limit|out of memory/i.test(stderr)
+        ? `needed more than ${limits.memoryMb} MB of memory (BKG_IFC_MEMORY_MB)`
+        : undefined;
+      const message =
+        killedFor ??
+        (reported && String((JSON.parse(reported) as { error: unknown }).error)) ??
+        heap ??
+        `exited with ${signal ?? `status ${code}`}`;
       reject(new IfcJobError(message.slice(0, 900)));
     });
   });

@@ -59,7 +59,12 @@ export class FairQueue {
     return new Promise<Slot>((grant, reject) => {
       const queue = this.waiting.get(key) ?? [];
       if (queue.length >= this.maxWaitingPerKey) {
-        reject(new AppError('RATE_LIMITED', `More than ${this.maxWaitingPerKey} requests of this site are waiting for this engine; send fewer at once.`));
+        reject(
+          new AppError(
+            'RATE_LIMITED',
+            `More than ${this.maxWaitingPerKey} requests of this site are waiting for this engine; send fewer at once.`,
+          ),
+        );
         return;
       }
       const waiter: Waiter = {

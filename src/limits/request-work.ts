@@ -36,7 +36,9 @@ const RESOURCE_WORDS: Record<BudgetResource, string> = {
 
 /** The one deadline error, of a request's work and of a client's SPARQL query alike. */
 export const deadlineExceeded = (timeoutMs: number) =>
-  queryTooComplex(`The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific patterns or filters, fewer levels, a LIMIT).`);
+  queryTooComplex(
+    `The query ran longer than ${timeoutMs} ms and was stopped; narrow it (more specific patterns or filters, fewer levels, a LIMIT).`,
+  );
 
 /** One request's deadline, budget and cancellation. */
 export class RequestWork {
@@ -76,7 +78,14 @@ export class RequestWork {
    * refused (`exceeded`), and its work stops as the whole request's would.
    */
   within(resource: BudgetResource, max: number): RequestWork {
-    return new RequestWork(this.signal, this.timeoutMs, { ...this.budget, [resource]: max }, this.tier, this.clientBudget, this);
+    return new RequestWork(
+      this.signal,
+      this.timeoutMs,
+      { ...this.budget, [resource]: max },
+      this.tier,
+      this.clientBudget,
+      this,
+    );
   }
 
   /** Whether this work's own budget was exceeded (for a part: its cap, not the whole request's budget). */

@@ -37,12 +37,25 @@ export function registerDataTools(server: McpServer, sources: McpSources, caller
         end: z.string().optional().describe('End (exclusive): ISO-8601, relative, or now() (the default).'),
         window: z.string().optional().describe('Aggregate per window of this size ("15m", "1h", "1d").'),
         aggregate: z.enum(AGGREGATES).optional().describe('How each window is combined (default mean).'),
-        limit: z.number().int().min(1).max(MAX_READINGS).default(100).describe(`Readings (or windows) per series, the earliest first (1–${MAX_READINGS}).`),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_READINGS)
+          .default(100)
+          .describe(`Readings (or windows) per series, the earliest first (1–${MAX_READINGS}).`),
       },
       annotations: readOnly,
     },
     ({ siteId, ...request }) =>
-      answering(async () => answerTimeseries({ sites: sources.sites, query: sources.query, readings: sources.readings }, await site(siteId), request, caller.work)),
+      answering(async () =>
+        answerTimeseries(
+          { sites: sources.sites, query: sources.query, readings: sources.readings },
+          await site(siteId),
+          request,
+          caller.work,
+        ),
+      ),
   );
 
   server.registerTool(
@@ -66,7 +79,10 @@ export function registerDataTools(server: McpServer, sources: McpSources, caller
       answering(async () => {
         const { id } = await site(siteId);
         const filter = { sites: [id], site: id, category, entityUri: entity_uri };
-        const [total, files] = await Promise.all([sources.files.count(filter), sources.files.list(filter, { limit, offset })]);
+        const [total, files] = await Promise.all([
+          sources.files.count(filter),
+          sources.files.list(filter, { limit, offset }),
+        ]);
         const items = files.map((file) => ({ ...fileRecord(file), download: `/api/files/${file.id}/download/` }));
         return page(items, total, limit, offset);
       }),

@@ -23,17 +23,32 @@ export interface Caller {
   readonly work: RequestWork | undefined;
 }
 
-export async function callGraphQL(endpoint: GraphQLEndpoint, caller: Caller, query: string, variables: Record<string, unknown>, operationName?: string): Promise<GraphQLAnswer> {
+export async function callGraphQL(
+  endpoint: GraphQLEndpoint,
+  caller: Caller,
+  query: string,
+  variables: Record<string, unknown>,
+  operationName?: string,
+): Promise<GraphQLAnswer> {
   const response = await endpoint.fetch(
     'http://in-process/graphql',
-    { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, body: JSON.stringify({ query, variables, operationName }) },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+      body: JSON.stringify({ query, variables, operationName }),
+    },
     { req: { client: caller.client, work: caller.work } as Request },
   );
   return (await response.json()) as GraphQLAnswer;
 }
 
 /** The data of an operation the tools wrote themselves; its first error as the application error it carries. */
-export async function graphQLData(endpoint: GraphQLEndpoint, caller: Caller, query: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function graphQLData(
+  endpoint: GraphQLEndpoint,
+  caller: Caller,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const answer = await callGraphQL(endpoint, caller, query, variables);
   const error = answer.errors?.[0];
   if (error) {

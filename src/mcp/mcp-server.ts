@@ -27,7 +27,11 @@ export function createMcpServer(sources: McpSources, caller: Caller, version: st
   server.registerResource(
     'graphql-schema',
     SCHEMA_URI,
-    { title: 'GraphQL schema', description: 'The GraphQL schema (SDL) the graphql tool runs against, with every field’s description.', mimeType: 'text/plain' },
+    {
+      title: 'GraphQL schema',
+      description: 'The GraphQL schema (SDL) the graphql tool runs against, with every field’s description.',
+      mimeType: 'text/plain',
+    },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: sources.schemaText }] }),
   );
   return server;

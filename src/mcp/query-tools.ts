@@ -41,7 +41,10 @@ const ARGUMENTS = [
 type Search = Partial<Record<(typeof ARGUMENTS)[number][0], string>>;
 
 /** The GraphQL operation of a search: one page and the count, in one request. */
-function searchOperation(kind: keyof typeof KINDS, search: Search): { query: string; variables: Record<string, unknown> } {
+function searchOperation(
+  kind: keyof typeof KINDS,
+  search: Search,
+): { query: string; variables: Record<string, unknown> } {
   const { list, count, fields } = KINDS[kind];
   const given = ARGUMENTS.filter(([name]) => search[name] !== undefined);
   const refused = given.filter(([, , kinds]) => !(kinds as readonly string[]).includes(kind)).map(([name]) => name);
@@ -72,10 +75,23 @@ export function registerQueryTools(server: McpServer, sources: McpSources, calle
       inputSchema: {
         siteId: z.string().min(1).describe('A site id from list_sites.'),
         kind: z.enum(['building', 'equipment', 'point', 'zone', 'system']).describe('What to search for.'),
-        class: z.string().optional().describe('A Brick class (AHU, Air_Handling_Unit, Temperature_Sensor, brick:VAV or a full IRI); its subclasses match too. Not for buildings.'),
+        class: z
+          .string()
+          .optional()
+          .describe(
+            'A Brick class (AHU, Air_Handling_Unit, Temperature_Sensor, brick:VAV or a full IRI); its subclasses match too. Not for buildings.',
+          ),
         name: z.string().optional().describe('Part of the name, case-insensitive.'),
-        locationId: z.string().optional().describe('Only entities in this location (a building, floor or room id), or under it. Equipment, points, zones.'),
-        locationName: z.string().optional().describe('Only entities in a location whose name contains this. Equipment, points.'),
+        locationId: z
+          .string()
+          .optional()
+          .describe(
+            'Only entities in this location (a building, floor or room id), or under it. Equipment, points, zones.',
+          ),
+        locationName: z
+          .string()
+          .optional()
+          .describe('Only entities in a location whose name contains this. Equipment, points.'),
         equipmentId: z.string().optional().describe('Only the points of this equipment.'),
         equipmentClass: z.string().optional().describe('Only the points of equipment of this class (AHU, VAV, …).'),
         ...paging,
@@ -86,7 +102,12 @@ export function registerQueryTools(server: McpServer, sources: McpSources, calle
       answering(async () => {
         const { id } = await site(siteId);
         const operation = searchOperation(kind, search);
-        const data = await graphQLData(sources.graphql, caller, operation.query, { ...operation.variables, siteId: id, limit, offset });
+        const data = await graphQLData(sources.graphql, caller, operation.query, {
+          ...operation.variables,
+          siteId: id,
+          limit,
+          offset,
+        });
         return page(data.items as unknown[], data.total as number, limit, offset);
       }),
   );
@@ -144,9 +165,18 @@ export function registerQueryTools(server: McpServer, sources: McpSources, calle
         const confined = siteQuery(id, query, sources.sparqlLimits);
         const result = await answerQuery(sources.store, confined, sources.sparqlLimits, caller.work?.signal);
         if (result.form === 'ASK') return { form: 'ASK', boolean: result.value };
-        if (result.form === 'SELECT') return { form: 'SELECT', vars: result.vars, ...page(result.rows.slice(offset, offset + limit), result.rows.length, limit, offset) };
+        if (result.form === 'SELECT')
+          return {
+            form: 'SELECT',
+            vars: result.vars,
+            ...page(result.rows.slice(offset, offset + limit), result.rows.length, limit, offset),
+          };
         const lines = result.ntriples.split('\n').filter((line) => line.trim() !== '');
-        return { form: result.form, format: 'application/n-triples', ...page(lines.slice(offset, offset + limit), lines.length, limit, offset) };
+        return {
+          form: result.form,
+          format: 'application/n-triples',
+          ...page(lines.slice(offset, offset + limit), lines.length, limit, offset),
+        };
       }),
   );
 }

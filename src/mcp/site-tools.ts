@@ -53,7 +53,11 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
       answering(async () => {
         requireCredentials(caller.client);
         // As `GET /api/sites/` lists them.
-        const sites = (await sources.sites.list(readableSiteIds(caller.client))).map(({ id, name, timezone }) => ({ id, name, timezone }));
+        const sites = (await sources.sites.list(readableSiteIds(caller.client))).map(({ id, name, timezone }) => ({
+          id,
+          name,
+          timezone,
+        }));
         return page(sites.slice(offset, offset + limit), sites.length, limit, offset);
       }),
   );
@@ -77,7 +81,11 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
         const data = await graphQLData(sources.graphql, caller, counts, { siteId: site.id, samples: SAMPLES });
         const ontology = await sources.query.knowledge.ontology(graphIri);
         // No wait for a profile still being read (a load report waits up to two minutes): the lists are then read here, within the request's work.
-        const facts = await sources.query.graphStatistics(graphIri, { work: caller.work, profileWaitMs: 0, relationships: true });
+        const facts = await sources.query.graphStatistics(graphIri, {
+          work: caller.work,
+          profileWaitMs: 0,
+          relationships: true,
+        });
         const classesByKind: Record<string, Record<string, number>> = {};
         for (const [cls, entities] of [...facts.classes].sort((a, b) => b[1] - a[1])) {
           for (const kind of ontology.kindsOfTypes([cls])) (classesByKind[kind] ??= {})[localName(cls)] = entities;
@@ -86,11 +94,29 @@ export function registerSiteTools(server: McpServer, sources: McpSources, caller
         const when = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
         return {
           site: { id: site.id, name: site.name, timezone: site.timezone },
-          counts: { buildings: data.buildings, equipment: data.equipment, points: data.points, zones: data.zones, systems: data.systems, typedEntities: facts.typed, untypedEntities: facts.untyped.count },
+          counts: {
+            buildings: data.buildings,
+            equipment: data.equipment,
+            points: data.points,
+            zones: data.zones,
+            systems: data.systems,
+            typedEntities: facts.typed,
+            untypedEntities: facts.untyped.count,
+          },
           classesByKind,
           relations: relationsPresent(facts.links),
-          timeseries: { seriesWithReadings: coverage.series, firstReading: when(coverage.first), lastReading: when(coverage.last) },
-          samples: { buildings: data.sampleBuildings, equipment: data.sampleEquipment, points: data.samplePoints, zones: data.sampleZones, systems: data.sampleSystems },
+          timeseries: {
+            seriesWithReadings: coverage.series,
+            firstReading: when(coverage.first),
+            lastReading: when(coverage.last),
+          },
+          samples: {
+            buildings: data.sampleBuildings,
+            equipment: data.sampleEquipment,
+            points: data.samplePoints,
+            zones: data.sampleZones,
+            systems: data.sampleSystems,
+          },
         };
       }),
   );

@@ -19,10 +19,14 @@ export function answerTooLarge(characters?: number): AppError {
     characters === undefined
       ? `The answer holds more than the ${max} characters`
       : `The answer holds ${characters.toLocaleString('en')} characters, over the ${max}`;
-  return new AppError('QUERY_TOO_LARGE', `${holds} a tool answers: ask for a page (limit and offset) or fewer fields.`, {
-    ...(characters === undefined ? {} : { characters }),
-    maxCharacters: MAX_ANSWER_CHARS,
-  });
+  return new AppError(
+    'QUERY_TOO_LARGE',
+    `${holds} a tool answers: ask for a page (limit and offset) or fewer fields.`,
+    {
+      ...(characters === undefined ? {} : { characters }),
+      maxCharacters: MAX_ANSWER_CHARS,
+    },
+  );
 }
 
 export function answer(value: unknown): CallToolResult {

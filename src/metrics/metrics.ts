@@ -4,11 +4,15 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 // metrics (which every layer may count into), so the metrics name none of them.
 /** Something that tells of each store query it ran (the instrumented store). */
 export interface QueryEvents {
-  onQuery(listener: (event: { readonly store: string; readonly durationMs: number; readonly ok: boolean }) => void): unknown;
+  onQuery(
+    listener: (event: { readonly store: string; readonly durationMs: number; readonly ok: boolean }) => void,
+  ): unknown;
 }
 /** Something that tells of each batch of readings it stored (the readings ingest). */
 export interface IngestEvents {
-  onIngest(listener: (event: { readonly source: string; readonly stored: number; readonly rejected: number }) => void): unknown;
+  onIngest(
+    listener: (event: { readonly source: string; readonly stored: number; readonly rejected: number }) => void,
+  ): unknown;
 }
 /** A subscriber's connection state and message counters (the MQTT readings). */
 export interface SubscriberState {
@@ -151,6 +155,10 @@ export class Metrics {
         },
       });
     counter('bkg_mqtt_messages_total', 'MQTT messages received.', () => mqtt.stats.messages);
-    counter('bkg_mqtt_bad_messages_total', 'MQTT messages refused whole (unknown topic or site, not JSON, too many readings, store failure).', () => mqtt.stats.badMessages);
+    counter(
+      'bkg_mqtt_bad_messages_total',
+      'MQTT messages refused whole (unknown topic or site, not JSON, too many readings, store failure).',
+      () => mqtt.stats.badMessages,
+    );
   }
 }

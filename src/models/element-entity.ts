@@ -17,7 +17,18 @@ export interface ElementEntity {
  * The graph entity carrying an IFC GlobalId, resolved as GraphQL's `entityByIfcId` resolves it
  * (the same plan, compiler and store: the first in IRI order), or null when the graph maps no entity to it.
  */
-export async function entityForIfcId(query: QueryLayer, siteId: string, ifcId: string, work?: RequestWork): Promise<ElementEntity | null> {
-  const [found] = await queryEntities(query, { siteId, kind: 'KgEntity', where: { ifcId }, fields: ['id', 'uri', 'name', 'type'], work });
+export async function entityForIfcId(
+  query: QueryLayer,
+  siteId: string,
+  ifcId: string,
+  work?: RequestWork,
+): Promise<ElementEntity | null> {
+  const [found] = await queryEntities(query, {
+    siteId,
+    kind: 'KgEntity',
+    where: { ifcId },
+    fields: ['id', 'uri', 'name', 'type'],
+    work,
+  });
   return found ? { kind: found.kind, id: found.id, uri: found.uri, name: found.name, type: found.type } : null;
 }

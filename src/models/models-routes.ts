@@ -32,14 +32,24 @@ export interface ModelsRoutesOptions {
 
 const DEFAULT_ELEMENT_PAGE = 1000;
 
-const elementJson = (row: IfcElementRow) => ({ ifc_id: row.global_id, ifc_class: row.ifc_class, name: row.name, storey: row.storey });
+const elementJson = (row: IfcElementRow) => ({
+  ifc_id: row.global_id,
+  ifc_class: row.ifc_class,
+  name: row.name,
+  storey: row.storey,
+});
 
 /**
  * `/sites/{siteId}/models` (docs/files-and-models.md): a site's model files (site files whose format is ifc, frag,
  * glb or obj) for 3D viewers, their bytes, and the storeys and elements of IFC models (and of
  * fragments files made from one) with the graph entity each maps to. Mounted beside the site routes.
  */
-export function modelsRoutes(sites: SiteStore, files: SiteFiles, elements: ModelElementsDeps, options: ModelsRoutesOptions): Router {
+export function modelsRoutes(
+  sites: SiteStore,
+  files: SiteFiles,
+  elements: ModelElementsDeps,
+  options: ModelsRoutesOptions,
+): Router {
   const router = Router();
 
   const site = (req: Request): Promise<SiteRecord> => {
@@ -56,9 +66,15 @@ export function modelsRoutes(sites: SiteStore, files: SiteFiles, elements: Model
   /** The IFC file whose elements a model shows: itself, or the IFC a fragments file was made from; its elements must be read. */
   const ifcOf = async (file: StoredFile): Promise<StoredFile> => {
     const source = file.ifc ? file : file.source_ifc ? await files.get(file.source_ifc) : undefined;
-    if (!source?.ifc) throw notFound(`Model "${file.id}" has no IFC elements: it is neither an IFC file the service reads nor made from one.`);
+    if (!source?.ifc)
+      throw notFound(
+        `Model "${file.id}" has no IFC elements: it is neither an IFC file the service reads nor made from one.`,
+      );
     if (source.ifc.element_count === null) {
-      const why = source.ifc.status === 'failed' ? `could not be read: ${source.ifc.error}` : `is still being read (status ${source.ifc.status}); try again shortly`;
+      const why =
+        source.ifc.status === 'failed'
+          ? `could not be read: ${source.ifc.error}`
+          : `is still being read (status ${source.ifc.status}); try again shortly`;
       throw new AppError('CONFLICT', `The IFC file "${source.name}" ${why}`, { status: source.ifc.status });
     }
     return source;
@@ -69,7 +85,9 @@ export function modelsRoutes(sites: SiteStore, files: SiteFiles, elements: Model
     const query = validateBody(listModelsQuery, req.query);
     const models = await files.models(id, { format: query.file_format, storey: query.storey });
     const base = `${req.baseUrl}/${id}/models`;
-    res.json(models.map((file) => modelFile(file as typeof file & { format: ModelFormat }, `${base}/${file.id}/download`)));
+    res.json(
+      models.map((file) => modelFile(file as typeof file & { format: ModelFormat }, `${base}/${file.id}/download`)),
+    );
   });
 
   router.get('/:siteId/models/:modelId/download', async (req, res) => {

@@ -43,7 +43,8 @@ export class BrickRenames {
     const [, version, name] = match as unknown as [string, string | undefined, string];
     const { classes } = this.tables;
     // Unversioned: a 1.0 model may have written either version's names there.
-    const renamed = version === undefined ? (classes['1.0.3']?.[name] ?? classes['1.0.2']?.[name]) : classes[version]?.[name];
+    const renamed =
+      version === undefined ? (classes['1.0.3']?.[name] ?? classes['1.0.2']?.[name]) : classes[version]?.[name];
     return (renamed ?? [name]).map((local) => BRICK + local);
   }
 }

@@ -25,7 +25,8 @@ export class ClassGraph {
   constructor(hierarchy: OntologyHierarchy, replacements: readonly IriPair[] = hierarchy.isReplacedBy) {
     this.classes = hierarchy.classes;
     // Several replacements of one class: the first by IRI (the pairs come sorted), so the answer is stable.
-    for (const [deprecated, replacement] of replacements) if (!this.replacedBy.has(deprecated) && deprecated !== replacement) this.replacedBy.set(deprecated, replacement);
+    for (const [deprecated, replacement] of replacements)
+      if (!this.replacedBy.has(deprecated) && deprecated !== replacement) this.replacedBy.set(deprecated, replacement);
     for (const [sub, sup] of hierarchy.subClassOf) {
       if (this.replacedBy.has(sub)) continue;
       const target = this.canonical(sup);
@@ -59,7 +60,11 @@ export class ClassGraph {
   canonical(classIri: string): string {
     let current = classIri;
     const seen = new Set<string>([current]);
-    for (let next = this.replacedBy.get(current); next !== undefined && !seen.has(next); next = this.replacedBy.get(current)) {
+    for (
+      let next = this.replacedBy.get(current);
+      next !== undefined && !seen.has(next);
+      next = this.replacedBy.get(current)
+    ) {
       seen.add(next);
       current = next;
     }

@@ -16,7 +16,11 @@ const VERSION = `${BKG}version`;
  * kinds' classes, stored in the graph itself after everything else, so a load cut short is
  * written again.
  */
-export async function ensureOntologyGraph(store: GraphStore, ontology: Ontology, ontologyPath: string): Promise<{ triples: number; written: boolean }> {
+export async function ensureOntologyGraph(
+  store: GraphStore,
+  ontology: Ontology,
+  ontologyPath: string,
+): Promise<{ triples: number; written: boolean }> {
   const hash = createHash('sha256')
     .update(await readFile(ontologyPath))
     .update(await readFile(new URL('./ontology-graph.ts', import.meta.url)));
@@ -25,8 +29,14 @@ export async function ensureOntologyGraph(store: GraphStore, ontology: Ontology,
   for (const kind of ENTITY_KINDS) hash.update(`${kind}\n${ontology.sortedKindClasses(kind).join('\n')}\n`);
   const version = hash.digest('hex');
   const v = variable('v');
-  const found = await store.select(select({ variables: [v], where: [graph(namedNode(ONTOLOGY_GRAPH), triple(namedNode(ONTOLOGY_GRAPH), namedNode(VERSION), v))] }));
-  if (found.length === 1 && found[0]!.v?.value === version) return { triples: await store.countTriples(ONTOLOGY_GRAPH), written: false };
+  const found = await store.select(
+    select({
+      variables: [v],
+      where: [graph(namedNode(ONTOLOGY_GRAPH), triple(namedNode(ONTOLOGY_GRAPH), namedNode(VERSION), v))],
+    }),
+  );
+  if (found.length === 1 && found[0]!.v?.value === version)
+    return { triples: await store.countTriples(ONTOLOGY_GRAPH), written: false };
   await loadOntologyGraph(store, ontology, ontologyPath);
   // One N-Triples line of constants and a hex digest: nothing in it needs escaping.
   const marker = `<${ONTOLOGY_GRAPH}> <${VERSION}> "${version}" .\n`;

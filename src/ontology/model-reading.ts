@@ -42,7 +42,11 @@ export interface ModelReading {
   /** Classes neither Brick nor the site declares (W3C vocabularies' and Brick's reference classes aside): not matched by any class filter; their entities are placed by their links. */
   readonly unknownClasses: ReadonlyArray<ClassLine & { readonly suggestions: readonly string[] }>;
   /** Relationships between entities that no field of the API reads, with how many triples state them. */
-  readonly ignoredRelations: ReadonlyArray<{ readonly predicate: string; readonly triples: number; readonly note?: string }>;
+  readonly ignoredRelations: ReadonlyArray<{
+    readonly predicate: string;
+    readonly triples: number;
+    readonly note?: string;
+  }>;
 }
 
 /** Predicates some field, filter or fact reads when their object is a resource. */
@@ -58,7 +62,8 @@ const BRICK_FRAME = /^https?:\/\/brickschema\.org\/schema\/(\d+(?:\.\d+)+)\/Bric
 const VERSIONED = /^https?:\/\/brickschema\.org\/schema\/(\d+(?:\.\d+)+)\/Brick#/;
 
 const byCount = <T extends { entities?: number; triples?: number; class?: string; predicate?: string }>(a: T, b: T) =>
-  (b.entities ?? b.triples ?? 0) - (a.entities ?? a.triples ?? 0) || String(a.class ?? a.predicate).localeCompare(String(b.class ?? b.predicate));
+  (b.entities ?? b.triples ?? 0) - (a.entities ?? a.triples ?? 0) ||
+  String(a.class ?? a.predicate).localeCompare(String(b.class ?? b.predicate));
 
 /** Reads a model's counts against the ontology as the site reads it (`Ontology.forSite`). */
 export function readModel(facts: ModelFacts, site: Ontology): ModelReading {
@@ -72,10 +77,12 @@ export function readModel(facts: ModelFacts, site: Ontology): ModelReading {
     const version = VERSIONED.exec(cls)?.[1];
     if (version) versions.add(version);
     if (site.siteClasses.renamed.has(cls)) renamed.push({ class: cls, entities, readAs: site.meaningOf(cls) });
-    else if (site.siteClasses.declared.has(cls)) declared.push({ class: cls, entities, superclasses: site.superclassesOf(cls) });
+    else if (site.siteClasses.declared.has(cls))
+      declared.push({ class: cls, entities, superclasses: site.superclassesOf(cls) });
     else if (site.isKnownClass(cls)) {
       if (site.meaningOf(cls) !== cls) deprecated.push({ class: cls, entities, readAs: site.meaningOf(cls) });
-    } else if (!cls.startsWith('http://www.w3.org/') && !cls.startsWith(REF)) unknown.push({ class: cls, entities, suggestions: site.suggest(localName(cls)) });
+    } else if (!cls.startsWith('http://www.w3.org/') && !cls.startsWith(REF))
+      unknown.push({ class: cls, entities, suggestions: site.suggest(localName(cls)) });
   }
   const ignored: Array<{ predicate: string; triples: number; note?: string }> = [];
   const renames = site.relationRenames();
@@ -84,7 +91,10 @@ export function readModel(facts: ModelFacts, site: Ontology): ModelReading {
     const frame = BRICK_FRAME.exec(predicate);
     if (frame) versions.add(frame[1]!);
     const renamedTo = frame ? (renames[frame[1]!]?.[frame[2]!] ?? frame[2]!) : undefined;
-    const note = renamedTo && READ_LINKS.has(BRICK + renamedTo) ? `Brick ${frame![1]}'s ${frame![2]}: write it as brick:${renamedTo} to have it read` : undefined;
+    const note =
+      renamedTo && READ_LINKS.has(BRICK + renamedTo)
+        ? `Brick ${frame![1]}'s ${frame![2]}: write it as brick:${renamedTo} to have it read`
+        : undefined;
     ignored.push({ predicate, triples, ...(note ? { note } : {}) });
   }
   // The version: what the namespaces say, else the class names' vintage. Brick 1.4 deprecates its
@@ -98,15 +108,20 @@ export function readModel(facts: ModelFacts, site: Ontology): ModelReading {
     evidence.push(`versioned Brick namespaces: ${sorted.join(', ')}`);
   } else if (renamed.length > 0) {
     looksLike = '1.0';
-    evidence.push(`${renamed.length} class name${renamed.length === 1 ? '' : 's'} of Brick 1.0, renamed in 1.1 (e.g. ${localName(renamed[0]!.class)})`);
+    evidence.push(
+      `${renamed.length} class name${renamed.length === 1 ? '' : 's'} of Brick 1.0, renamed in 1.1 (e.g. ${localName(renamed[0]!.class)})`,
+    );
   } else if (renamedWithinBrick.length > 0) {
     looksLike = '1.1–1.3';
-    evidence.push(`${renamedWithinBrick.length} class${renamedWithinBrick.length === 1 ? '' : 'es'} Brick 1.4 renamed (e.g. ${localName(renamedWithinBrick[0]!.class)})`);
+    evidence.push(
+      `${renamedWithinBrick.length} class${renamedWithinBrick.length === 1 ? '' : 'es'} Brick 1.4 renamed (e.g. ${localName(renamedWithinBrick[0]!.class)})`,
+    );
   } else {
     looksLike = '1.4';
     evidence.push('every Brick class it uses is current in Brick 1.4');
   }
-  if ([...facts.classes.keys()].some((c) => c.startsWith(REC))) evidence.push('RealEstateCore classes (rec:), which Brick 1.4 adopts');
+  if ([...facts.classes.keys()].some((c) => c.startsWith(REC)))
+    evidence.push('RealEstateCore classes (rec:), which Brick 1.4 adopts');
   return {
     brickVersion: { looksLike, evidence },
     entities: { typed: facts.typed, untyped: facts.untyped.count, untypedExamples: facts.untyped.examples },

@@ -43,7 +43,8 @@ const NO_READING: SiteClassReading = { renamed: new Map(), declared: new Set() }
 // RDF and OWL's own classes (owl:NamedIndividual, rdfs:Resource) say nothing about what an entity is.
 const isSchemaClass = (iri: string) => iri.startsWith(OWL) || iri.startsWith(RDFS) || iri.startsWith(RDF);
 // Brick's and REC's own classes are theirs to define: a site's graph does not redefine them.
-const isBrickOrRec = (iri: string) => iri.startsWith(BRICK) || iri.startsWith(REC) || /^https?:\/\/brickschema\.org\//.test(iri);
+const isBrickOrRec = (iri: string) =>
+  iri.startsWith(BRICK) || iri.startsWith(REC) || /^https?:\/\/brickschema\.org\//.test(iri);
 
 /**
  * What the service knows of Brick: class matching, entity kinds, type names and media. Built once from
@@ -145,7 +146,10 @@ export class Ontology {
       const hierarchy: OntologyHierarchy = {
         ...h,
         classes,
-        subClassOf: [...h.subClassOf, ...[...declared].flatMap(([sub, sups]) => sups.map((sup): IriPair => [sub, sup]))],
+        subClassOf: [
+          ...h.subClassOf,
+          ...[...declared].flatMap(([sub, sups]) => sups.map((sup): IriPair => [sub, sup])),
+        ],
         isReplacedBy: [...h.isReplacedBy, ...[...renamed]],
       };
       site = new Ontology(hierarchy, this.renames, this, { renamed, declared: new Set(declared.keys()) });
@@ -219,7 +223,10 @@ export class Ontology {
   isKindRoot(classIri: string, kind: EntityKind): boolean {
     // The kind's own root, not the other classes it gathers (brick:Collection beside brick:System).
     const root = KIND_ROOTS[kind][0]!;
-    return this.graph.canonical(root) === this.graph.canonical(classIri) || (this.graph.closure(root).has(classIri) && this.graph.closure(classIri).has(root));
+    return (
+      this.graph.canonical(root) === this.graph.canonical(classIri) ||
+      (this.graph.closure(root).has(classIri) && this.graph.closure(classIri).has(root))
+    );
   }
 
   /** The class a class means: itself, or the final replacement of a deprecated or renamed one. */
@@ -252,7 +259,11 @@ export class Ontology {
   /** The kinds an entity with these asserted classes has by class (empty when no class is in any kind), memoized. */
   kindsOfTypes(typeIris: Iterable<string>): ReadonlySet<EntityKind> {
     const types = [...typeIris];
-    return this.memoByClassSet('kinds', types, () => new Set(ENTITY_KINDS.filter((kind) => types.some((t) => this.kindClasses(kind).has(t)))));
+    return this.memoByClassSet(
+      'kinds',
+      types,
+      () => new Set(ENTITY_KINDS.filter((kind) => types.some((t) => this.kindClasses(kind).has(t)))),
+    );
   }
 
   /** The most specific asserted class, ties broken by local name then IRI (docs/brick-mapping.md, `type`). */

@@ -6,7 +6,10 @@ const UNIT_NAMESPACE = 'http://qudt.org/vocab/unit/';
 
 let symbols: ReadonlyMap<string, string> | undefined;
 // Read on first use: a process that never asks for a symbol does not hold the table.
-const table = () => (symbols ??= new Map(Object.entries((JSON.parse(readFileSync(SYMBOLS_FILE, 'utf8')) as { symbols: Record<string, string> }).symbols)));
+const table = () =>
+  (symbols ??= new Map(
+    Object.entries((JSON.parse(readFileSync(SYMBOLS_FILE, 'utf8')) as { symbols: Record<string, string> }).symbols),
+  ));
 
 /** A QUDT unit's symbol (`unit:DEG_C` → `°C`); null for an IRI outside QUDT's units or a unit without one. */
 export function unitSymbol(unitIri: string): string | null {

@@ -18,7 +18,8 @@ function register(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key (`bkg_…`) or a user token (JWT). Anonymous callers may read the demo site through GraphQL only.',
+    description:
+      'An API key (`bkg_…`) or a user token (JWT). Anonymous callers may read the demo site through GraphQL only.',
   });
   registry.registerComponent('securitySchemes', 'metricsToken', {
     type: 'http',

@@ -26,17 +26,25 @@ export const siteRecord = z
     country_code: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, upper case.' }),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
-    timezone: z.string().meta({ description: 'IANA time zone; instants of the site’s readings are given in it.', example: 'Europe/Berlin' }),
+    timezone: z.string().meta({
+      description: 'IANA time zone; instants of the site’s readings are given in it.',
+      example: 'Europe/Berlin',
+    }),
     created_at: instant('When the site was created (UTC).'),
     updated_at: instant('When the site last changed (UTC).'),
   })
-  .meta({ id: 'Site', description: 'A site: one building portfolio, with its own knowledge graph.' }) satisfies z.ZodType<SiteRecord>;
+  .meta({
+    id: 'Site',
+    description: 'A site: one building portfolio, with its own knowledge graph.',
+  }) satisfies z.ZodType<SiteRecord>;
 
 export const keyRecord = z
   .object({
     id: uuid('The key’s id (not its secret).'),
     name: z.string(),
-    sites: z.union([z.literal('*'), z.array(z.string())]).meta({ description: 'The sites the key may read, or "*" for every site, present and future.' }),
+    sites: z
+      .union([z.literal('*'), z.array(z.string())])
+      .meta({ description: 'The sites the key may read, or "*" for every site, present and future.' }),
     write: z.boolean().meta({ description: 'Whether the key may change the data of its sites.' }),
     admin: z.boolean().meta({ description: 'Whether the key may manage sites and keys.' }),
     created_at: instant('When the key was created.'),
@@ -46,7 +54,11 @@ export const keyRecord = z
   .meta({ id: 'ApiKey', description: 'An API key as listed: never its secret.' }) satisfies z.ZodType<ApiKeyRecord>;
 
 export const createdKey = keyRecord
-  .extend({ key: z.string().meta({ description: 'The secret (`bkg_…`), shown this once; the service keeps only its SHA-256 hash.' }) })
+  .extend({
+    key: z
+      .string()
+      .meta({ description: 'The secret (`bkg_…`), shown this once; the service keeps only its SHA-256 hash.' }),
+  })
   .meta({ id: 'CreatedApiKey', description: 'A new API key, with its secret.' });
 
 export const fileRecord = z
@@ -54,11 +66,18 @@ export const fileRecord = z
     id: uuid('The file’s id.'),
     site: z.string().meta({ description: 'The site the file belongs to.' }),
     category: z.enum(CATEGORIES),
-    name: z.string().meta({ description: 'Display name (at most 255 characters); by default the uploaded file’s name.' }),
-    entity_uri: z.string().meta({ description: 'The graph entity the file documents (an absolute IRI, at most 511 characters); empty when none.' }),
+    name: z
+      .string()
+      .meta({ description: 'Display name (at most 255 characters); by default the uploaded file’s name.' }),
+    entity_uri: z.string().meta({
+      description: 'The graph entity the file documents (an absolute IRI, at most 511 characters); empty when none.',
+    }),
     content_type: z.string().meta({ description: 'Media type of the bytes (at most 127 characters).' }),
     size_bytes: z.number().int(),
-    format: z.enum(MODEL_FORMATS).nullable().meta({ description: 'Set for model files (ifc, frag, glb, obj); null for any other file.' }),
+    format: z
+      .enum(MODEL_FORMATS)
+      .nullable()
+      .meta({ description: 'Set for model files (ifc, frag, glb, obj); null for any other file.' }),
     storey: z.string().meta({ description: 'Storey name; empty when not applicable.' }),
     sort_order: z.number().int().meta({ description: 'Display order hint; 0 is first.' }),
     source_ifc: uuid('The IFC file a fragment file was made from.').nullable(),
@@ -66,13 +85,25 @@ export const fileRecord = z
       .object({
         status: z.enum(IFC_STATUSES),
         error: z.string().nullable().meta({ description: 'Why reading or conversion failed.' }),
-        schema: z.string().nullable().meta({ description: 'The schema the file declares (IFC2X3, IFC4, …), once read.' }),
-        storeys: z.array(z.object({ global_id: z.string(), name: z.string(), elevation: z.number().nullable().meta({ description: 'Metres.' }) })),
+        schema: z
+          .string()
+          .nullable()
+          .meta({ description: 'The schema the file declares (IFC2X3, IFC4, …), once read.' }),
+        storeys: z.array(
+          z.object({
+            global_id: z.string(),
+            name: z.string(),
+            elevation: z.number().nullable().meta({ description: 'Metres.' }),
+          }),
+        ),
         element_count: z.number().int().nullable().meta({ description: 'Products with a GlobalId, once read.' }),
         fragments_id: uuid('The fragments (.frag) model file made from it, once converted.').nullable(),
       })
       .nullable()
-      .meta({ description: 'For IFC files of category model-3d or bim-source: what the service read from the file; else null.' }),
+      .meta({
+        description:
+          'For IFC files of category model-3d or bim-source: what the service read from the file; else null.',
+      }),
     created_at: instant('Upload time.'),
     updated_at: instant('Last change.'),
   })
@@ -95,7 +126,9 @@ export const modelFile = z
     storey: z.string().meta({ description: 'Storey name; an empty string when not applicable.' }),
     sort_order: z.number().int().meta({ description: 'Display order hint; 0 is first.' }),
     size_bytes: z.number().int(),
-    download_url: z.string().meta({ description: 'Path to download the file.', example: '/api/v1/sites/hq/models/6f1c…/download' }),
+    download_url: z
+      .string()
+      .meta({ description: 'Path to download the file.', example: '/api/v1/sites/hq/models/6f1c…/download' }),
     created_at: instant('Upload time.'),
     source_ifc: uuid('The source IFC file, for fragment files; null otherwise.').nullable(),
   })
@@ -108,21 +141,31 @@ export const modelReading = z
     brickVersion: z.object({ looksLike: z.string().meta({ example: '1.0' }), evidence: z.array(z.string()) }),
     entities: z.object({
       typed: z.number().int(),
-      untyped: z
-        .number()
-        .int()
-        .meta({
-          description: 'Entities without a class that their links place in a kind, counted up to 1,000 per kind.',
-        }),
+      untyped: z.number().int().meta({
+        description: 'Entities without a class that their links place in a kind, counted up to 1,000 per kind.',
+      }),
       untypedExamples: z.array(z.string()),
     }),
-    renamedClasses: z.array(z.object({ ...classLine, readAs: z.string() })).meta({ description: 'Classes of older Brick versions, read as the Brick 1.4 class they were renamed to.' }),
-    deprecatedClasses: z.array(z.object({ ...classLine, readAs: z.string() })).meta({ description: 'Classes Brick 1.4 deprecated, read as their final replacement.' }),
-    siteClasses: z.array(z.object({ ...classLine, superclasses: z.array(z.string()) })).meta({ description: 'Classes the site’s graph declares.' }),
-    unknownClasses: z.array(z.object({ ...classLine, suggestions: z.array(z.string()) })).meta({ description: 'Classes nobody declares: no class filter matches them.' }),
-    ignoredRelations: z.array(z.object({ predicate: z.string(), triples: z.number().int(), note: z.string().optional() })).meta({ description: 'Links between resources that no field reads.' }),
+    renamedClasses: z
+      .array(z.object({ ...classLine, readAs: z.string() }))
+      .meta({ description: 'Classes of older Brick versions, read as the Brick 1.4 class they were renamed to.' }),
+    deprecatedClasses: z
+      .array(z.object({ ...classLine, readAs: z.string() }))
+      .meta({ description: 'Classes Brick 1.4 deprecated, read as their final replacement.' }),
+    siteClasses: z
+      .array(z.object({ ...classLine, superclasses: z.array(z.string()) }))
+      .meta({ description: 'Classes the site’s graph declares.' }),
+    unknownClasses: z
+      .array(z.object({ ...classLine, suggestions: z.array(z.string()) }))
+      .meta({ description: 'Classes nobody declares: no class filter matches them.' }),
+    ignoredRelations: z
+      .array(z.object({ predicate: z.string(), triples: z.number().int(), note: z.string().optional() }))
+      .meta({ description: 'Links between resources that no field reads.' }),
   })
-  .meta({ id: 'ModelReading', description: 'What the service made of a site’s model: nothing it states is dropped without a line here.' }) satisfies z.ZodType<ModelReading>;
+  .meta({
+    id: 'ModelReading',
+    description: 'What the service made of a site’s model: nothing it states is dropped without a line here.',
+  }) satisfies z.ZodType<ModelReading>;
 
 export const loadResult = z
   .object({
@@ -139,22 +182,37 @@ export const graphLoadStatus = z
     site: z.string(),
     state: z.enum(['receiving', 'parsing', 'done', 'failed']),
     replace: z.boolean().meta({ description: 'A replace (PUT) or a merge (POST).' }),
-    bytesTotal: z.number().int().nullable().meta({ description: 'The body’s size, when the client sent Content-Length.' }),
+    bytesTotal: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The body’s size, when the client sent Content-Length.' }),
     bytesReceived: z.number().int(),
     bytesParsed: z.number().int().meta({ description: 'Bytes of the document the store has parsed.' }),
     bytesPerSecond: z.number().int().nullable().meta({ description: 'Parsing rate so far.' }),
-    triplesParsed: z.number().int().nullable().meta({ description: 'Triples in the bytes parsed so far, when the store can tell (the embedded store: N-Triples and N-Quads by their lines, Turtle bodies of 16 MiB or more as its journal rewrite counts them).' }),
-    triplesPerSecond: z.number().int().nullable().meta({ description: 'Triples parsed per second so far, when they are known.' }),
+    triplesParsed: z.number().int().nullable().meta({
+      description:
+        'Triples in the bytes parsed so far, when the store can tell (the embedded store: N-Triples and N-Quads by their lines, Turtle bodies of 16 MiB or more as its journal rewrite counts them).',
+    }),
+    triplesPerSecond: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Triples parsed per second so far, when they are known.' }),
     triples: z.number().int().nullable().meta({ description: 'Triples in the graph once done.' }),
     startedAt: z.string().meta({ description: 'ISO 8601.' }),
     seconds: z.number().meta({ description: 'Since the first byte, or until the end.' }),
     message: z.string().nullable().meta({ description: 'Why it failed.' }),
   })
-  .meta({ id: 'GraphLoadStatus', description: 'How a load of a site’s graph goes.' }) satisfies z.ZodType<GraphLoadStatus>;
+  .meta({
+    id: 'GraphLoadStatus',
+    description: 'How a load of a site’s graph goes.',
+  }) satisfies z.ZodType<GraphLoadStatus>;
 
 export const fieldErrors = z.record(z.string(), z.array(z.string())).meta({
   id: 'FieldErrors',
-  description: 'Field errors as Django REST framework writes them: field → messages; problems with the whole body under `non_field_errors`.',
+  description:
+    'Field errors as Django REST framework writes them: field → messages; problems with the whole body under `non_field_errors`.',
   example: { name: ['This field may not be blank.'] },
 });
 
@@ -162,9 +220,17 @@ export const ingestReport = z
   .object({
     received: z.number().int(),
     stored: z.number().int(),
-    rejected: z.array(z.object({ index: z.number().int().meta({ description: 'Position in the request (NDJSON: among non-empty lines).' }), errors: fieldErrors })),
+    rejected: z.array(
+      z.object({
+        index: z.number().int().meta({ description: 'Position in the request (NDJSON: among non-empty lines).' }),
+        errors: fieldErrors,
+      }),
+    ),
   })
-  .meta({ id: 'ReadingsReport', description: 'Readings received, stored, and the refused items with their reasons.' }) satisfies z.ZodType<IngestReport>;
+  .meta({
+    id: 'ReadingsReport',
+    description: 'Readings received, stored, and the refused items with their reasons.',
+  }) satisfies z.ZodType<IngestReport>;
 
 export const timeseriesAnswer = z
   .object({
@@ -173,7 +239,10 @@ export const timeseriesAnswer = z
       end: z.string().meta({ description: 'Resolved end (exclusive).' }),
       window: z.string().nullable(),
       aggregate: z.string().nullable(),
-      timezone: z.string().meta({ description: 'The site’s IANA timezone, in which every instant of the answer is written.', example: 'Europe/Berlin' }),
+      timezone: z.string().meta({
+        description: 'The site’s IANA timezone, in which every instant of the answer is written.',
+        example: 'Europe/Berlin',
+      }),
     }),
     series: z.array(
       z.object({
@@ -181,40 +250,69 @@ export const timeseriesAnswer = z
         name: z.string().meta({ description: 'The point’s name in the graph.' }),
         type: z.string().meta({ description: 'The point’s class.' }),
         unit: z.string().nullable(),
-        equipment: z.string().nullable().meta({ description: 'The equipment’s name; null for a point of a zone or location.' }),
+        equipment: z
+          .string()
+          .nullable()
+          .meta({ description: 'The equipment’s name; null for a point of a zone or location.' }),
         pointId: z.string(),
         equipmentId: z.string().nullable(),
-        data: z.array(z.object({ t: z.string().meta({ description: 'Instant (or window start) in the site’s timezone.' }), v: z.number().nullable() })),
+        data: z.array(
+          z.object({
+            t: z.string().meta({ description: 'Instant (or window start) in the site’s timezone.' }),
+            v: z.number().nullable(),
+          }),
+        ),
       }),
     ),
-    errors: z.record(z.string(), z.string()).meta({ description: 'Ids no point of the site carries, with the reason.' }),
+    errors: z
+      .record(z.string(), z.string())
+      .meta({ description: 'Ids no point of the site carries, with the reason.' }),
   })
   .meta({ id: 'TimeseriesAnswer', description: 'Historical readings per series.' });
 
 export const errorBody = z
   .object({
     detail: z.string().meta({ description: 'What went wrong, for a person.' }),
-    code: z.string().meta({ description: 'Machine-readable code: NOT_FOUND, FORBIDDEN, UNAUTHENTICATED, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, …', example: 'NOT_FOUND' }),
+    code: z.string().meta({
+      description:
+        'Machine-readable code: NOT_FOUND, FORBIDDEN, UNAUTHENTICATED, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, …',
+      example: 'NOT_FOUND',
+    }),
   })
   .catchall(z.unknown())
-  .meta({ id: 'Error', description: 'An error that is not about fields; details (line, column, limit, …) beside `code`.' });
+  .meta({
+    id: 'Error',
+    description: 'An error that is not about fields; details (line, column, limit, …) beside `code`.',
+  });
 
 export const health = z.object({
   status: z.enum(['ok', 'broken']),
-  engines: z.object({ graph: z.enum(['ok', 'recovering', 'broken']).describe('recovering: a triplestore thread that failed is being rebuilt while the others serve') }),
+  engines: z.object({
+    graph: z
+      .enum(['ok', 'recovering', 'broken'])
+      .describe('recovering: a triplestore thread that failed is being rebuilt while the others serve'),
+  }),
 });
 
 export const readiness = z
   .object({
-    status: z.enum(['ready', 'loading', 'unavailable']).meta({ description: '`loading` while sites are being restored after a restart (every other site serves meanwhile).' }),
-    engines: z.record(z.string(), z.enum(['ok', 'unavailable'])).meta({ description: 'graph, database, redis (when configured), files.' }),
+    status: z.enum(['ready', 'loading', 'unavailable']).meta({
+      description: '`loading` while sites are being restored after a restart (every other site serves meanwhile).',
+    }),
+    engines: z
+      .record(z.string(), z.enum(['ok', 'unavailable']))
+      .meta({ description: 'graph, database, redis (when configured), files.' }),
     loading: z
       .object({
         sites: z.number().int().meta({ description: 'Sites still being restored after a restart.' }),
         slowest: z
           .object({
             triples: z.number().int().meta({ description: 'Triples restored so far.' }),
-            totalTriples: z.number().int().optional().meta({ description: 'Its triples, when the journal knows them.' }),
+            totalTriples: z
+              .number()
+              .int()
+              .optional()
+              .meta({ description: 'Its triples, when the journal knows them.' }),
             retryAfterSeconds: z.number().int().meta({ description: 'When it should be back, at the rate so far.' }),
           })
           .meta({ description: 'The site that will take longest, unnamed.' }),
@@ -224,7 +322,9 @@ export const readiness = z
     failed: z
       .object({ sites: z.number().int().meta({ description: 'Sites whose graph could not be read back.' }) })
       .optional()
-      .meta({ description: 'Present when a restore failed (this does not keep the service unready); names none of them.' }),
+      .meta({
+        description: 'Present when a restore failed (this does not keep the service unready); names none of them.',
+      }),
     sites: z
       .array(
         z.union([
@@ -232,10 +332,19 @@ export const readiness = z
             site: z.string(),
             state: z.literal('loading'),
             triples: z.number().int().meta({ description: 'Triples restored so far.' }),
-            totalTriples: z.number().int().optional().meta({ description: 'The site’s triples, when the journal knows them.' }),
+            totalTriples: z
+              .number()
+              .int()
+              .optional()
+              .meta({ description: 'The site’s triples, when the journal knows them.' }),
             bytes: z.number().int().meta({ description: 'Size of the site’s journal files.' }),
-            serving: z.boolean().meta({ description: 'Queries of the site are answered already; loads into it wait until it is fully restored.' }),
-            retryAfterSeconds: z.number().int().meta({ description: 'When a request about the site may succeed, at the rate so far.' }),
+            serving: z.boolean().meta({
+              description: 'Queries of the site are answered already; loads into it wait until it is fully restored.',
+            }),
+            retryAfterSeconds: z
+              .number()
+              .int()
+              .meta({ description: 'When a request about the site may succeed, at the rate so far.' }),
           }),
           z.object({
             site: z.string(),
@@ -261,7 +370,12 @@ const element = {
 };
 
 export const elementPage = z
-  .object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(z.object(element)) })
+  .object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(z.object(element)),
+  })
   .meta({ id: 'IfcElementPage', description: 'One page of an IFC model’s elements.' });
 
 export const modelStoreys = z
@@ -269,7 +383,10 @@ export const modelStoreys = z
     z.object({
       global_id: z.string().meta({ description: 'The storey’s IFC GlobalId.' }),
       name: z.string(),
-      elevation: z.number().nullable().meta({ description: 'In metres, whatever the file’s unit; null when the file gives none.' }),
+      elevation: z
+        .number()
+        .nullable()
+        .meta({ description: 'In metres, whatever the file’s unit; null when the file gives none.' }),
       element_count: z.number().int().meta({ description: 'How many elements stand on it.' }),
     }),
   )
@@ -281,7 +398,13 @@ export const mappedElement = z
     model: z.string().meta({ description: 'The IFC file the element was read from.', format: 'uuid' }),
     mapped: z.boolean().meta({ description: 'Whether a graph entity carries the GlobalId.' }),
     entity: z
-      .object({ kind: z.enum(['Building', 'Equipment', 'Location', 'Zone', 'System']), id: z.string(), uri: z.string(), name: z.string(), type: z.string() })
+      .object({
+        kind: z.enum(['Building', 'Equipment', 'Location', 'Zone', 'System']),
+        id: z.string(),
+        uri: z.string(),
+        name: z.string(),
+        type: z.string(),
+      })
       .nullable()
       .meta({ description: 'The graph entity, as GraphQL entityByIfcId resolves it; null when none.' }),
   })
@@ -310,7 +433,11 @@ export const alignmentProposal = z
     ),
     status: z.enum(['proposed', 'accepted', 'rejected']),
   })
-  .meta({ id: 'AlignmentProposal', description: 'A link an IFC element and a graph entity may have, with its score and evidence (docs/ifc-alignment.md).' });
+  .meta({
+    id: 'AlignmentProposal',
+    description:
+      'A link an IFC element and a graph entity may have, with its score and evidence (docs/ifc-alignment.md).',
+  });
 
 export const alignmentProposalPage = z
   .object({ items: z.array(alignmentProposal), total: z.number().int(), nextOffset: z.number().int().nullable() })
@@ -331,6 +458,12 @@ export const alignmentCoverage = z
     ),
     byClass: z.record(z.string(), counts),
     byStorey: z.record(z.string(), counts),
-    entitiesWithoutElement: z.array(z.object({ entityId: z.string(), entityType: z.string(), storey: z.string().nullable() })),
+    entitiesWithoutElement: z.array(
+      z.object({ entityId: z.string(), entityType: z.string(), storey: z.string().nullable() }),
+    ),
   })
-  .meta({ id: 'AlignmentCoverage', description: 'Which IFC elements that should map are mapped, proposed or unmatched, and which entities no element maps to.' });
+  .meta({
+    id: 'AlignmentCoverage',
+    description:
+      'Which IFC elements that should map are mapped, proposed or unmatched, and which entities no element maps to.',
+  });

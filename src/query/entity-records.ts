@@ -74,7 +74,12 @@ export async function readEntityRowsInSlices(
 /** Rows read between two looks at the clock. */
 const SLICE_ROWS = 512;
 
-function readRows(rows: readonly SparqlRow[], from: number, to: number, { records, links }: { records: Map<string, EntityRecord>; links: Links }): void {
+function readRows(
+  rows: readonly SparqlRow[],
+  from: number,
+  to: number,
+  { records, links }: { records: Map<string, EntityRecord>; links: Links },
+): void {
   for (let i = from; i < to; i++) {
     const row = rows[i]!;
     const e = row.e?.value;
@@ -103,11 +108,15 @@ function addFact(record: EntityRecord, row: SparqlRow): void {
   if (row.ts) record.timeseriesIds = withMember(record.timeseriesIds, row.ts.value);
   if (row.u) record.units = withMember(record.units, row.u.value);
   if (row.litp && row.lit) {
-    const literals = record.literals === NO_ENTRIES ? (record.literals = new Map()) : (record.literals as Map<string, readonly string[]>);
+    const literals =
+      record.literals === NO_ENTRIES
+        ? (record.literals = new Map())
+        : (record.literals as Map<string, readonly string[]>);
     literals.set(row.litp.value, withValue(literals.get(row.litp.value) ?? NONE, row.lit.value));
   }
   if (row.own) {
-    const owners = record.owners === NO_ENTRIES ? (record.owners = new Map()) : (record.owners as Map<string, ReadonlySet<string>>);
+    const owners =
+      record.owners === NO_ENTRIES ? (record.owners = new Map()) : (record.owners as Map<string, ReadonlySet<string>>);
     const types = owners.get(row.own.value) ?? NO_VALUES;
     owners.set(row.own.value, row.ownt ? withMember(types, row.ownt.value) : types);
   }

@@ -8,12 +8,29 @@
 import { AnswerCost } from './answer-cost.ts';
 import { applyTags, readEntityRowsInSlices, type EntityRecord } from './entity-records.ts';
 import { readExternalReferences } from './external-references.ts';
-import type { Attribute, EntityKind, FieldPlan, Page, RootPlan, Selection, UnionSelection, UnmarkedClasses } from '../compiler/plan.ts';
+import type {
+  Attribute,
+  EntityKind,
+  FieldPlan,
+  Page,
+  RootPlan,
+  Selection,
+  UnionSelection,
+  UnmarkedClasses,
+} from '../compiler/plan.ts';
 import { isTraversal, relations, type TraversalRelation } from '../compiler/relations.ts';
 import { kindsOf, shapeEntity, type EntityObject } from './shape-entity.ts';
 import type { SiteIds } from '../compiler/site-ids.ts';
 import type { SiteProfile } from '../compiler/site-profile.ts';
-import { atMost, entitiesQuery, externalReferencesQuery, propertiesQuery, relationQuery, rootQuery, type Facts } from '../compiler/sparql-builder.ts';
+import {
+  atMost,
+  entitiesQuery,
+  externalReferencesQuery,
+  propertiesQuery,
+  relationQuery,
+  rootQuery,
+  type Facts,
+} from '../compiler/sparql-builder.ts';
 import { traverse } from './traverse.ts';
 import { MainThreadSlices, sortInSlices } from '../limits/main-thread.ts';
 import type { RequestWork } from '../limits/request-work.ts';
@@ -58,12 +75,22 @@ const unionPreference: readonly EntityKind[] = ['Building', 'Zone', 'Location', 
 
 /** Runs a plan and returns the shaped result: a list (or a page of it), one entity or null, or a count. */
 export async function executePlan(plan: RootPlan, context: ExecutionContext): Promise<PlanAnswer> {
-  const ctx: PlanContext = { ...context, ...context.site, unmarked: plan.unmarked ?? {}, cost: new AnswerCost(context.work) };
+  const ctx: PlanContext = {
+    ...context,
+    ...context.site,
+    unmarked: plan.unmarked ?? {},
+    cost: new AnswerCost(context.work),
+  };
   if (plan.answer === 'count') return (await rootCandidates(plan, ctx)).length;
   const union = 'union' in plan.selection ? plan.selection : undefined;
   const attributes = union ? unionAttributes(union) : (plan.selection as Selection).attributes;
   const records = plan.page
-    ? await entityRecords(plan.graph, inPage(await sortInSlices(await rootCandidates(plan, ctx), ctx.work?.signal), plan.page), attributes, ctx)
+    ? await entityRecords(
+        plan.graph,
+        inPage(await sortInSlices(await rootCandidates(plan, ctx), ctx.work?.signal), plan.page),
+        attributes,
+        ctx,
+      )
     : await rootRecords(plan, attributes, ctx);
 
   // The selection of each entity kept: the plan's, or its union member's. No map of the kept
@@ -98,7 +125,9 @@ export async function executePlan(plan: RootPlan, context: ExecutionContext): Pr
     if (pause) await pause;
   }
   const values: ValueRequests = [];
-  await Promise.all([...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx, values)));
+  await Promise.all(
+    [...groups].map(([selection, entities]) => fillRelations(plan.graph, selection, entities, ctx, values)),
+  );
   await fillCurrentValues(plan.siteId, values, ctx);
   return plan.answer === 'one' ? (results[0] ?? null) : results;
 }
@@ -137,7 +166,12 @@ async function rootCandidates(plan: RootPlan, ctx: PlanContext): Promise<string[
 }
 
 /** The entities `iris` with the facts of `attributes`, in one query (none for no IRIs). */
-async function entityRecords(graph: string, iris: readonly string[], attributes: ReadonlySet<Attribute>, ctx: PlanContext): Promise<Map<string, EntityRecord>> {
+async function entityRecords(
+  graph: string,
+  iris: readonly string[],
+  attributes: ReadonlySet<Attribute>,
+  ctx: PlanContext,
+): Promise<Map<string, EntityRecord>> {
   if (iris.length === 0) return new Map();
   const rows = await select(graph, entitiesQuery(graph, iris, attributes, ctx.profile), ctx);
   const { records } = await readEntityRowsInSlices(rows, ctx.work?.signal);
@@ -177,7 +211,12 @@ async function fillRelations(
 ): Promise<void> {
   if (entities.length === 0) return;
   collectValueRequests(selection, entities, values);
-  if (!selection.fields.some((field) => field.type === 'relation' || field.type === 'properties' || field.type === 'externalReferences')) return;
+  if (
+    !selection.fields.some(
+      (field) => field.type === 'relation' || field.type === 'properties' || field.type === 'externalReferences',
+    )
+  )
+    return;
   // The entities of a level are one object per IRI (the root's records, a relation's `shaped`).
   const parents = entities.map((e) => e.__iri);
   await Promise.all(
@@ -225,11 +264,36 @@ async function fetchRelation(
   const spec = relations[field.relation];
   const { page } = field.args;
   if (isTraversal(spec)) {
-    const walked = await walk(spec, field, await select(graph, relationQuery(graph, field.relation, field.args, parents, field.selection.attributes, ctx.profile, ctx.unmarked), ctx), ctx);
+    const walked = await walk(
+      spec,
+      field,
+      await select(
+        graph,
+        relationQuery(
+          graph,
+          field.relation,
+          field.args,
+          parents,
+          field.selection.attributes,
+          ctx.profile,
+          ctx.unmarked,
+        ),
+        ctx,
+      ),
+      ctx,
+    );
     if (page) for (const [parent, children] of walked) walked.set(parent, inPage(children, page));
     return walked;
   }
-  const query = relationQuery(graph, field.relation, field.args, parents, page ? 'kinds' : field.selection.attributes, ctx.profile, ctx.unmarked);
+  const query = relationQuery(
+    graph,
+    field.relation,
+    field.args,
+    parents,
+    page ? 'kinds' : field.selection.attributes,
+    ctx.profile,
+    ctx.unmarked,
+  );
   const { records, links } = await readEntityRowsInSlices(await select(graph, query, ctx), ctx.work?.signal);
   applyTags(records, ctx.profile);
   const result = new Map<string, Child[]>();
@@ -243,13 +307,18 @@ async function fetchRelation(
     if (pause) await pause;
     if (spec.single) {
       // The best-ranked alternative wins (an own location before a whole's), then the first by IRI.
-      const kept = [...children].filter(([iri]) => ofKind(iri)).map(([iri, rank]) => ({ record: records.get(iri)!, order: rank }));
+      const kept = [...children]
+        .filter(([iri]) => ofKind(iri))
+        .map(([iri, rank]) => ({ record: records.get(iri)!, order: rank }));
       result.set(parent, kept.sort(childOrder).slice(0, 1));
       continue;
     }
     // A list, sorted in slices: one parent can have every point of a building.
     const iris = await sortInSlices([...children.keys()].filter(ofKind), ctx.work?.signal);
-    result.set(parent, (page ? inPage(iris, page) : iris).map((iri) => ({ record: records.get(iri)!, order: 0 })));
+    result.set(
+      parent,
+      (page ? inPage(iris, page) : iris).map((iri) => ({ record: records.get(iri)!, order: 0 })),
+    );
   }
   if (!page) return result;
   const onPages = new Set<string>();
@@ -257,7 +326,10 @@ async function fetchRelation(
   const facts = await entityRecords(graph, [...onPages], field.selection.attributes, ctx);
   for (const [parent, children] of result) {
     // An entity deleted between the two queries is left out.
-    result.set(parent, children.flatMap(({ record }) => (facts.has(record.iri) ? [{ record: facts.get(record.iri)!, order: 0 }] : [])));
+    result.set(
+      parent,
+      children.flatMap(({ record }) => (facts.has(record.iri) ? [{ record: facts.get(record.iri)!, order: 0 }] : [])),
+    );
   }
   return result;
 }
@@ -284,7 +356,10 @@ async function walk(
       edges.set(parent, list);
     }
   }
-  const { records } = await readEntityRowsInSlices(rows.filter((row) => row.e !== undefined), ctx.work?.signal);
+  const { records } = await readEntityRowsInSlices(
+    rows.filter((row) => row.e !== undefined),
+    ctx.work?.signal,
+  );
   applyTags(records, ctx.profile);
   const { medium, maxDepth, classes } = field.args;
   const ontology = ctx.ontology;
@@ -324,13 +399,21 @@ async function fillProperties(
   ctx: PlanContext,
 ): Promise<void> {
   const rows = await select(graph, propertiesQuery(graph, parents), ctx);
-  const byParent = new Map<string, Map<string, { name: string; value: string; unit: string | null; unitSymbol: string | null }>>();
+  const byParent = new Map<
+    string,
+    Map<string, { name: string; value: string; unit: string | null; unitSymbol: string | null }>
+  >();
   const slices = new MainThreadSlices(ctx.work?.signal);
   for (const row of rows) {
     const pause = slices.step();
     if (pause) await pause;
     if (!row.parent || !row.p || !row.v) continue;
-    const property = { name: localName(row.p.value), value: row.v.value, unit: row.u ? localName(row.u.value) : null, unitSymbol: row.u ? unitSymbol(row.u.value) : null };
+    const property = {
+      name: localName(row.p.value),
+      value: row.v.value,
+      unit: row.u ? localName(row.u.value) : null,
+      unitSymbol: row.u ? unitSymbol(row.u.value) : null,
+    };
     const properties = byParent.get(row.parent.value) ?? new Map();
     properties.set(`${property.name}\u0000${property.value}\u0000${property.unit}`, property);
     byParent.set(row.parent.value, properties);
@@ -339,14 +422,22 @@ async function fillProperties(
     const pause = slices.step();
     if (pause) await pause;
     const properties = [...(byParent.get(entity.__iri)?.values() ?? [])];
-    properties.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    properties.sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0,
+    );
     ctx.cost.children(entity, properties);
     (entity as Record<string, unknown>)[key] = properties;
   }
 }
 
 /** The external references of a level of entities, in one query (none when the site states no reference). */
-async function fillExternalReferences(graph: string, key: string, parents: readonly string[], entities: readonly EntityObject[], ctx: PlanContext): Promise<void> {
+async function fillExternalReferences(
+  graph: string,
+  key: string,
+  parents: readonly string[],
+  entities: readonly EntityObject[],
+  ctx: PlanContext,
+): Promise<void> {
   const query = externalReferencesQuery(graph, parents, ctx.profile);
   const byParent = query ? await readExternalReferences(await select(graph, query, ctx), ctx.work?.signal) : new Map();
   const slices = new MainThreadSlices(ctx.work?.signal);

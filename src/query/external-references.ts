@@ -67,16 +67,36 @@ export async function readExternalReferences(
     let references = gathered.get(parent.value);
     if (!references) gathered.set(parent.value, (references = new Map()));
     let reference = references.get(r.value);
-    if (!reference) references.set(r.value, (reference = { uri: r.type === 'bnode' ? null : r.value, classes: new Set(), fields: new Map() }));
+    if (!reference)
+      references.set(
+        r.value,
+        (reference = { uri: r.type === 'bnode' ? null : r.value, classes: new Set(), fields: new Map() }),
+      );
     if (p.value === TYPE) reference.classes.add(v.value);
-    else reference.fields.set(`${p.value}\u0000${v.value}`, { name: localName(p.value), value: v.value, unit: null, unitSymbol: null });
+    else
+      reference.fields.set(`${p.value}\u0000${v.value}`, {
+        name: localName(p.value),
+        value: v.value,
+        unit: null,
+        unitSymbol: null,
+      });
   }
   const result = new Map<string, ExternalReference[]>();
   for (const [parent, references] of gathered) {
     const pause = slices.step(references.size);
     if (pause) await pause;
-    const shaped = [...references.values()].map(({ uri, classes, fields }) => ({ uri, type: typeOf(classes), fields: [...fields.values()].sort(fieldOrder) }));
-    result.set(parent, shaped.map((reference) => [sortKey(reference), reference] as const).sort(([a], [b]) => byText(a, b)).map(([, reference]) => reference));
+    const shaped = [...references.values()].map(({ uri, classes, fields }) => ({
+      uri,
+      type: typeOf(classes),
+      fields: [...fields.values()].sort(fieldOrder),
+    }));
+    result.set(
+      parent,
+      shaped
+        .map((reference) => [sortKey(reference), reference] as const)
+        .sort(([a], [b]) => byText(a, b))
+        .map(([, reference]) => reference),
+    );
   }
   return result;
 }

@@ -3,7 +3,12 @@
  * src/ontology/model-reading.ts, and what an agent's `describe_site` tells): a few aggregate
  * queries through the runner, within the request's work.
  */
-import { classCountsQuery, linkCountsQuery, typedAmongQuery, typedCountQuery } from '../compiler/graph-statistics-queries.ts';
+import {
+  classCountsQuery,
+  linkCountsQuery,
+  typedAmongQuery,
+  typedCountQuery,
+} from '../compiler/graph-statistics-queries.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import { READ_LINKS, type ModelFacts } from '../ontology/model-reading.ts';
 import type { EntityKind } from '../ontology/ontology.ts';
@@ -43,7 +48,10 @@ async function listed(
 ): Promise<{ untyped: ReadonlyMap<EntityKind, readonly string[]>; predicates: readonly string[] }> {
   const profile = await knowledge.profile(graph, profileWaitMs);
   if (profile) return { untyped: profile.untyped, predicates: [...(profile.predicates ?? [])] };
-  return { untyped: await readUntyped(runner, graph, work), predicates: (await readPredicates(runner, graph, work)) ?? [] };
+  return {
+    untyped: await readUntyped(runner, graph, work),
+    predicates: (await readPredicates(runner, graph, work)) ?? [],
+  };
 }
 
 /**
@@ -51,7 +59,12 @@ async function listed(
  * every change anyway; a scan of every triple took 4–20 s at 1M); only the predicates no field
  * reads (and, when asked, the relationships) are then counted, over their own triples.
  */
-export async function readGraphStatistics(runner: QueryRunner, knowledge: SiteKnowledge, graph: string, options: StatisticsOptions): Promise<ModelFacts> {
+export async function readGraphStatistics(
+  runner: QueryRunner,
+  knowledge: SiteKnowledge,
+  graph: string,
+  options: StatisticsOptions,
+): Promise<ModelFacts> {
   const ask = (query: Parameters<QueryRunner['select']>[0]) => runner.select(query, graph, options.work);
   const { untyped, predicates } = await listed(runner, knowledge, graph, options);
   const unread = predicates.filter((p) => !READ_LINKS.has(p) && !NOT_LINKS.has(p));

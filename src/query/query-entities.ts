@@ -6,7 +6,16 @@
  */
 import { ATTRIBUTE_OF, classFilter } from '../compiler/build-plan.ts';
 import type { EntityObject } from './shape-entity.ts';
-import type { Constraint, EntityKind, FieldPlan, RelationName, RootPlan, RootQueryName, ScalarField, Selection } from '../compiler/plan.ts';
+import type {
+  Constraint,
+  EntityKind,
+  FieldPlan,
+  RelationName,
+  RootPlan,
+  RootQueryName,
+  ScalarField,
+  Selection,
+} from '../compiler/plan.ts';
 import { relations } from '../compiler/relations.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
@@ -65,7 +74,10 @@ export interface EntityRequest<F extends EntityField, G extends EntityField = ne
 }
 
 /** An entity found: its kind (the union member, for `KgEntity`), its IRI, the fields asked, and its related entities when asked. */
-export type Entity<F extends EntityField, G extends EntityField = never> = { readonly kind: EntityKind; readonly iri: string } & {
+export type Entity<F extends EntityField, G extends EntityField = never> = {
+  readonly kind: EntityKind;
+  readonly iri: string;
+} & {
   readonly [K in F]: EntityFieldValues[K];
 } & ([G] extends [never] ? unknown : { readonly related: ReadonlyArray<Entity<G>> });
 
@@ -82,30 +94,56 @@ const UNION_MEMBERS: readonly EntityKind[] = ['Building', 'Equipment', 'Location
 const RELATED = 'related';
 
 /** The selection of `fields` on entities of `kind`, and of the related entities' fields. */
-function selectionOf(kind: EntityKind, fields: readonly EntityField[], related?: EntityRequest<EntityField, EntityField>['related']): Selection {
+function selectionOf(
+  kind: EntityKind,
+  fields: readonly EntityField[],
+  related?: EntityRequest<EntityField, EntityField>['related'],
+): Selection {
   const attributes = new Set(fields.flatMap((field) => ATTRIBUTE_OF[field] ?? []));
   const scalars: FieldPlan[] = fields.map((field) => ({ key: field, type: 'scalar', field }));
   if (!related) return { kind, attributes, fields: scalars };
   const relation = `${kind}.${related.field}` as RelationName;
   if (!(relation in relations)) throw new Error(`No relation ${relation}`);
   const args = { recursive: false };
-  return { kind, attributes, fields: [...scalars, { key: RELATED, type: 'relation', relation, args, selection: selectionOf(relations[relation].kinds[0]!, related.fields) }] };
+  return {
+    kind,
+    attributes,
+    fields: [
+      ...scalars,
+      {
+        key: RELATED,
+        type: 'relation',
+        relation,
+        args,
+        selection: selectionOf(relations[relation].kinds[0]!, related.fields),
+      },
+    ],
+  };
 }
 
 /** The entity as domain code reads it, from the executor's object. */
-function entityOf(object: EntityObject, fields: readonly EntityField[], related: readonly EntityField[] | undefined): Record<string, unknown> {
+function entityOf(
+  object: EntityObject,
+  fields: readonly EntityField[],
+  related: readonly EntityField[] | undefined,
+): Record<string, unknown> {
   const entity: Record<string, unknown> = { kind: object.__kind, iri: object.__iri };
   for (const field of fields) entity[field] = object[field];
   if (related) {
     // A single relation (a point's equipment) holds one entity or null: read as a list of at most one.
     const value = object[RELATED] as EntityObject | EntityObject[] | null;
-    entity.related = (Array.isArray(value) ? value : value ? [value] : []).map((child) => entityOf(child, related, undefined));
+    entity.related = (Array.isArray(value) ? value : value ? [value] : []).map((child) =>
+      entityOf(child, related, undefined),
+    );
   }
   return entity;
 }
 
 /** The entities of a site that `request` asks for, in IRI order, with its fields. */
-export async function queryEntities<F extends EntityField, G extends EntityField = never>(layer: QueryLayer, request: EntityRequest<F, G>): Promise<Array<Entity<F, G>>> {
+export async function queryEntities<F extends EntityField, G extends EntityField = never>(
+  layer: QueryLayer,
+  request: EntityRequest<F, G>,
+): Promise<Array<Entity<F, G>>> {
   const { siteId, kind, where = {}, fields, related, work } = request;
   const ontology = await layer.siteOntology(siteId);
   const constraints: Constraint[] = [];
@@ -124,7 +162,10 @@ export async function queryEntities<F extends EntityField, G extends EntityField
     kind: kind === 'KgEntity' ? undefined : kind,
     answer: 'list',
     constraints,
-    selection: kind === 'KgEntity' ? { union: new Map(UNION_MEMBERS.map((member) => [member, selectionOf(member, fields, related)])) } : selectionOf(kind, fields, related),
+    selection:
+      kind === 'KgEntity'
+        ? { union: new Map(UNION_MEMBERS.map((member) => [member, selectionOf(member, fields, related)])) }
+        : selectionOf(kind, fields, related),
   };
   const found = (await layer.execute(plan, ontology, noCurrentValues, work)) as EntityObject[];
   return found.map((object) => entityOf(object, fields, related?.fields) as Entity<F, G>);

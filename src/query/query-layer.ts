@@ -34,7 +34,12 @@ export class QueryLayer {
   }
 
   /** Runs a plan built against `ontology` (the site's), filling `currentValue` from `currentValues`, within the request's `work` if given. */
-  async execute(plan: RootPlan, ontology: Ontology, currentValues: CurrentValueSource, work?: RequestWork): Promise<PlanAnswer> {
+  async execute(
+    plan: RootPlan,
+    ontology: Ontology,
+    currentValues: CurrentValueSource,
+    work?: RequestWork,
+  ): Promise<PlanAnswer> {
     const profile = await this.knowledge.profile(plan.graph);
     const ids = await this.knowledge.ids(plan.graph, profile);
     return executePlan(plan, { runner: this.runner, ontology, site: { profile, ids }, currentValues, work });
@@ -47,7 +52,10 @@ export class QueryLayer {
 
   /** What the service made of a site graph (a load report's reading), as the site reads the ontology. */
   async modelReading(graph: string, work?: RequestWork): Promise<ModelReading> {
-    const [facts, ontology] = await Promise.all([this.graphStatistics(graph, { work, profileWaitMs: READING_PROFILE_WAIT_MS }), this.knowledge.ontology(graph)]);
+    const [facts, ontology] = await Promise.all([
+      this.graphStatistics(graph, { work, profileWaitMs: READING_PROFILE_WAIT_MS }),
+      this.knowledge.ontology(graph),
+    ]);
     return readModel(facts, ontology);
   }
 }

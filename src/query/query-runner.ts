@@ -13,6 +13,8 @@ export interface QueryRunner {
 }
 
 /** A store as a runner: the query is printed here, at the store's boundary, and run on the site's graph. */
-export function storeRunner(store: { select(query: SelectQuery, options: { site: string; work?: RequestWork }): Promise<SparqlRow[]> }): QueryRunner {
+export function storeRunner(store: {
+  select(query: SelectQuery, options: { site: string; work?: RequestWork }): Promise<SparqlRow[]>;
+}): QueryRunner {
   return { select: (query, graph, work) => store.select(query, { site: graph, work }) };
 }

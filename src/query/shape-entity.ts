@@ -26,7 +26,11 @@ export function kindsOf(record: EntityRecord, ontology: Ontology): ReadonlySet<E
   return FALLBACK_KINDS[record.tag] ?? kinds;
 }
 
-const FALLBACK_KINDS: Record<string, ReadonlySet<EntityKind>> = { le: new Set(['Location']), hp: new Set(['Equipment']), pt: new Set(['Point']) };
+const FALLBACK_KINDS: Record<string, ReadonlySet<EntityKind>> = {
+  le: new Set(['Location']),
+  hp: new Set(['Equipment']),
+  pt: new Set(['Point']),
+};
 
 /** The least value (facts are sets: the answer must not depend on row order). */
 function first(values: ReadonlySet<string> | readonly string[]): string | undefined {
@@ -124,10 +128,20 @@ function scalar(field: ScalarField, record: EntityRecord, kind: EntityKind, onto
 }
 
 /** Builds the object of one entity with the selection's scalar fields; `ids`: the site's (`site-ids.ts`). */
-export function shapeEntity(record: EntityRecord, selection: Selection, ontology: Ontology, ids: SiteIds): EntityObject {
+export function shapeEntity(
+  record: EntityRecord,
+  selection: Selection,
+  ontology: Ontology,
+  ids: SiteIds,
+): EntityObject {
   const wantsValue = selection.fields.some((field) => field.type === 'currentValue');
   const timeseriesId = wantsValue ? first(record.timeseriesIds) : undefined;
-  const object: EntityObject = { __iri: record.iri, __kind: selection.kind, __name: nameOf(record), ...(timeseriesId ? { __timeseriesId: timeseriesId } : {}) };
+  const object: EntityObject = {
+    __iri: record.iri,
+    __kind: selection.kind,
+    __name: nameOf(record),
+    ...(timeseriesId ? { __timeseriesId: timeseriesId } : {}),
+  };
   for (const field of selection.fields) {
     if (field.type === 'scalar') object[field.key] = scalar(field.field, record, selection.kind, ontology, ids);
     // Filled by one batched lookup once the whole plan has run (src/query/execute-plan.ts).

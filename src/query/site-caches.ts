@@ -47,10 +47,13 @@ export class SiteCaches implements SiteKnowledge {
     private readonly baseOntology: Ontology,
     options: SiteCachesOptions,
   ) {
-    const renewed = (readMs: number) => (options.seesEveryChange ? undefined : Math.max(TTL_MS, READS_PER_TTL * readMs));
+    const renewed = (readMs: number) =>
+      options.seesEveryChange ? undefined : Math.max(TTL_MS, READS_PER_TTL * readMs);
     this.profileReadings = new GraphReadings(graphs, readSiteProfile, renewed);
     this.idReadings = new GraphReadings(graphs, readSiteIds, (readMs) => Math.max(TTL_MS, READS_PER_TTL * readMs));
-    this.classReadings = new GraphReadings(graphs, readClassStatements, () => (options.seesEveryChange ? undefined : TTL_MS));
+    this.classReadings = new GraphReadings(graphs, readClassStatements, () =>
+      options.seesEveryChange ? undefined : TTL_MS,
+    );
     graphs.onChange(({ graph, done }) => {
       // A profile's kind fallback reads the ontology graph's kinds.
       if (graph === ONTOLOGY_GRAPH) this.profileReadings.clear();

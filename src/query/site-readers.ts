@@ -17,7 +17,14 @@ import type { QueryRunner } from './query-runner.ts';
 const namespaceOf = (entity: string) => entity.replace(/[^#/]*$/, '');
 
 /** The values of one column (blank nodes left out); undefined when the query found more than `limit`. */
-async function column(runner: QueryRunner, graph: string, query: SelectQuery, name: string, limit: number, work?: RequestWork): Promise<string[] | undefined> {
+async function column(
+  runner: QueryRunner,
+  graph: string,
+  query: SelectQuery,
+  name: string,
+  limit: number,
+  work?: RequestWork,
+): Promise<string[] | undefined> {
   const rows = await runner.select(query, graph, work);
   if (rows.length > limit) return undefined;
   return rows.flatMap((row) => (row[name] && row[name].type !== 'bnode' ? [row[name].value] : []));
@@ -38,7 +45,11 @@ function fallbackTags(untyped: ReadonlyMap<EntityKind, readonly string[]>): Map<
 }
 
 /** Per kind that has a fallback, the entities it places there; a kind with too many to list is missing. */
-export async function readUntyped(runner: QueryRunner, graph: string, work?: RequestWork): Promise<Map<EntityKind, readonly string[]>> {
+export async function readUntyped(
+  runner: QueryRunner,
+  graph: string,
+  work?: RequestWork,
+): Promise<Map<EntityKind, readonly string[]>> {
   const untyped = new Map<EntityKind, readonly string[]>();
   for (const kind of FALLBACK_KINDS) {
     const list = await column(runner, graph, untypedQuery(graph, kind), 'e', PROFILE_LIMITS.untyped, work);
@@ -67,7 +78,10 @@ export async function readSiteProfile(runner: QueryRunner, graph: string): Promi
   const typedNamespaces = await column(runner, graph, namespacesQuery(graph), 'ns', PROFILE_LIMITS.namespaces);
   // Untyped entities are candidates of their kind too; a kind with too many to list may use any namespace.
   const complete = FALLBACK_KINDS.every((kind) => untyped.has(kind));
-  const namespaces = typedNamespaces && complete ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort() : undefined;
+  const namespaces =
+    typedNamespaces && complete
+      ? [...new Set([...typedNamespaces, ...[...untyped.values()].flat().map(namespaceOf)])].filter(Boolean).sort()
+      : undefined;
   const predicateList = await readPredicates(runner, graph);
   const otherIfcIds = await runner.select(otherIfcIdQuery(graph), graph);
   return {

@@ -17,7 +17,8 @@ function isIriChar(cp: number): boolean {
 
 /** True when the string is an absolute IRI a SPARQL parser accepts (IRIREF's characters and RFC 3987's grammar). */
 export function isAbsoluteIri(value: string): boolean {
-  if (!ABSOLUTE_IRI.test(value) || IRI_FORBIDDEN.test(value) || IRI_NOT_ALLOWED.test(value) || BAD_PERCENT.test(value)) return false;
+  if (!ABSOLUTE_IRI.test(value) || IRI_FORBIDDEN.test(value) || IRI_NOT_ALLOWED.test(value) || BAD_PERCENT.test(value))
+    return false;
   for (const char of value) if (!isIriChar(char.codePointAt(0)!)) return false;
   if (value.indexOf('#') !== value.lastIndexOf('#')) return false;
   const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(value)?.[1];

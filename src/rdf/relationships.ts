@@ -16,8 +16,14 @@ export const RELATIONSHIPS = {
   part: { forward: [`${BRICK}hasPart`, `${REC}hasPart`], backward: [`${BRICK}isPartOf`, `${REC}isPartOf`] },
   point: { forward: [`${BRICK}hasPoint`, `${REC}hasPoint`], backward: [`${BRICK}isPointOf`, `${REC}isPointOf`] },
   feeds: { forward: [`${BRICK}feeds`, `${REC}feeds`], backward: [`${BRICK}isFedBy`, `${REC}isFedBy`] },
-  located: { forward: [`${BRICK}hasLocation`, `${REC}locatedIn`], backward: [`${BRICK}isLocationOf`, `${REC}isLocationOf`] },
+  located: {
+    forward: [`${BRICK}hasLocation`, `${REC}locatedIn`],
+    backward: [`${BRICK}isLocationOf`, `${REC}isLocationOf`],
+  },
 } as const satisfies Record<string, Relationship>;
 
 /** Every predicate of every relationship, either way. */
-export const RELATIONSHIP_PREDICATES: readonly string[] = Object.values(RELATIONSHIPS).flatMap((r) => [...r.forward, ...r.backward]);
+export const RELATIONSHIP_PREDICATES: readonly string[] = Object.values(RELATIONSHIPS).flatMap((r) => [
+  ...r.forward,
+  ...r.backward,
+]);

@@ -74,8 +74,15 @@ const LANG_STRING = namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#langSt
 
 /** A string literal (with a language tag, checked, if given); the serializer escapes it. */
 export function literal(value: string, lang?: string): LiteralTerm {
-  if (lang !== undefined && !/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new TypeError(`Invalid language tag ${lang}`);
-  return { termType: 'Literal', value, language: lang ?? '', datatype: lang === undefined ? XSD_STRING : LANG_STRING, equals } as LiteralTerm;
+  if (lang !== undefined && !/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang))
+    throw new TypeError(`Invalid language tag ${lang}`);
+  return {
+    termType: 'Literal',
+    value,
+    language: lang ?? '',
+    datatype: lang === undefined ? XSD_STRING : LANG_STRING,
+    equals,
+  } as LiteralTerm;
 }
 
 /** An integer literal. */
@@ -128,9 +135,17 @@ export function triple(subject: Triple['subject'], predicate: Predicate, object:
 export const group = (...items: Patterns[]): GroupPattern => ({ type: 'group', patterns: patterns(...items) });
 export const optional = (...items: Patterns[]): OptionalPattern => ({ type: 'optional', patterns: patterns(...items) });
 export const minus = (...items: Patterns[]): MinusPattern => ({ type: 'minus', patterns: patterns(...items) });
-export const graph = (name: IriTerm | VariableTerm, ...items: Patterns[]): GraphPattern => ({ type: 'graph', name, patterns: patterns(...items) });
+export const graph = (name: IriTerm | VariableTerm, ...items: Patterns[]): GraphPattern => ({
+  type: 'graph',
+  name,
+  patterns: patterns(...items),
+});
 export const filter = (expression: Expression): FilterPattern => ({ type: 'filter', expression });
-export const bind = (expression: Expression, as: VariableTerm): BindPattern => ({ type: 'bind', expression, variable: as });
+export const bind = (expression: Expression, as: VariableTerm): BindPattern => ({
+  type: 'bind',
+  expression,
+  variable: as,
+});
 
 /** `{ a } UNION { b } …`, each branch a group. */
 export function union(branches: readonly Patterns[]): UnionPattern {
@@ -164,7 +179,11 @@ export const oneOrMore = (p: Path): Path => path('+', [p]);
 /** `p?`. */
 export const zeroOrOne = (p: Path): Path => path('?', [p]);
 
-const path = (pathType: '|' | '/' | '^' | '*' | '+' | '?', items: readonly Path[]): PropertyPath => ({ type: 'path', pathType, items: [...items] });
+const path = (pathType: '|' | '/' | '^' | '*' | '+' | '?', items: readonly Path[]): PropertyPath => ({
+  type: 'path',
+  pathType,
+  items: [...items],
+});
 
 /** The operators and functions the service's queries use (sparqljs names them in lower case). */
 export type Operator =
@@ -202,14 +221,30 @@ export function or(operands: readonly Expression[]): Expression {
 }
 
 /** `e IN (…)`. */
-export const isIn = (e: Expression, list: readonly Expression[]): OperationExpression => ({ type: 'operation', operator: 'in', args: [e, [...list]] });
+export const isIn = (e: Expression, list: readonly Expression[]): OperationExpression => ({
+  type: 'operation',
+  operator: 'in',
+  args: [e, [...list]],
+});
 /** `e NOT IN (…)`. */
-export const notIn = (e: Expression, list: readonly Expression[]): OperationExpression => ({ type: 'operation', operator: 'notin', args: [e, [...list]] });
+export const notIn = (e: Expression, list: readonly Expression[]): OperationExpression => ({
+  type: 'operation',
+  operator: 'notin',
+  args: [e, [...list]],
+});
 /** `EXISTS { … }`. */
-export const exists = (...items: Patterns[]): OperationExpression => ({ type: 'operation', operator: 'exists', args: [group(...items)] });
+export const exists = (...items: Patterns[]): OperationExpression => ({
+  type: 'operation',
+  operator: 'exists',
+  args: [group(...items)],
+});
 
 /** An aggregate: `COUNT([DISTINCT] e)`, `GROUP_CONCAT(e; SEPARATOR = "…")`. */
-export function aggregate(aggregation: 'count' | 'group_concat', expression: Expression, { distinct = false, separator }: { distinct?: boolean; separator?: string } = {}): AggregateExpression {
+export function aggregate(
+  aggregation: 'count' | 'group_concat',
+  expression: Expression,
+  { distinct = false, separator }: { distinct?: boolean; separator?: string } = {},
+): AggregateExpression {
   return { type: 'aggregate', aggregation, expression, distinct, ...(separator === undefined ? {} : { separator }) };
 }
 
@@ -228,12 +263,24 @@ export interface SelectParts {
 const WILDCARD = { termType: 'Wildcard', value: '*', equals } as unknown as Wildcard;
 
 /** A SELECT query (or, inside a pattern, a subquery). */
-export function select({ variables, where, distinct, limit, offset, order, group: by, having }: SelectParts): SelectQuery {
+export function select({
+  variables,
+  where,
+  distinct,
+  limit,
+  offset,
+  order,
+  group: by,
+  having,
+}: SelectParts): SelectQuery {
   const query: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: variables === '*' ? [WILDCARD] : variables.map((v) => ('termType' in v ? v : { expression: v[0], variable: v[1] })),
+    variables:
+      variables === '*'
+        ? [WILDCARD]
+        : variables.map((v) => ('termType' in v ? v : { expression: v[0], variable: v[1] })),
     where: patterns(...where),
   };
   if (distinct) query.distinct = true;
@@ -261,7 +308,14 @@ export interface TransitivePattern {
 
 /** A Virtuoso transitive subquery from `from` to `to` over `where`, as a pattern. */
 export function transitive(from: VariableTerm, to: VariableTerm, where: Pattern[], min: 0 | 1, max?: 1): Pattern {
-  const node: TransitivePattern = { type: 'virtuosoTransitive', in: from, out: to, where, min, ...(max === undefined ? {} : { max }) };
+  const node: TransitivePattern = {
+    type: 'virtuosoTransitive',
+    in: from,
+    out: to,
+    where,
+    min,
+    ...(max === undefined ? {} : { max }),
+  };
   return node as unknown as Pattern;
 }
 
@@ -278,11 +332,17 @@ export function update(...operations: UpdateOperation[]): Update {
 /** `INSERT DATA { GRAPH <g> { … } }`; with `template`, `INSERT { GRAPH <g> { … } } WHERE {}`, where blank nodes may stand. */
 export function insertData(into: IriTerm, triples: Triple[], template = false): UpdateOperation {
   const quads = [{ type: 'graph' as const, name: into, triples }];
-  return template ? { updateType: 'insertdelete', insert: quads, delete: [], where: [] } : { updateType: 'insert', insert: quads };
+  return template
+    ? { updateType: 'insertdelete', insert: quads, delete: [], where: [] }
+    : { updateType: 'insert', insert: quads };
 }
 
 /** `DROP SILENT GRAPH <g>`. */
-export const dropGraph = (name: IriTerm): UpdateOperation => ({ type: 'drop', silent: true, graph: { type: 'graph', name } });
+export const dropGraph = (name: IriTerm): UpdateOperation => ({
+  type: 'drop',
+  silent: true,
+  graph: { type: 'graph', name },
+});
 /** `MOVE SILENT <from> TO <to>` (`ADD` with `add`): a graph's triples into another. */
 export const moveGraph = (from: IriTerm, to: IriTerm, how: 'move' | 'add' = 'move'): UpdateOperation => ({
   type: how,

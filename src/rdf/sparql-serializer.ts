@@ -11,7 +11,16 @@ import { asTransitive, checkIri, type Path } from './sparql-algebra.ts';
 import { BKG, BRICK, OWL, RDF, RDFS, REC, REF, SKOS } from './vocabulary.ts';
 
 /** The prefixes the service's queries are written with. */
-export const PREFIXES: Readonly<Record<string, string>> = { brick: BRICK, rec: REC, ref: REF, rdf: RDF, rdfs: RDFS, owl: OWL, skos: SKOS, bkg: BKG };
+export const PREFIXES: Readonly<Record<string, string>> = {
+  brick: BRICK,
+  rec: REC,
+  ref: REF,
+  rdf: RDF,
+  rdfs: RDFS,
+  owl: OWL,
+  skos: SKOS,
+  bkg: BKG,
+};
 
 const LANGUAGE = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const BLANK_LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/;
@@ -30,7 +39,9 @@ interface GeneratorInstance {
   virtuosoTransitive?(pattern: Pattern): string;
 }
 
-const generator = new sparqljs.Generator({ prefixes: { ...PREFIXES } } as never).createGenerator() as unknown as GeneratorInstance;
+const generator = new sparqljs.Generator({
+  prefixes: { ...PREFIXES },
+} as never).createGenerator() as unknown as GeneratorInstance;
 const encodeIRI = generator.encodeIRI.bind(generator);
 const toEntity = generator.toEntity.bind(generator);
 const writeValues = generator.values.bind(generator);
@@ -59,7 +70,8 @@ generator.indent = (text) => text;
 generator.values = (pattern) => {
   const rows = pattern.values;
   const key = rows.length > 0 ? Object.keys(rows[0]!) : [];
-  if (key.length !== 1 || !rows.every((row) => row[key[0]!] !== undefined && Object.keys(row).length === 1)) return writeValues(pattern);
+  if (key.length !== 1 || !rows.every((row) => row[key[0]!] !== undefined && Object.keys(row).length === 1))
+    return writeValues(pattern);
   let text = `VALUES ${key[0]} {`;
   for (const row of rows) {
     const term = row[key[0]!]!;
@@ -77,14 +89,28 @@ generator.toEntity = (term) => {
     if (POSTFIX.has(path.pathType)) return `((${generator.toEntity(path.items[0] as never)})${path.pathType})`;
     if (path.pathType === '^') return `^(${generator.toEntity(path.items[0] as never)})`;
   }
-  if (term.termType === 'Literal' && term.language && !LANGUAGE.test(term.language)) throw new TypeError(`Invalid language tag ${term.language}`);
-  if (term.termType === 'BlankNode' && !BLANK_LABEL.test(term.value)) throw new TypeError(`Invalid blank node label ${term.value}`);
+  if (term.termType === 'Literal' && term.language && !LANGUAGE.test(term.language))
+    throw new TypeError(`Invalid language tag ${term.language}`);
+  if (term.termType === 'BlankNode' && !BLANK_LABEL.test(term.value))
+    throw new TypeError(`Invalid blank node label ${term.value}`);
   return toEntity(term);
 };
 generator.virtuosoTransitive = (pattern) => {
   const t = asTransitive(pattern)!;
-  const inner = generator.query({ type: 'query', queryType: 'SELECT', prefixes: {}, variables: [t.in, t.out], where: t.where });
-  const options = [`t_in(?${t.in.value})`, `t_out(?${t.out.value})`, 't_distinct', `t_min(${t.min})`, ...(t.max === undefined ? [] : [`t_max(${t.max})`])];
+  const inner = generator.query({
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    variables: [t.in, t.out],
+    where: t.where,
+  });
+  const options = [
+    `t_in(?${t.in.value})`,
+    `t_out(?${t.out.value})`,
+    't_distinct',
+    `t_min(${t.min})`,
+    ...(t.max === undefined ? [] : [`t_max(${t.max})`]),
+  ];
   return `{ ${inner} } OPTION (TRANSITIVE, ${options.join(', ')}) .`;
 };
 
@@ -94,7 +120,6 @@ export function serialize(query: SparqlQuery): string {
   return generator.toQuery({ ...query, prefixes: PREFIXES as Record<string, string> });
 }
 
-
 /**
  * A piece of a query (patterns, a path, a term, an expression) as text, its prefixes undeclared:
  * for the scripts that measure competing shapes written around the compiler's pieces.
@@ -103,6 +128,7 @@ export function serializeFragment(piece: readonly Pattern[] | Pattern | Path | E
   if (Array.isArray(piece)) return (piece as unknown as Pattern[]).map((p) => generator.toPattern(p)).join('\n');
   const node = piece as { type?: string; termType?: string };
   if (node.termType !== undefined || node.type === 'path') return generator.toEntity(piece as Term);
-  if (node.type === 'operation' || node.type === 'functionCall' || node.type === 'aggregate') return generator.toExpression(piece as Expression);
+  if (node.type === 'operation' || node.type === 'functionCall' || node.type === 'aggregate')
+    return generator.toExpression(piece as Expression);
   return generator.toPattern(piece as Pattern);
 }

@@ -62,5 +62,7 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
 
 // A cleanup's failure has no one to report to: the consumer is gone.
 function runCleanup(cleanup: () => unknown): void {
-  void Promise.resolve().then(cleanup).catch(() => undefined);
+  void Promise.resolve()
+    .then(cleanup)
+    .catch(() => undefined);
 }

@@ -75,7 +75,14 @@ export class MqttReadings {
         this.client.subscribe(this.topics(), { qos: 1 }, (error, granted) => {
           const refused = granted?.filter((g) => g.qos === 128) ?? [];
           if (error || refused.length > 0) {
-            this.logger.error({ broker: host, err: error ? { message: error.message } : undefined, refused: refused.map((g) => g.topic) }, 'mqtt subscription refused');
+            this.logger.error(
+              {
+                broker: host,
+                err: error ? { message: error.message } : undefined,
+                refused: refused.map((g) => g.topic),
+              },
+              'mqtt subscription refused',
+            );
             return;
           }
           if (!announced) this.logger.info({ broker: host, topics: this.topics() }, 'mqtt readings subscribed');
@@ -121,13 +128,19 @@ export class MqttReadings {
       const route = this.route(topic);
       const items = this.items(payload, route);
       await this.checkSite(route.siteId);
-      const report = await this.ingest.ingest(route.siteId, items, { source: 'mqtt', timeseriesId: route.timeseriesId }).catch((error: unknown) => {
-        this.logger.error({ err: error, topic }, 'mqtt readings could not be stored');
-        throw new BadMessage('the readings could not be stored');
-      });
+      const report = await this.ingest
+        .ingest(route.siteId, items, { source: 'mqtt', timeseriesId: route.timeseriesId })
+        .catch((error: unknown) => {
+          this.logger.error({ err: error, topic }, 'mqtt readings could not be stored');
+          throw new BadMessage('the readings could not be stored');
+        });
       this.stats.stored += report.stored;
       this.stats.rejectedReadings += report.rejected.length;
-      if (report.rejected.length > 0) this.warn({ topic, rejected: report.rejected.slice(0, 5), rejectedCount: report.rejected.length }, 'mqtt readings rejected');
+      if (report.rejected.length > 0)
+        this.warn(
+          { topic, rejected: report.rejected.slice(0, 5), rejectedCount: report.rejected.length },
+          'mqtt readings rejected',
+        );
     } catch (error) {
       this.stats.badMessages++;
       const reason = error instanceof BadMessage ? error.message : 'unexpected error';
@@ -175,7 +188,8 @@ export class MqttReadings {
   private warn(details: Record<string, unknown>, message: string): void {
     const minute = Math.floor(this.now() / 60_000);
     if (minute !== this.logged.minute) {
-      if (this.logged.suppressed > 0) this.logger.warn({ suppressed: this.logged.suppressed }, 'mqtt warnings suppressed in the last minute');
+      if (this.logged.suppressed > 0)
+        this.logger.warn({ suppressed: this.logged.suppressed }, 'mqtt warnings suppressed in the last minute');
       this.logged = { minute, count: 0, suppressed: 0 };
     }
     if (this.logged.count++ < LOGS_PER_MINUTE) this.logger.warn(details, message);

@@ -19,5 +19,9 @@ export interface SourceReading {
 export function pointValue(reading: SourceReading, timeZone: string): PointValue {
   const ms = typeof reading.timestamp === 'number' ? reading.timestamp : Date.parse(reading.timestamp);
   if (!Number.isFinite(ms)) return { value: reading.value, timestamp: String(reading.timestamp), quality: 'unknown' };
-  return { value: reading.value, timestamp: formatInZone(ms, timeZone), quality: reading.value === null ? 'stale' : 'good' };
+  return {
+    value: reading.value,
+    timestamp: formatInZone(ms, timeZone),
+    quality: reading.value === null ? 'stale' : 'good',
+  };
 }

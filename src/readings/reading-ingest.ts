@@ -14,7 +14,11 @@ export interface IngestReport {
 export type ReadingSource = 'rest' | 'mqtt' | 'simulator';
 
 /** Told after each stored batch: how many readings were stored and how many items refused. */
-export type IngestListener = (event: { readonly source: ReadingSource; readonly stored: number; readonly rejected: number }) => void;
+export type IngestListener = (event: {
+  readonly source: ReadingSource;
+  readonly stored: number;
+  readonly rejected: number;
+}) => void;
 
 /**
  * The one way readings come in (REST, MQTT, the demo simulator): checked item by item, stored in one
@@ -37,7 +41,11 @@ export class ReadingIngest {
   }
 
   /** Checks and stores items as clients send them; `timeseriesId` comes from an MQTT per-series topic. */
-  async ingest(siteId: string, items: readonly unknown[], origin: { readonly source: ReadingSource; readonly timeseriesId?: string } = { source: 'rest' }): Promise<IngestReport> {
+  async ingest(
+    siteId: string,
+    items: readonly unknown[],
+    origin: { readonly source: ReadingSource; readonly timeseriesId?: string } = { source: 'rest' },
+  ): Promise<IngestReport> {
     const { readings, rejected } = parseReadings(items, origin.timeseriesId);
     await this.save(siteId, readings);
     this.tell({ source: origin.source, stored: readings.length, rejected: rejected.length });

@@ -28,12 +28,14 @@ export type ParsedReading = { readonly reading: Reading } | { readonly errors: F
 /** An NDJSON line that did not parse: rejected at its own index like any other bad item. */
 class InvalidJsonLine {}
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Epoch milliseconds from an ISO-8601 string with an offset, or a number of epoch milliseconds. */
 export function readingTime(value: unknown): number | string {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0 || value > LATEST_MS) return 'Epoch milliseconds must be a number from 0 to 253402300799999.';
+    if (!Number.isFinite(value) || value < 0 || value > LATEST_MS)
+      return 'Epoch milliseconds must be a number from 0 to 253402300799999.';
     return Math.trunc(value);
   }
   if (typeof value !== 'string') return 'Must be an ISO-8601 string with a UTC offset, or epoch milliseconds.';
@@ -43,7 +45,10 @@ export function readingTime(value: unknown): number | string {
   return ms;
 }
 
-const requiredOr = (message: string, required = 'This field is required.') => (issue: { input: unknown }) => (issue.input === undefined ? required : message);
+const requiredOr =
+  (message: string, required = 'This field is required.') =>
+  (issue: { input: unknown }) =>
+    issue.input === undefined ? required : message;
 
 /**
  * One reading as clients send it. The REST body and MQTT messages are checked item by item with it
@@ -55,20 +60,36 @@ export const readingItemSchema = z.object(
     timeseriesId: plainText({ error: requiredOr('Must be a non-empty string.') })
       .refine((id) => id.trim() !== '', { message: 'Must be a non-empty string.', abort: true })
       .refine((id) => id.length <= MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`)
-      .meta({ description: `The series the reading belongs to (at most ${MAX_TIMESERIES_ID_LENGTH} characters); it need not be in the graph yet.`, example: 'ahu1-sat' }),
+      .meta({
+        description: `The series the reading belongs to (at most ${MAX_TIMESERIES_ID_LENGTH} characters); it need not be in the graph yet.`,
+        example: 'ahu1-sat',
+      }),
     timestamp: z
-      .union([z.number(), z.string()], { error: requiredOr('Must be an ISO-8601 string with a UTC offset, or epoch milliseconds.') })
+      .union([z.number(), z.string()], {
+        error: requiredOr('Must be an ISO-8601 string with a UTC offset, or epoch milliseconds.'),
+      })
       .transform((value, ctx) => {
         const time = readingTime(value);
         if (typeof time === 'number') return time;
         ctx.addIssue({ code: 'custom', message: time });
         return z.NEVER;
       })
-      .meta({ description: 'ISO-8601 with a UTC offset (Z or ±hh:mm), or epoch milliseconds.', example: '2026-11-21T23:05:00+01:00' }),
+      .meta({
+        description: 'ISO-8601 with a UTC offset (Z or ±hh:mm), or epoch milliseconds.',
+        example: '2026-11-21T23:05:00+01:00',
+      }),
     value: z
-      .union([z.number(), z.boolean(), z.null()], { error: requiredOr('Must be a finite number, a boolean or null.', 'This field is required (null when the reading carries no number).') })
+      .union([z.number(), z.boolean(), z.null()], {
+        error: requiredOr(
+          'Must be a finite number, a boolean or null.',
+          'This field is required (null when the reading carries no number).',
+        ),
+      })
       .transform((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value))
-      .meta({ description: 'A finite number, a boolean (stored as 1 or 0), or null for a reading without a number.', example: 13.4 }),
+      .meta({
+        description: 'A finite number, a boolean (stored as 1 or 0), or null for a reading without a number.',
+        example: 13.4,
+      }),
   },
   { error: 'Expected an object with timeseriesId, timestamp and value.' },
 );
@@ -79,21 +100,29 @@ export const readingItemSchema = z.object(
  */
 export function parseReading(item: unknown, fixedTimeseriesId?: string): ParsedReading {
   if (item instanceof InvalidJsonLine) return { errors: { non_field_errors: ['Not valid JSON.'] } };
-  const given = isObject(item) && fixedTimeseriesId !== undefined ? { ...item, timeseriesId: item.timeseriesId ?? fixedTimeseriesId } : item;
+  const given =
+    isObject(item) && fixedTimeseriesId !== undefined
+      ? { ...item, timeseriesId: item.timeseriesId ?? fixedTimeseriesId }
+      : item;
   const result = readingItemSchema.safeParse(given);
   if (!result.success) {
     const errors: FieldErrors = {};
     // One message per field: the first problem found.
-    for (const issue of result.error.issues) errors[issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors'] ??= [issue.message];
+    for (const issue of result.error.issues)
+      errors[issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors'] ??= [issue.message];
     return { errors };
   }
   const { timeseriesId, timestamp, value } = result.data;
-  if (fixedTimeseriesId !== undefined && timeseriesId !== fixedTimeseriesId) return { errors: { timeseriesId: ['Does not match the timeseries id of the topic.'] } };
+  if (fixedTimeseriesId !== undefined && timeseriesId !== fixedTimeseriesId)
+    return { errors: { timeseriesId: ['Does not match the timeseries id of the topic.'] } };
   return { reading: { timeseriesId, ms: timestamp, value } };
 }
 
 /** Checks every item: the readings to store, and the rejected items with their reasons. */
-export function parseReadings(items: readonly unknown[], fixedTimeseriesId?: string): { readings: Reading[]; rejected: Rejection[] } {
+export function parseReadings(
+  items: readonly unknown[],
+  fixedTimeseriesId?: string,
+): { readings: Reading[]; rejected: Rejection[] } {
   const readings: Reading[] = [];
   const rejected: Rejection[] = [];
   items.forEach((item, index) => {

@@ -48,7 +48,8 @@ export const COMPUTED_DIGITS = 12;
 
 const COMPUTED: ReadonlySet<Aggregate> = new Set(['mean', 'sum']);
 
-const roundComputed = (value: number | null): number | null => (value === null ? null : Number(value.toPrecision(COMPUTED_DIGITS)));
+const roundComputed = (value: number | null): number | null =>
+  value === null ? null : Number(value.toPrecision(COMPUTED_DIGITS));
 
 /** Rows per INSERT: unnest() batches of this size measured fastest on PGlite (100k rows: ~0.65 s; one a row: ~6 s). */
 const BATCH = 1000;
@@ -81,7 +82,12 @@ export class ReadingStore {
     await this.db.transaction(async (tx) => {
       for (let i = 0; i < rows.length; i += BATCH) {
         const batch = rows.slice(i, i + BATCH);
-        await tx.query(UPSERT, [siteId, batch.map((r) => r.timeseriesId), batch.map((r) => iso(r.ms)), batch.map((r) => r.value)]);
+        await tx.query(UPSERT, [
+          siteId,
+          batch.map((r) => r.timeseriesId),
+          batch.map((r) => iso(r.ms)),
+          batch.map((r) => r.value),
+        ]);
       }
     });
   }
@@ -94,7 +100,13 @@ export class ReadingStore {
   async latest(series: SeriesBySite, after: number, until: number): Promise<Map<string, LatestReadings>> {
     const sites = [...series].flatMap(([siteId, ids]) => ids.map(() => siteId));
     const ids = [...series].flatMap(([, ids]) => [...ids]);
-    const rows = await this.db.query<{ site: string; id: string; ts: unknown; value: unknown; timezone: string | null }>(
+    const rows = await this.db.query<{
+      site: string;
+      id: string;
+      ts: unknown;
+      value: unknown;
+      timezone: string | null;
+    }>(
       `SELECT s.site, s.id, r.ts, r.value, sites.timezone
        FROM unnest($1::text[], $2::text[]) AS s(site, id)
        LEFT JOIN sites ON sites.id = s.site
@@ -133,11 +145,21 @@ export class ReadingStore {
        FROM series s WHERE s.id IS NOT NULL`,
       [siteId],
     );
-    return { series: Number(row?.series ?? 0), first: row?.first == null ? null : msOf(row.first), last: row?.last == null ? null : msOf(row.last) };
+    return {
+      series: Number(row?.series ?? 0),
+      first: row?.first == null ? null : msOf(row.first),
+      last: row?.last == null ? null : msOf(row.last),
+    };
   }
 
   /** Each series' readings with `start <= ts < end`, oldest first, at most `limit` per series, in one query. */
-  async range(siteId: string, timeseriesIds: readonly string[], start: number, end: number, limit: number): Promise<Map<string, SeriesPoint[]>> {
+  async range(
+    siteId: string,
+    timeseriesIds: readonly string[],
+    start: number,
+    end: number,
+    limit: number,
+  ): Promise<Map<string, SeriesPoint[]>> {
     const rows = await this.db.query<{ id: string; ts: unknown; value: unknown }>(
       `SELECT s.id, r.ts, r.value
        FROM unnest($2::text[]) WITH ORDINALITY AS s(id, n)
@@ -179,7 +201,9 @@ export class ReadingStore {
 
   /** The instant of the site's newest reading, if it has any (the simulator's backfill starts there). */
   async lastReadingTime(siteId: string): Promise<number | undefined> {
-    const [row] = await this.db.query<{ last: unknown }>('SELECT max(ts) AS last FROM readings WHERE site = $1', [siteId]);
+    const [row] = await this.db.query<{ last: unknown }>('SELECT max(ts) AS last FROM readings WHERE site = $1', [
+      siteId,
+    ]);
     return row?.last === null || row?.last === undefined ? undefined : msOf(row.last);
   }
 }

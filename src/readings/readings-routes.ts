@@ -6,7 +6,13 @@ import { MAX_READINGS_PER_REQUEST, ndjsonItems } from './reading-input.ts';
 import type { ReadingIngest } from './reading-ingest.ts';
 
 /** Media types read as NDJSON: one reading object per line. */
-const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/json-lines', 'application/jsonlines'];
+const NDJSON_TYPES = [
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/json-lines',
+  'application/jsonlines',
+];
 // 10,000 readings of a few hundred bytes each, with room to spare.
 const BODY_LIMIT = '16mb';
 
@@ -19,7 +25,9 @@ function itemsOf(req: Request): unknown[] {
   const body: unknown = req.body;
   if (Array.isArray(body)) return body;
   if (typeof body === 'object' && body !== null) return [body];
-  throw badUserInput('Expected a JSON array of readings.', { fields: { non_field_errors: ['Expected a JSON array of {timeseriesId, timestamp, value} objects.'] } });
+  throw badUserInput('Expected a JSON array of readings.', {
+    fields: { non_field_errors: ['Expected a JSON array of {timeseriesId, timestamp, value} objects.'] },
+  });
 }
 
 /** `POST /sites/{id}/readings`: store readings, item by item (docs/readings.md). */
@@ -35,7 +43,9 @@ export function readingsRoutes(sites: SiteStore, ingest: ReadingIngest): Router 
       const items = itemsOf(req);
       if (items.length > MAX_READINGS_PER_REQUEST) {
         throw badUserInput(`At most ${MAX_READINGS_PER_REQUEST} readings per request.`, {
-          fields: { non_field_errors: [`At most ${MAX_READINGS_PER_REQUEST} readings per request, got ${items.length}.`] },
+          fields: {
+            non_field_errors: [`At most ${MAX_READINGS_PER_REQUEST} readings per request, got ${items.length}.`],
+          },
         });
       }
       res.json(await ingest.ingest(site.id, items));

@@ -35,7 +35,9 @@ export class Readings {
     logger: Logger,
   ) {
     this.store = new ReadingStore(deps.database);
-    this.events = deps.redis ? redisReadingEvents(deps.redis, config.redisChannelPrefix, logger) : memoryReadingEvents();
+    this.events = deps.redis
+      ? redisReadingEvents(deps.redis, config.redisChannelPrefix, logger)
+      : memoryReadingEvents();
     this.ingest = new ReadingIngest(this.store, this.events);
     this.currentValues = storedCurrentValues(this.store);
     this.mqtt = config.mqtt && new MqttReadings(config.mqtt, deps.sites, this.ingest, logger);

@@ -16,7 +16,8 @@ export function storedCurrentValues(readings: ReadingStore, now: () => number = 
       const bySite = new Map<string, Map<string, PointValue>>();
       for (const [siteId, { timeZone, readings: points }] of latest) {
         const values = new Map<string, PointValue>();
-        for (const [id, reading] of points) values.set(id, pointValue({ timestamp: reading.ms, value: reading.value }, timeZone));
+        for (const [id, reading] of points)
+          values.set(id, pointValue({ timestamp: reading.ms, value: reading.value }, timeZone));
         bySite.set(siteId, values);
       }
       return bySite;

@@ -59,7 +59,14 @@ function computeOffset(zone: Zone, ms: number): number {
     if (part.type === 'era') bc = part.value === 'BC';
     else if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  const wall = utc(bc ? 1 - parts.year! : parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = utc(
+    bc ? 1 - parts.year! : parts.year!,
+    parts.month! - 1,
+    parts.day!,
+    parts.hour!,
+    parts.minute!,
+    parts.second!,
+  );
   const whole = ms - (((ms % 1000) + 1000) % 1000);
   return Math.round((wall - whole) / 60_000);
 }
@@ -99,7 +106,8 @@ export function formatInZone(ms: number, timeZone: string): string {
 }
 
 // Date, optional time (seconds and fractions optional), optional offset.
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 interface IsoParts {
   /** The wall-clock time read as if it were UTC. */
@@ -111,7 +119,9 @@ interface IsoParts {
 function parseIsoParts(text: string): IsoParts | undefined {
   const m = ISO.exec(text.trim());
   if (!m) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => (v === undefined ? undefined : Number(v)));
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) =>
+    v === undefined ? undefined : Number(v),
+  );
   const fraction = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
   const wall = utc(year!, month! - 1, day!, hour, minute, second, fraction);

@@ -23,7 +23,8 @@ const createRedisClient = (url: string, connected: () => boolean) =>
     disableOfflineQueue: true,
     socket: {
       connectTimeout: 5000,
-      reconnectStrategy: (retries: number, cause: Error) => (connected() ? Math.min(retries * 200, 2000) : retries < 3 ? 200 : cause),
+      reconnectStrategy: (retries: number, cause: Error) =>
+        connected() ? Math.min(retries * 200, 2000) : retries < 3 ? 200 : cause,
     },
   });
 
@@ -64,7 +65,10 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
     return Promise.race([
       client.sendCommand<T>(args).finally(() => clearTimeout(timer)),
       new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => setImmediate(() => reject(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`))), REDIS_COMMAND_TIMEOUT_MS);
+        timer = setTimeout(
+          () => setImmediate(() => reject(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`))),
+          REDIS_COMMAND_TIMEOUT_MS,
+        );
       }),
     ]);
   };

@@ -76,7 +76,11 @@ export class DemoSimulator {
 
   /** The readings of every point at `t`. */
   readingsAt(points: readonly SignalPoint[], t: number): Reading[] {
-    return points.map((p) => ({ timeseriesId: p.timeseriesId, ms: t, value: signalValue(p, t, this.options.timeZone) }));
+    return points.map((p) => ({
+      timeseriesId: p.timeseriesId,
+      ms: t,
+      value: signalValue(p, t, this.options.timeZone),
+    }));
   }
 
   private run(work: () => Promise<void>): Promise<void> {
@@ -95,7 +99,11 @@ export class DemoSimulator {
   private async demoPoints(): Promise<SignalPoint[]> {
     if (this.points) return this.points;
     // Every point of the site, with what a signal needs.
-    const found = await queryEntities(this.query, { siteId: DEMO_SITE, kind: 'Point', fields: ['type', 'unit', 'timeseriesId'] });
+    const found = await queryEntities(this.query, {
+      siteId: DEMO_SITE,
+      kind: 'Point',
+      fields: ['type', 'unit', 'timeseriesId'],
+    });
     const byTimeseries = new Map<string, SignalPoint>();
     for (const { type, unit, timeseriesId } of found) {
       if (timeseriesId && !byTimeseries.has(timeseriesId)) byTimeseries.set(timeseriesId, { type, unit, timeseriesId });
@@ -122,7 +130,15 @@ export class DemoSimulator {
       await this.ingest.write(DEMO_SITE, batch);
       written += batch.length;
     }
-    this.logger.info({ site: DEMO_SITE, readings: written, points: points.length, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'demo history backfilled');
+    this.logger.info(
+      {
+        site: DEMO_SITE,
+        readings: written,
+        points: points.length,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+      },
+      'demo history backfilled',
+    );
   }
 
   /** Writes every point's reading for the current minute. */

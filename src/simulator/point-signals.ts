@@ -46,7 +46,9 @@ export function conditionsAt(t: number, timeZone: string): Conditions {
   const local = new Date(t + zoneOffsetMinutes(t, timeZone) * 60_000);
   const hour = local.getUTCHours() + local.getUTCMinutes() / 60;
   const weekday = local.getUTCDay() >= 1 && local.getUTCDay() <= 5;
-  const occupancy = weekday ? 0.9 * smoothstep(6.5, 8.5, hour) * (1 - smoothstep(17, 19.5, hour)) + 0.03 * Math.sin(hour) ** 2 : 0.03;
+  const occupancy = weekday
+    ? 0.9 * smoothstep(6.5, 8.5, hour) * (1 - smoothstep(17, 19.5, hour)) + 0.03 * Math.sin(hour) ** 2
+    : 0.03;
   const daily = Math.sin(((hour - 9) / 24) * 2 * Math.PI);
   const dayOfYear = Math.floor((t - Date.UTC(local.getUTCFullYear(), 0, 1)) / (24 * HOUR));
   const season = -Math.cos(((dayOfYear - 15) / 365) * 2 * Math.PI); // -1 mid-January, +1 mid-July
@@ -85,7 +87,10 @@ const MODELS: ReadonlyArray<readonly [RegExp, Model]> = [
   [/Outside_Air_Humidity/, (c, n) => round(72 - 18 * c.daily + 4 * n, 1)], // %RH
   [/Humidity/, (c, n) => round(44 + 6 * c.occupancy + 2 * n, 1)],
   [/Zone_Air_Temperature_Setpoint/, (c) => zoneSetpoint(c)], // °C
-  [/Zone_Air_Temperature_Sensor/, (c, n) => round(zoneSetpoint(c) + 0.5 + 0.6 * c.daily + 0.8 * c.occupancy - 0.4 + 0.3 * n, 2)],
+  [
+    /Zone_Air_Temperature_Sensor/,
+    (c, n) => round(zoneSetpoint(c) + 0.5 + 0.6 * c.daily + 0.8 * c.occupancy - 0.4 + 0.3 * n, 2),
+  ],
   [/Supply_Air_Temperature_Setpoint/, () => 13],
   [/(Discharge|Supply)_Air_Temperature/, (c, n) => round(c.on ? 13.2 + 0.4 * n : 17 + 2 * c.daily + 0.3 * n, 2)],
   [/Return_Air_Temperature/, (c, n) => round(22 + 0.5 * c.daily + 0.8 * c.occupancy + 0.2 * n, 2)],
@@ -139,7 +144,8 @@ const UNIT_FACTORS: Readonly<Record<string, number>> = { KiloPA: 0.001, 'M3-PER-
 export function signalValue(point: SignalPoint, t: number, timeZone: string): number {
   const conditions = conditionsAt(t, timeZone);
   const noise = smoothNoise(point.timeseriesId, t);
-  const model = MODELS.find(([pattern]) => pattern.test(point.type))?.[1] ?? ((_c: Conditions, n: number) => round(50 + 10 * n, 2));
+  const model =
+    MODELS.find(([pattern]) => pattern.test(point.type))?.[1] ?? ((_c: Conditions, n: number) => round(50 + 10 * n, 2));
   const value = model(conditions, noise, t);
   const factor = point.unit ? UNIT_FACTORS[point.unit] : undefined;
   return factor === undefined ? value : round(value * factor, 6);

@@ -16,12 +16,25 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-const text = (max: number) => plainText().trim().max(max, `At most ${max} characters.`).nullish().transform((v) => v || null);
+const text = (max: number) =>
+  plainText()
+    .trim()
+    .max(max, `At most ${max} characters.`)
+    .nullish()
+    .transform((v) => v || null);
 
 /** The body of `POST /api/v1/sites/`. */
 export const newSiteSchema = z.object({
-  id: z.string({ error: 'This field is required.' }).regex(SITE_ID, 'A slug: lowercase letters, digits and hyphens, 1 to 64 characters, starting and ending with a letter or digit.'),
-  name: plainText({ error: 'This field is required.' }).trim().min(1, 'This field may not be blank.').max(255, 'At most 255 characters.'),
+  id: z
+    .string({ error: 'This field is required.' })
+    .regex(
+      SITE_ID,
+      'A slug: lowercase letters, digits and hyphens, 1 to 64 characters, starting and ending with a letter or digit.',
+    ),
+  name: plainText({ error: 'This field is required.' })
+    .trim()
+    .min(1, 'This field may not be blank.')
+    .max(255, 'At most 255 characters.'),
   organization: text(255),
   address: text(511),
   city: text(255),
@@ -32,8 +45,18 @@ export const newSiteSchema = z.object({
     .transform((v) => v.toUpperCase())
     .nullish()
     .transform((v) => v ?? null),
-  latitude: z.number().min(-90, 'From -90 to 90.').max(90, 'From -90 to 90.').nullish().transform((v) => v ?? null),
-  longitude: z.number().min(-180, 'From -180 to 180.').max(180, 'From -180 to 180.').nullish().transform((v) => v ?? null),
+  latitude: z
+    .number()
+    .min(-90, 'From -90 to 90.')
+    .max(90, 'From -90 to 90.')
+    .nullish()
+    .transform((v) => v ?? null),
+  longitude: z
+    .number()
+    .min(-180, 'From -180 to 180.')
+    .max(180, 'From -180 to 180.')
+    .nullish()
+    .transform((v) => v ?? null),
   timezone: z
     .string()
     .refine(isTimeZone, 'An IANA time zone name, e.g. "Europe/Berlin".')

@@ -21,14 +21,34 @@ export function siteQuery(siteId: string, text: string, limits: SparqlLimits): C
  * wait for a thread nor the copy of a large graph counts against the client. `signal` is the
  * request's: once its client has gone away, the query leaves its queue or stops.
  */
-export async function answerQuery(store: GraphStore, query: ConfinedQuery, limits: SparqlLimits, signal?: AbortSignal): Promise<ClientQueryResult> {
+export async function answerQuery(
+  store: GraphStore,
+  query: ConfinedQuery,
+  limits: SparqlLimits,
+  signal?: AbortSignal,
+): Promise<ClientQueryResult> {
   const overCap = (what: string) =>
-    queryTooComplex(`The answer has more than ${limits.maxResults} ${what}, the endpoint's limit; add a LIMIT (and OFFSET to page) or narrow the query.`);
+    queryTooComplex(
+      `The answer has more than ${limits.maxResults} ${what}, the endpoint's limit; add a LIMIT (and OFFSET to page) or narrow the query.`,
+    );
   if (query.overflowProbe) {
-    const probe = await store.clientQuery({ text: query.overflowProbe, form: 'SELECT', graphs: query.graphs, timeoutMs: limits.timeoutMs, signal });
-    if (probe.form === 'SELECT' && probe.rows.length > 0) throw overCap(`triples (its pattern has more than ${limits.maxResults} solutions)`);
+    const probe = await store.clientQuery({
+      text: query.overflowProbe,
+      form: 'SELECT',
+      graphs: query.graphs,
+      timeoutMs: limits.timeoutMs,
+      signal,
+    });
+    if (probe.form === 'SELECT' && probe.rows.length > 0)
+      throw overCap(`triples (its pattern has more than ${limits.maxResults} solutions)`);
   }
-  const result = await store.clientQuery({ text: query.text, form: query.form, graphs: query.graphs, timeoutMs: limits.timeoutMs, signal });
+  const result = await store.clientQuery({
+    text: query.text,
+    form: query.form,
+    graphs: query.graphs,
+    timeoutMs: limits.timeoutMs,
+    signal,
+  });
   const size = result.form === 'SELECT' ? result.rows.length : result.form === 'ASK' ? 0 : lineCount(result.ntriples);
   if (size > limits.maxResults) throw overCap(result.form === 'SELECT' ? 'rows' : 'triples');
   return result;

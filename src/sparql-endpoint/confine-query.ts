@@ -18,7 +18,9 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
 /** Prefixes a query may use without declaring them, as on GraphDB or Virtuoso: Brick's and RDF's own. A query's PREFIX overrides one. */
 const DECLARED = { ...PREFIXES, rdf: RDF, xsd: XSD, unit: UNIT, qudt: 'http://qudt.org/schema/qudt/' };
 /** SPARQL's own casts are the only IRI-named functions allowed (a store's extension functions may read files or URLs). */
-const CASTS = new Set(['string', 'integer', 'decimal', 'double', 'float', 'boolean', 'dateTime', 'date', 'time'].map((n) => XSD + n));
+const CASTS = new Set(
+  ['string', 'integer', 'decimal', 'double', 'float', 'boolean', 'dateTime', 'date', 'time'].map((n) => XSD + n),
+);
 
 /**
  * What the stores run. A client's query stays the client's: sparqljs prints the confined AST back
@@ -56,12 +58,16 @@ export function confineQuery(text: string, graphs: readonly string[], maxResults
     throw refuse(`The query is not valid SPARQL 1.1: ${describeParseError(error, text)}.`);
   }
   checkQueryDepth(parsed);
-  if (parsed.type === 'update') throw refuse('This endpoint is read-only: SPARQL Update (INSERT, DELETE, LOAD, CLEAR, DROP, …) is refused.');
+  if (parsed.type === 'update')
+    throw refuse('This endpoint is read-only: SPARQL Update (INSERT, DELETE, LOAD, CLEAR, DROP, …) is refused.');
   const query: Query = parsed;
   const allowed = new Set(graphs);
   const outside = (names: readonly { value: string }[] | undefined) => names?.find((n) => !allowed.has(n.value));
   const foreign = outside(query.from?.default) ?? outside(query.from?.named);
-  if (foreign) throw refuse(`The query may read only this site's graph (${graphs[0]}) and the ontology (${graphs.slice(1).join(', ')}); FROM <${foreign.value}> is refused.`);
+  if (foreign)
+    throw refuse(
+      `The query may read only this site's graph (${graphs[0]}) and the ontology (${graphs.slice(1).join(', ')}); FROM <${foreign.value}> is refused.`,
+    );
   // A dataset the query states within the allowed graphs is kept; otherwise both graphs.
   const from = query.from && (query.from.default.length > 0 || query.from.named.length > 0) ? query.from : undefined;
   const named = graphs.map((g) => ({ termType: 'NamedNode', value: g }) as never);
@@ -98,7 +104,11 @@ function probeText(query: Query, cap: number): string {
   return new sparqljs.Generator().stringify(probe as unknown as SparqlQuery);
 }
 
-function confinePatterns(patterns: readonly unknown[], allowed: ReadonlySet<string>, graphs: readonly string[]): unknown[] {
+function confinePatterns(
+  patterns: readonly unknown[],
+  allowed: ReadonlySet<string>,
+  graphs: readonly string[],
+): unknown[] {
   return patterns.map((pattern) => confineNode(pattern, allowed, graphs));
 }
 
@@ -110,12 +120,17 @@ function confineNode(node: unknown, allowed: ReadonlySet<string>, graphs: readon
   if (Array.isArray(node)) return confinePatterns(node, allowed, graphs);
   if (node === null || typeof node !== 'object' || 'termType' in node) return node;
   const record = node as Record<string, unknown>;
-  if (record.type === 'service') throw refuse('SERVICE is refused: this endpoint makes no requests to other endpoints.');
-  if (record.type === 'query' && (record as { from?: unknown }).from) throw refuse('A subquery may not have FROM clauses.');
+  if (record.type === 'service')
+    throw refuse('SERVICE is refused: this endpoint makes no requests to other endpoints.');
+  if (record.type === 'query' && (record as { from?: unknown }).from)
+    throw refuse('A subquery may not have FROM clauses.');
   if (record.type === 'functionCall') {
     const name = record.function as string | { value: string };
     const iri = typeof name === 'string' ? name : name.value;
-    if (!CASTS.has(iri)) throw refuse(`The function <${iri}> is refused: only SPARQL 1.1's built-in functions and XSD casts are available.`);
+    if (!CASTS.has(iri))
+      throw refuse(
+        `The function <${iri}> is refused: only SPARQL 1.1's built-in functions and XSD casts are available.`,
+      );
   }
   for (const [key, value] of Object.entries(record)) {
     if (value && typeof value === 'object') record[key] = confineNode(value, allowed, graphs);
@@ -123,12 +138,18 @@ function confineNode(node: unknown, allowed: ReadonlySet<string>, graphs: readon
   if (record.type === 'graph') {
     const graph = record as unknown as GraphPattern;
     if (graph.name.termType === 'NamedNode') {
-      if (!allowed.has(graph.name.value)) throw refuse(`GRAPH <${graph.name.value}> is refused: the query may read only this site's graph (${graphs[0]}) and the ontology.`);
+      if (!allowed.has(graph.name.value))
+        throw refuse(
+          `GRAPH <${graph.name.value}> is refused: the query may read only this site's graph (${graphs[0]}) and the ontology.`,
+        );
       return graph;
     }
     // FROM NAMED already limits GRAPH ?g; the VALUES makes it so on a store that reads more.
     const variable = graph.name.value;
-    const values = { type: 'values', values: graphs.map((g) => ({ [`?${variable}`]: { termType: 'NamedNode', value: g } })) };
+    const values = {
+      type: 'values',
+      values: graphs.map((g) => ({ [`?${variable}`]: { termType: 'NamedNode', value: g } })),
+    };
     return { type: 'group', patterns: [values, graph] };
   }
   return record;

@@ -27,7 +27,8 @@ export function checkQueryNesting(text: string): void {
   try {
     new TurtleNestingScanner('SPARQL', QUERY_NESTING_LIMIT, true).scan(text);
   } catch (error) {
-    if (error instanceof NestingTooDeep) throw queryTooComplex(`${error.message}: the endpoint reads no deeper queries.`);
+    if (error instanceof NestingTooDeep)
+      throw queryTooComplex(`${error.message}: the endpoint reads no deeper queries.`);
     throw error;
   }
 }

@@ -23,7 +23,12 @@ export function sparqlRoutes(sites: SiteStore, store: GraphStore, limits: Sparql
     const query = siteQuery(site.id, params.query, limits);
     const types = RESULT_TYPES[query.form];
     const type = req.accepts([...types]);
-    if (!type) throw new AppError('NOT_ACCEPTABLE', `${query.form === 'ASK' ? 'An' : 'A'} ${query.form} query answers ${types.join(', ')}.`, { supported: types });
+    if (!type)
+      throw new AppError(
+        'NOT_ACCEPTABLE',
+        `${query.form === 'ASK' ? 'An' : 'A'} ${query.form} query answers ${types.join(', ')}.`,
+        { supported: types },
+      );
     const result = await answerQuery(store, query, limits, req.work?.signal);
     res.type(type).send(writeResults(result, type));
   };
@@ -35,11 +40,16 @@ export function sparqlRoutes(sites: SiteStore, store: GraphStore, limits: Sparql
     express.text({ type: 'application/sparql-query', limit: MAX_QUERY_LENGTH * 4 }),
     (req, res) => {
       const type = mediaType(req);
-      if (type === 'application/sparql-update') throw badUserInput('This endpoint is read-only: SPARQL Update is refused.');
+      if (type === 'application/sparql-update')
+        throw badUserInput('This endpoint is read-only: SPARQL Update is refused.');
       if (!QUERY_TYPES.includes(type)) {
         throw unsupportedMediaType(`Content-Type must be one of ${QUERY_TYPES.join(', ')}.`, QUERY_TYPES);
       }
-      return handle(req, res, type === 'application/sparql-query' ? { query: req.body } : (req.body as Record<string, unknown>));
+      return handle(
+        req,
+        res,
+        type === 'application/sparql-query' ? { query: req.body } : (req.body as Record<string, unknown>),
+      );
     },
   );
   return router;

@@ -8,7 +8,13 @@ import type { ClientQueryResult, RdfTerm, SparqlRow } from '../store/graph-store
 
 /** Media types by query form, the first the default (Accept: *\/*). */
 export const RESULT_TYPES = {
-  SELECT: ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values', 'application/json'],
+  SELECT: [
+    'application/sparql-results+json',
+    'application/sparql-results+xml',
+    'text/csv',
+    'text/tab-separated-values',
+    'application/json',
+  ],
   ASK: ['application/sparql-results+json', 'application/sparql-results+xml', 'application/json'],
   CONSTRUCT: ['text/turtle', 'application/n-triples', 'text/plain'],
   DESCRIBE: ['text/turtle', 'application/n-triples', 'text/plain'],
@@ -18,7 +24,9 @@ export const RESULT_TYPES = {
 export function writeResults(result: ClientQueryResult, type: string): string {
   switch (result.form) {
     case 'ASK':
-      return type === 'application/sparql-results+xml' ? xmlDocument('', `  <boolean>${result.value}</boolean>\n`) : JSON.stringify({ head: {}, boolean: result.value });
+      return type === 'application/sparql-results+xml'
+        ? xmlDocument('', `  <boolean>${result.value}</boolean>\n`)
+        : JSON.stringify({ head: {}, boolean: result.value });
     case 'SELECT':
       if (type === 'application/sparql-results+xml') return selectXml(result.vars, result.rows);
       if (type === 'text/csv') return selectCsv(result.vars, result.rows);
@@ -26,7 +34,10 @@ export function writeResults(result: ClientQueryResult, type: string): string {
       return JSON.stringify({ head: { vars: result.vars }, results: { bindings: result.rows } });
     default: {
       if (type !== 'text/turtle') return result.ntriples;
-      return new oxigraph.Store(oxigraph.parse(result.ntriples, { format: 'application/n-triples' })).dump({ format: 'text/turtle', from_graph_name: oxigraph.defaultGraph() });
+      return new oxigraph.Store(oxigraph.parse(result.ntriples, { format: 'application/n-triples' })).dump({
+        format: 'text/turtle',
+        from_graph_name: oxigraph.defaultGraph(),
+      });
     }
   }
 }
@@ -59,7 +70,10 @@ function selectXml(vars: readonly string[], rows: readonly SparqlRow[]): string 
 const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 function selectCsv(vars: readonly string[], rows: readonly SparqlRow[]): string {
-  const lines = [vars.map(csvField).join(','), ...rows.map((row) => vars.map((v) => csvField(row[v]?.value ?? '')).join(','))];
+  const lines = [
+    vars.map(csvField).join(','),
+    ...rows.map((row) => vars.map((v) => csvField(row[v]?.value ?? '')).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -73,6 +87,9 @@ function tsvTerm(term: RdfTerm | undefined): string {
 }
 
 function selectTsv(vars: readonly string[], rows: readonly SparqlRow[]): string {
-  const lines = [vars.map((v) => `?${v}`).join('\t'), ...rows.map((row) => vars.map((v) => tsvTerm(row[v])).join('\t'))];
+  const lines = [
+    vars.map((v) => `?${v}`).join('\t'),
+    ...rows.map((row) => vars.map((v) => tsvTerm(row[v])).join('\t')),
+  ];
   return `${lines.join('\n')}\n`;
 }

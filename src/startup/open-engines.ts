@@ -16,7 +16,10 @@ const closeQuietly = async (value: unknown) => {
  * the ones that opened are closed again and a StartupError names every failure, one line each:
  * a bad database, Redis and S3 are reported together rather than one per restart.
  */
-export async function openEngines<T extends Openers>(openers: T, timeoutMs = ENGINE_START_TIMEOUT_MS): Promise<Opened<T>> {
+export async function openEngines<T extends Openers>(
+  openers: T,
+  timeoutMs = ENGINE_START_TIMEOUT_MS,
+): Promise<Opened<T>> {
   const names = Object.keys(openers);
   const timers: NodeJS.Timeout[] = [];
   const results = await Promise.allSettled(
@@ -30,10 +33,16 @@ export async function openEngines<T extends Openers>(openers: T, timeoutMs = ENG
     ),
   );
   for (const timer of timers) clearTimeout(timer);
-  const problems = results.flatMap((result, i) => (result.status === 'rejected' ? [`${names[i]}: ${describeFailure(result.reason)}`] : []));
+  const problems = results.flatMap((result, i) =>
+    result.status === 'rejected' ? [`${names[i]}: ${describeFailure(result.reason)}`] : [],
+  );
   if (problems.length > 0) {
-    await Promise.all(results.map((result) => (result.status === 'fulfilled' ? closeQuietly(result.value) : undefined)));
+    await Promise.all(
+      results.map((result) => (result.status === 'fulfilled' ? closeQuietly(result.value) : undefined)),
+    );
     throw new StartupError(problems);
   }
-  return Object.fromEntries(names.map((name, i) => [name, (results[i] as PromiseFulfilledResult<unknown>).value])) as Opened<T>;
+  return Object.fromEntries(
+    names.map((name, i) => [name, (results[i] as PromiseFulfilledResult<unknown>).value]),
+  ) as Opened<T>;
 }

@@ -9,7 +9,15 @@
  *   (`<never>*`, whose pairs Comunica enumerates correctly).
  */
 import type { Pattern, SelectQuery, Term, VariableTerm } from 'sparqljs';
-import { expandPath, mapExists, mapPatterns, mapTriples, pathHas, variableTerm, type Expansion } from './sparql-rewrite.ts';
+import {
+  expandPath,
+  mapExists,
+  mapPatterns,
+  mapTriples,
+  pathHas,
+  variableTerm,
+  type Expansion,
+} from './sparql-rewrite.ts';
 
 const ZERO_OR_ONE: ReadonlySet<string> = new Set(['?']);
 // A predicate no graph uses: its `*` path is the zero-length path alone.
@@ -23,9 +31,18 @@ export function forComunica(parsed: SelectQuery): SelectQuery {
   const how: Expansion = {
     keep: (path) => !pathHas(path, ZERO_OR_ONE),
     repeated: (s, path, o) => {
-      if (path.pathType !== '?') return [{ type: 'bgp', triples: [{ subject: s as VariableTerm, predicate: path, object: o }] }];
+      if (path.pathType !== '?')
+        return [{ type: 'bgp', triples: [{ subject: s as VariableTerm, predicate: path, object: o }] }];
       const zero = { type: 'path', pathType: '*', items: [NEVER] } as unknown as typeof path;
-      return [{ type: 'union', patterns: [expandPath(s, path.items[0]!, o, how), [{ type: 'bgp', triples: [{ subject: s as VariableTerm, predicate: zero, object: o }] }]].map((patterns) => ({ type: 'group', patterns: patterns as Pattern[] })) }];
+      return [
+        {
+          type: 'union',
+          patterns: [
+            expandPath(s, path.items[0]!, o, how),
+            [{ type: 'bgp', triples: [{ subject: s as VariableTerm, predicate: zero, object: o }] }],
+          ].map((patterns) => ({ type: 'group', patterns: patterns as Pattern[] })),
+        },
+      ];
     },
     fresh: () => variableTerm(`comunica_step_${++fresh}`),
   };
@@ -41,7 +58,13 @@ export function forComunica(parsed: SelectQuery): SelectQuery {
 /** Every EXISTS of a BIND inside `GRAPH <g>` wrapped in `GRAPH <g>`. */
 function existsInTheirGraph(list: Pattern[], graph: Term | undefined, changed: () => void): Pattern[] {
   return mapPatterns(list, (p) => {
-    if (p.type === 'graph') return [{ ...p, patterns: existsInTheirGraph(p.patterns, p.name.termType === 'NamedNode' ? p.name : undefined, changed) }];
+    if (p.type === 'graph')
+      return [
+        {
+          ...p,
+          patterns: existsInTheirGraph(p.patterns, p.name.termType === 'NamedNode' ? p.name : undefined, changed),
+        },
+      ];
     if (p.type !== 'bind' || !graph) return undefined;
     const expression = mapExists(p.expression, (pattern) => {
       changed();

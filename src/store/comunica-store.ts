@@ -12,7 +12,17 @@ import { QueryEngine } from '@comunica/query-sparql';
 import N3 from 'n3';
 import oxigraph from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
-import { type ClientQuery, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type RdfTerm, type SelectOptions, type SparqlRow } from './graph-store.ts';
+import {
+  type ClientQuery,
+  type ClientQueryResult,
+  type GraphStore,
+  type LoadResult,
+  type RdfFormat,
+  type RdfSource,
+  type RdfTerm,
+  type SelectOptions,
+  type SparqlRow,
+} from './graph-store.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
 import { forComunica } from './comunica-query.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
@@ -38,7 +48,8 @@ function jsonTerm(term: RDF.Term): RdfTerm {
       return { type: 'bnode', value: term.value };
     case 'Literal':
       if (term.language) return { type: 'literal', value: term.value, 'xml:lang': term.language };
-      if (term.datatype.value === XSD_STRING || term.datatype.value === RDF_LANG_STRING) return { type: 'literal', value: term.value };
+      if (term.datatype.value === XSD_STRING || term.datatype.value === RDF_LANG_STRING)
+        return { type: 'literal', value: term.value };
       return { type: 'literal', value: term.value, datatype: term.datatype.value };
     default:
       throw new Error(`Unexpected ${term.termType} in a query result`);
@@ -59,7 +70,10 @@ export class ComunicaStore implements GraphStore {
     if (options.persistDir) {
       mkdirSync(options.persistDir, { recursive: true });
       for (const name of readdirSync(options.persistDir)) {
-        if (name.endsWith('.nq')) store.data.addQuads(new N3.Parser({ format: 'N-Quads' }).parse(readFileSync(join(options.persistDir, name), 'utf8')));
+        if (name.endsWith('.nq'))
+          store.data.addQuads(
+            new N3.Parser({ format: 'N-Quads' }).parse(readFileSync(join(options.persistDir, name), 'utf8')),
+          );
         // A write a crash cut short: the graph's last complete file is the `.nq` beside it.
         if (name.endsWith('.tmp')) rmSync(join(options.persistDir, name), { force: true });
       }
@@ -72,7 +86,10 @@ export class ComunicaStore implements GraphStore {
     // reaches an answer. As the union of all graphs it keeps Comunica 4.5 from dropping path
     // alternatives: its optimizer tests each `a|b` alternative against the default graph only and
     // prunes those with no triples there, so inside GRAPH every alternative path came out empty.
-    const stream = await this.engine.queryBindings(serialize(forComunica(query)), { sources: [this.data], unionDefaultGraph: true });
+    const stream = await this.engine.queryBindings(serialize(forComunica(query)), {
+      sources: [this.data],
+      unionDefaultGraph: true,
+    });
     const signal = options?.work?.signal;
     const stop = () => stream.destroy(signal?.reason as Error);
     signal?.addEventListener('abort', stop, { once: true });
@@ -117,7 +134,9 @@ export class ComunicaStore implements GraphStore {
       }
       const quads = await this.engine.queryQuads(query.text, context);
       stream = quads;
-      const triples = (await quads.toArray()).map((q) => N3.DataFactory.quad(q.subject, q.predicate, q.object) as N3.Quad);
+      const triples = (await quads.toArray()).map(
+        (q) => N3.DataFactory.quad(q.subject, q.predicate, q.object) as N3.Quad,
+      );
       return { form: query.form, ntriples: new N3.Writer({ format: 'N-Triples' }).quadsToString(triples) };
     };
     try {
@@ -160,7 +179,9 @@ export class ComunicaStore implements GraphStore {
 
   async exportGraph(graph: string, format: 'text/turtle' | 'application/n-triples'): Promise<string> {
     // Written by Oxigraph, so every store exports the same text for the same graph.
-    const triples = this.data.getQuads(null, null, null, N3.DataFactory.namedNode(graph)).map((q) => oxigraph.fromQuad(N3.DataFactory.quad(q.subject, q.predicate, q.object)));
+    const triples = this.data
+      .getQuads(null, null, null, N3.DataFactory.namedNode(graph))
+      .map((q) => oxigraph.fromQuad(N3.DataFactory.quad(q.subject, q.predicate, q.object)));
     return new oxigraph.Store(triples).dump({ format, from_graph_name: oxigraph.defaultGraph() });
   }
 

@@ -16,7 +16,19 @@
  * it runs in the store's worker thread between two requests, and on the main thread for a swap,
  * which the store orders with its writes.
  */
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RdfFormat } from './graph-store.ts';
@@ -98,7 +110,12 @@ export class GraphJournal {
       for (const s of segments) listed.add(s.file);
       const stored = segments.map((s) => this.stored(s));
       const counted = stored.every((s) => s.triples !== undefined);
-      graphs.push({ graph, segments: stored, bytes: stored.reduce((sum, s) => sum + sizeOf(s.path), 0), triples: counted ? stored.reduce((sum, s) => sum + s.triples!, 0) : undefined });
+      graphs.push({
+        graph,
+        segments: stored,
+        bytes: stored.reduce((sum, s) => sum + sizeOf(s.path), 0),
+        triples: counted ? stored.reduce((sum, s) => sum + s.triples!, 0) : undefined,
+      });
     }
     if (clean) {
       for (const name of names) if (!listed.has(name)) rmSync(join(this.dir, name), { force: true, recursive: true });
@@ -160,7 +177,11 @@ export class GraphJournal {
     const file = this.segmentName(graph);
     renameSync(made.path, join(this.dir, file));
     const segment: Segment = { file, format: 'application/n-triples', triples: made.triples };
-    this.switchTo(graph, [...segments.slice(0, at), segment, ...segments.slice(at + run.length)], segments.slice(at, at + run.length));
+    this.switchTo(
+      graph,
+      [...segments.slice(0, at), segment, ...segments.slice(at + run.length)],
+      segments.slice(at, at + run.length),
+    );
     return true;
   }
 

@@ -57,10 +57,14 @@ export type EngineHealth = 'ok' | 'recovering' | 'broken';
 
 /** QUOTA_EXCEEDED: a load would take a site's graph past its quota of triples; nothing of it was loaded. */
 export const tripleQuotaExceeded = (limit: number, triples: number) =>
-  new AppError('QUOTA_EXCEEDED', `The site's graph would hold ${triples} triples, more than its quota of ${limit}; nothing was loaded. Replace the graph with a smaller one, or ask for a larger quota.`, {
-    quota_triples: limit,
-    triples,
-  });
+  new AppError(
+    'QUOTA_EXCEEDED',
+    `The site's graph would hold ${triples} triples, more than its quota of ${limit}; nothing was loaded. Replace the graph with a smaller one, or ask for a larger quota.`,
+    {
+      quota_triples: limit,
+      triples,
+    },
+  );
 
 /** A persisted graph not serving since the start: still being read back (with its progress), or failed to be. */
 export type GraphRestore =
@@ -117,10 +121,14 @@ export const loadDeadlineExceeded = (ms: number, step: LoadStep) => {
     step === 'sending'
       ? 'The graph is unchanged: it is as it was before the load.'
       : 'It was putting the loaded triples in place, one update the store applies whole or not at all: the graph holds either its old content or the whole new one, never part of it; read it back to tell.';
-  return new AppError('SERVICE_UNAVAILABLE', `The triplestore did not answer within ${seconds} s, the deadline of this load, which was stopped. ${outcome}`, {
-    deadlineSeconds: seconds,
-    step,
-  });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The triplestore did not answer within ${seconds} s, the deadline of this load, which was stopped. ${outcome}`,
+    {
+      deadlineSeconds: seconds,
+      step,
+    },
+  );
 };
 
 /**
@@ -170,7 +178,9 @@ export interface GraphStore {
    * when the store cannot (then `exportGraph`). A dump of a few million triples is longer than a
    * JavaScript string may be.
    */
-  exportStream?(graph: string): Promise<{ readonly triples: number; readonly chunks: AsyncIterable<Uint8Array> } | undefined>;
+  exportStream?(
+    graph: string,
+  ): Promise<{ readonly triples: number; readonly chunks: AsyncIterable<Uint8Array> } | undefined>;
   /** Number of triples in a graph. */
   countTriples(graph: string): Promise<number>;
   /** Answers when the store can serve queries; throws otherwise. */

@@ -35,8 +35,17 @@ export function parseDigestChallenge(header: string): Challenge | undefined {
   if (nonce === undefined) return undefined;
   const algorithm = (params.get('algorithm') ?? 'MD5').toUpperCase();
   if (!(algorithm in hashOf)) return undefined;
-  const qops = params.get('qop')?.split(',').map((q) => q.trim());
-  return { realm: params.get('realm') ?? '', nonce, opaque: params.get('opaque'), algorithm, qop: qops?.includes('auth') ? 'auth' : undefined };
+  const qops = params
+    .get('qop')
+    ?.split(',')
+    .map((q) => q.trim());
+  return {
+    realm: params.get('realm') ?? '',
+    nonce,
+    opaque: params.get('opaque'),
+    algorithm,
+    qop: qops?.includes('auth') ? 'auth' : undefined,
+  };
 }
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;

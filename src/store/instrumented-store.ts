@@ -1,5 +1,17 @@
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
-import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
+import type {
+  ClientQuery,
+  ClientQueryResult,
+  EngineHealth,
+  GraphRestore,
+  GraphStore,
+  LoadProgress,
+  LoadResult,
+  RdfFormat,
+  RdfSource,
+  SelectOptions,
+  SparqlRow,
+} from './graph-store.ts';
 
 /** Told of every query a store runs: the query (algebra: `serialize` prints it) and how long it took. */
 export type QueryListener = (event: { store: string; query: SelectQuery; durationMs: number; ok: boolean }) => void;
@@ -77,7 +89,9 @@ export class InstrumentedStore implements GraphStore {
     return this.inner.exportGraph(graph, format);
   }
 
-  async exportStream(graph: string): Promise<{ readonly triples: number; readonly chunks: AsyncIterable<Uint8Array> } | undefined> {
+  async exportStream(
+    graph: string,
+  ): Promise<{ readonly triples: number; readonly chunks: AsyncIterable<Uint8Array> } | undefined> {
     return this.inner.exportStream?.(graph);
   }
 

@@ -7,7 +7,17 @@
  */
 import { namedNode, type SelectQuery } from '../rdf/sparql-algebra.ts';
 import { mapPatterns } from './sparql-rewrite.ts';
-import type { ClientQuery, ClientQueryResult, GraphStore, LoadResult, RdfFormat, RdfSource, RdfTerm, SelectOptions, SparqlRow } from './graph-store.ts';
+import type {
+  ClientQuery,
+  ClientQueryResult,
+  GraphStore,
+  LoadResult,
+  RdfFormat,
+  RdfSource,
+  RdfTerm,
+  SelectOptions,
+  SparqlRow,
+} from './graph-store.ts';
 
 const SERVICE_GRAPHS = 'urn:bkg:';
 
@@ -24,7 +34,9 @@ export class NamespacedStore implements GraphStore {
 
   /** The store's name for a graph of the service. */
   graph(name: string): string {
-    return name.startsWith(SERVICE_GRAPHS) && !name.startsWith(this.namespace) ? this.namespace + name.slice(SERVICE_GRAPHS.length) : name;
+    return name.startsWith(SERVICE_GRAPHS) && !name.startsWith(this.namespace)
+      ? this.namespace + name.slice(SERVICE_GRAPHS.length)
+      : name;
   }
 
   select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
@@ -33,8 +45,13 @@ export class NamespacedStore implements GraphStore {
 
   /** The query with the service's graphs it names (after GRAPH, FROM and FROM NAMED) in the namespace. */
   private renameGraphs(query: SelectQuery): SelectQuery {
-    const named = <T extends { termType: string; value: string }>(term: T): T => (term.termType === 'NamedNode' && this.graph(term.value) !== term.value ? (namedNode(this.graph(term.value)) as unknown as T) : term);
-    const where = mapPatterns(query.where ?? [], (p, walk) => (p.type === 'graph' ? [{ ...p, name: named(p.name), patterns: walk(p.patterns) }] : undefined));
+    const named = <T extends { termType: string; value: string }>(term: T): T =>
+      term.termType === 'NamedNode' && this.graph(term.value) !== term.value
+        ? (namedNode(this.graph(term.value)) as unknown as T)
+        : term;
+    const where = mapPatterns(query.where ?? [], (p, walk) =>
+      p.type === 'graph' ? [{ ...p, name: named(p.name), patterns: walk(p.patterns) }] : undefined,
+    );
     const from = query.from && { default: query.from.default.map(named), named: query.from.named.map(named) };
     return { ...query, where, ...(from ? { from } : {}) };
   }
@@ -46,12 +63,18 @@ export class NamespacedStore implements GraphStore {
   async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
     const stored = new Map(query.graphs.map((g) => [g, this.graph(g)]));
     const back = new Map([...stored].map(([service, store]) => [store, service]));
-    const text = query.text.replace(TOKEN, (token, iri: string | undefined) => (iri !== undefined && stored.has(iri) ? `<${stored.get(iri)}>` : token));
+    const text = query.text.replace(TOKEN, (token, iri: string | undefined) =>
+      iri !== undefined && stored.has(iri) ? `<${stored.get(iri)}>` : token,
+    );
     const result = await this.inner.clientQuery({ ...query, text: this.rename(text), graphs: [...stored.values()] });
     if (result.form === 'ASK') return result;
     if (result.form === 'SELECT') {
-      const named = (term: RdfTerm | undefined) => (term?.type === 'uri' && back.has(term.value) ? { ...term, value: back.get(term.value)! } : term);
-      return { ...result, rows: result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, term]) => [k, named(term)]))) };
+      const named = (term: RdfTerm | undefined) =>
+        term?.type === 'uri' && back.has(term.value) ? { ...term, value: back.get(term.value)! } : term;
+      return {
+        ...result,
+        rows: result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, term]) => [k, named(term)]))),
+      };
     }
     let ntriples = result.ntriples;
     for (const [store, service] of back) ntriples = ntriples.replaceAll(`<${store}>`, `<${service}>`);
@@ -109,7 +132,8 @@ function* graphNames(query: string): Generator<{ start: number; end: number; iri
   let previous = '';
   for (const match of query.matchAll(TOKEN)) {
     const token = match[0];
-    if (match[1] !== undefined && /^(GRAPH|FROM|NAMED)$/i.test(previous)) yield { start: match.index, end: match.index + token.length, iri: match[1] };
+    if (match[1] !== undefined && /^(GRAPH|FROM|NAMED)$/i.test(previous))
+      yield { start: match.index, end: match.index + token.length, iri: match[1] };
     if (token[0] !== '#') previous = token;
   }
 }

@@ -10,7 +10,12 @@ import { OxigraphStore } from './oxigraph-store.ts';
 import { SparqlHttpStore } from './sparql-http-store.ts';
 
 /** The GraphStore the configuration names: embedded Oxigraph, a SPARQL 1.1 endpoint, or Comunica. */
-export async function openGraphStore(config: GraphStoreConfig, loadDeadline: LoadDeadline, dataDir: string, logger?: Logger): Promise<GraphStore> {
+export async function openGraphStore(
+  config: GraphStoreConfig,
+  loadDeadline: LoadDeadline,
+  dataDir: string,
+  logger?: Logger,
+): Promise<GraphStore> {
   switch (config.kind) {
     case 'oxigraph':
       return OxigraphStore.open({
@@ -31,7 +36,10 @@ export async function openGraphStore(config: GraphStoreConfig, loadDeadline: Loa
         queryUrl: config.queryUrl!,
         updateUrl: config.updateUrl,
         gspUrl: config.gspUrl,
-        credentials: config.user !== undefined ? { user: config.user, password: config.password ?? '', scheme: config.authScheme } : undefined,
+        credentials:
+          config.user !== undefined
+            ? { user: config.user, password: config.password ?? '', scheme: config.authScheme }
+            : undefined,
         timeoutMs: config.timeoutMs,
         maxConnections: config.maxConnections,
         dialect: config.dialect,

@@ -41,7 +41,12 @@ export class OxigraphLane<Request extends object = LaneRequest> {
   private failure: Error | undefined;
 
   /** Starts `module` (by default the store's worker, oxigraph-worker.ts) with `data` as its workerData; its progress (restores, loads) goes to `onEvent`. */
-  constructor(data: object, module = new URL('./oxigraph-worker.ts', import.meta.url), resourceLimits?: ResourceLimits, onEvent?: (event: WorkerEvent) => void) {
+  constructor(
+    data: object,
+    module = new URL('./oxigraph-worker.ts', import.meta.url),
+    resourceLimits?: ResourceLimits,
+    onEvent?: (event: WorkerEvent) => void,
+  ) {
     this.worker = startWorker(module, { ...data }, resourceLimits);
     this.worker.on('message', (response: OxigraphResponse | WorkerEvent) => {
       // A message of its own, not an answer: a restore's or a load's progress.
@@ -59,7 +64,8 @@ export class OxigraphLane<Request extends object = LaneRequest> {
     });
     const fail = (error: Error) => {
       this.failure ??= error;
-      for (const pending of this.pending.values()) pending.reject(serviceUnavailable('The embedded triplestore stopped', error));
+      for (const pending of this.pending.values())
+        pending.reject(serviceUnavailable('The embedded triplestore stopped', error));
       this.pending.clear();
     };
     this.worker.on('error', fail);
@@ -73,14 +79,17 @@ export class OxigraphLane<Request extends object = LaneRequest> {
 
   /** Sends a request; past `timeoutMs` (when given) rejects with `LaneDeadline`. */
   call<T>(body: Request, timeoutMs?: number): Promise<T> {
-    if (this.failure) return Promise.reject(serviceUnavailable('The embedded triplestore is not running', this.failure));
+    if (this.failure)
+      return Promise.reject(serviceUnavailable('The embedded triplestore is not running', this.failure));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
-      const settle = <A>(fn: (a: A) => void) => (a: A) => {
-        clearTimeout(timer);
-        fn(a);
-      };
+      const settle =
+        <A>(fn: (a: A) => void) =>
+        (a: A) => {
+          clearTimeout(timer);
+          fn(a);
+        };
       this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject) });
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => {

@@ -1,22 +1,38 @@
 import type { RdfFormat, RdfSource } from './graph-store.ts';
 
 /** Messages from the main thread to the Oxigraph worker. */
-export type OxigraphRequest = { id: number } & (
+export type OxigraphRequest = { id: number } &
   /** Opens the journal; answers the persisted graphs (`PersistedGraphInfo`), smallest first, none of them loaded. */
-  | { op: 'open' }
-  /** Reads these persisted graphs back, in order, telling progress (RestoreEvent); answers when all are done. */
-  | { op: 'restore'; graphs: readonly string[] }
-  | { op: 'select'; query: string; format: 'text/tab-separated-values' | 'application/sparql-results+json' }
-  | { op: 'load'; graph: string; data: RdfSource; format: RdfFormat; replace: boolean; persistent: boolean; maxTriples?: number }
-  | { op: 'drop'; graph: string; persistent: boolean }
-  | { op: 'dump'; graph: string; format: 'text/turtle' | 'application/n-triples' }
-  | { op: 'count'; graph: string }
-);
+  (
+    | { op: 'open' }
+    /** Reads these persisted graphs back, in order, telling progress (RestoreEvent); answers when all are done. */
+    | { op: 'restore'; graphs: readonly string[] }
+    | { op: 'select'; query: string; format: 'text/tab-separated-values' | 'application/sparql-results+json' }
+    | {
+        op: 'load';
+        graph: string;
+        data: RdfSource;
+        format: RdfFormat;
+        replace: boolean;
+        persistent: boolean;
+        maxTriples?: number;
+      }
+    | { op: 'drop'; graph: string; persistent: boolean }
+    | { op: 'dump'; graph: string; format: 'text/turtle' | 'application/n-triples' }
+    | { op: 'count'; graph: string }
+  );
 
 /** The worker's answer to one request. */
 export type OxigraphResponse =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; message: string; syntax: boolean; fatal: boolean; quota?: { limit: number; triples: number } };
+  | {
+      id: number;
+      ok: false;
+      message: string;
+      syntax: boolean;
+      fatal: boolean;
+      quota?: { limit: number; triples: number };
+    };
 
 /** A persisted graph as the journal lists it at start. */
 export interface PersistedGraphInfo {

@@ -73,7 +73,10 @@ export class SandboxThread {
     const stop = () => this.end('cancelled');
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      return await this.call<string | boolean | null>({ op: 'query', text: query.text, form: query.form }, query.timeoutMs);
+      return await this.call<string | boolean | null>(
+        { op: 'query', text: query.text, form: query.form },
+        query.timeoutMs,
+      );
     } catch (error) {
       if (error instanceof LaneDeadline) {
         this.end('deadline');
@@ -126,7 +129,10 @@ export class SandboxThread {
    * failure is the engine's (the client's query was parsed to be confined: it is valid SPARQL).
    */
   private async call<T>(body: SandboxRequest, timeoutMs?: number): Promise<T> {
-    const lane = (this.lane ??= new OxigraphLane<SandboxRequest>({ persistDir: this.source.persistDir } satisfies SandboxWorkerData, SANDBOX_WORKER));
+    const lane = (this.lane ??= new OxigraphLane<SandboxRequest>(
+      { persistDir: this.source.persistDir } satisfies SandboxWorkerData,
+      SANDBOX_WORKER,
+    ));
     try {
       return await lane.call<T>(body, timeoutMs);
     } catch (error) {

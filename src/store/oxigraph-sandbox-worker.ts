@@ -65,7 +65,10 @@ function handle(request: SandboxRequest): unknown {
       return copy(request.graph);
     case 'load':
       dropGraph(request.graph);
-      store.load(request.ntriples, { format: 'application/n-triples', to_graph_name: oxigraph.namedNode(request.graph) });
+      store.load(request.ntriples, {
+        format: 'application/n-triples',
+        to_graph_name: oxigraph.namedNode(request.graph),
+      });
       return null;
     case 'drop':
       copied.delete(request.graph);
@@ -86,7 +89,13 @@ parentPort!.on('message', (request: SandboxRequest & { id: number }) => {
   try {
     response = { id: request.id, ok: true, result: handle(request) };
   } catch (error) {
-    response = { id: request.id, ok: false, message: (error as Error).message, syntax: false, fatal: isWasmTrap(error) };
+    response = {
+      id: request.id,
+      ok: false,
+      message: (error as Error).message,
+      syntax: false,
+      fatal: isWasmTrap(error),
+    };
   }
   parentPort!.postMessage(response);
 });

@@ -63,7 +63,10 @@ export class OxigraphSandbox {
     } finally {
       const reason = thread.ended;
       if (reason && !this.closed) {
-        this.options.logger?.warn({ thread: slot.index, reason, site }, 'SPARQL sandbox thread ended, starting another');
+        this.options.logger?.warn(
+          { thread: slot.index, reason, site },
+          'SPARQL sandbox thread ended, starting another',
+        );
         this.detached(() => thread.restart()).then(release, (error: unknown) => {
           this.options.logger?.error({ thread: slot.index, err: error }, 'restarting a SPARQL sandbox thread failed');
           release();
@@ -102,7 +105,10 @@ function resultOf(query: ClientQuery, result: string | boolean | null): ClientQu
     case 'ASK':
       return { form: 'ASK', value: result === true };
     case 'SELECT': {
-      const document = JSON.parse(result as string) as { head: { vars?: string[] }; results: { bindings: SparqlRow[] } };
+      const document = JSON.parse(result as string) as {
+        head: { vars?: string[] };
+        results: { bindings: SparqlRow[] };
+      };
       return { form: 'SELECT', vars: document.head.vars ?? [], rows: document.results.bindings };
     }
     default:

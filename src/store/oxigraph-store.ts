@@ -1,4 +1,16 @@
-import type { ClientQuery, ClientQueryResult, EngineHealth, GraphRestore, GraphStore, LoadProgress, LoadResult, RdfFormat, RdfSource, SelectOptions, SparqlRow } from './graph-store.ts';
+import type {
+  ClientQuery,
+  ClientQueryResult,
+  EngineHealth,
+  GraphRestore,
+  GraphStore,
+  LoadProgress,
+  LoadResult,
+  RdfFormat,
+  RdfSource,
+  SelectOptions,
+  SparqlRow,
+} from './graph-store.ts';
 import { select, type SelectQuery } from '../rdf/sparql-algebra.ts';
 import { serialize } from '../rdf/sparql-serializer.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
@@ -84,8 +96,17 @@ class Restore {
     const rate = triples / Math.max(elapsed, 0.001);
     const total = this.info.triples;
     // A retry when the rest should be in at the rate so far; a few seconds when the total or the rate is not known yet.
-    const retryAfterSeconds = total !== undefined && rate > 0 ? Math.min(60, Math.max(1, Math.ceil((total - triples) / rate))) : 5;
-    return { graph: this.info.graph, state: 'loading', triples, ...(total !== undefined ? { totalTriples: total } : {}), bytes: this.info.bytes, serving: this.done.size > 0, retryAfterSeconds };
+    const retryAfterSeconds =
+      total !== undefined && rate > 0 ? Math.min(60, Math.max(1, Math.ceil((total - triples) / rate))) : 5;
+    return {
+      graph: this.info.graph,
+      state: 'loading',
+      triples,
+      ...(total !== undefined ? { totalTriples: total } : {}),
+      bytes: this.info.bytes,
+      serving: this.done.size > 0,
+      retryAfterSeconds,
+    };
   }
 
   /** One thread has all of the graph. */
@@ -148,7 +169,12 @@ export class OxigraphStore implements GraphStore {
     this.state = this.lanes.map(() => 'up');
     this.queue = new FairQueue(threads, Math.max(1, threads - 1));
     this.journal = new GraphJournal(options.persistDir);
-    this.compactor = new SegmentCompactor(options.persistDir, (graph, run, made) => this.swapSegments(graph, run, made), options.logger, options.rewriteFromBytes);
+    this.compactor = new SegmentCompactor(
+      options.persistDir,
+      (graph, run, made) => this.swapSegments(graph, run, made),
+      options.logger,
+      options.rewriteFromBytes,
+    );
     this.sandbox = new OxigraphSandbox(
       {
         persistDir: options.persistDir,
@@ -191,7 +217,12 @@ export class OxigraphStore implements GraphStore {
   /** The persisted graphs still being read back since the start, and those that could not be. */
   restoreStatus(): GraphRestore[] {
     const loading = [...this.restores.values()].map((restore) => restore.progress());
-    const failed = [...this.unreadable].map(([graph, { file, message }]) => ({ graph, state: 'failed' as const, file, message }));
+    const failed = [...this.unreadable].map(([graph, { file, message }]) => ({
+      graph,
+      state: 'failed' as const,
+      file,
+      message,
+    }));
     return [...loading, ...failed];
   }
 
@@ -245,7 +276,10 @@ export class OxigraphStore implements GraphStore {
     };
     this.restoring = Promise.all([lead(), ...this.lanes.slice(0, leader).map((_, i) => follow(i))]).then(async () => {
       await Promise.all([...this.restores.values()].map((restore) => restore.settled));
-      this.options.logger?.info({ graphs: graphs.length, bytes, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) }, 'graphs restored');
+      this.options.logger?.info(
+        { graphs: graphs.length, bytes, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) },
+        'graphs restored',
+      );
       for (const { graph } of graphs) if (!this.unreadable.has(graph)) this.compactor.schedule(graph);
     });
   }
@@ -258,7 +292,10 @@ export class OxigraphStore implements GraphStore {
     if (!event.done) return;
     if (event.failure) {
       this.unreadable.set(event.graph, event.failure);
-      this.options.logger?.error({ graph: event.graph, file: event.failure.file, reason: event.failure.message }, 'a graph could not be restored from its journal; its files are kept');
+      this.options.logger?.error(
+        { graph: event.graph, file: event.failure.file, reason: event.failure.message },
+        'a graph could not be restored from its journal; its files are kept',
+      );
       this.settle(restore);
       return;
     }
@@ -266,7 +303,14 @@ export class OxigraphStore implements GraphStore {
     // Queries of the graph waiting for a thread that has it may now run on this one.
     this.queue.wake();
     if (restore.done.size === 1) {
-      this.options.logger?.info({ graph: event.graph, triples: event.triples, seconds: Number(((performance.now() - restore.started) / 1000).toFixed(2)) }, 'graph restored');
+      this.options.logger?.info(
+        {
+          graph: event.graph,
+          triples: event.triples,
+          seconds: Number(((performance.now() - restore.started) / 1000).toFixed(2)),
+        },
+        'graph restored',
+      );
       for (const listener of this.servingListeners) listener(event.graph);
     }
     if (this.whole(restore)) this.settle(restore);
@@ -290,13 +334,18 @@ export class OxigraphStore implements GraphStore {
   private available(graph: string | undefined, write = false): void {
     if (graph === undefined) return;
     const restore = this.restores.get(graph);
-    if (restore && (write || !this.lanes.some((_, i) => restore.done.has(i) && this.state[i] === 'up'))) throw siteLoading(restore.progress());
+    if (restore && (write || !this.lanes.some((_, i) => restore.done.has(i) && this.state[i] === 'up')))
+      throw siteLoading(restore.progress());
     const failure = this.unreadable.get(graph);
     if (failure) throw restoreFailed(graph, failure.file, failure.message);
   }
 
   /** The compactor's new segment put in place, between two writes. */
-  private swapSegments(graph: string, run: readonly string[], made: { path: string; triples: number }): Promise<boolean> {
+  private swapSegments(
+    graph: string,
+    run: readonly string[],
+    made: { path: string; triples: number },
+  ): Promise<boolean> {
     const swap = this.writes.then(() => this.journal.swap(graph, run, made));
     this.writes = swap.catch(() => undefined);
     return swap;
@@ -304,10 +353,23 @@ export class OxigraphStore implements GraphStore {
 
   async select(algebra: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
     const query = serialize(algebra);
-    const tsv = await this.read<string>({ op: 'select', query, format: 'text/tab-separated-values' }, options?.site, options?.work);
+    const tsv = await this.read<string>(
+      { op: 'select', query, format: 'text/tab-separated-values' },
+      options?.site,
+      options?.work,
+    );
     const rows = await parseTsvSelectResults(tsv, options?.work?.signal);
     // A term TSV cannot carry as JSON does (see parseTsvSelectResults): the rare query asks twice.
-    return rows ?? parseSelectResults(await this.read<string>({ op: 'select', query, format: 'application/sparql-results+json' }, options?.site, options?.work));
+    return (
+      rows ??
+      parseSelectResults(
+        await this.read<string>(
+          { op: 'select', query, format: 'application/sparql-results+json' },
+          options?.site,
+          options?.work,
+        ),
+      )
+    );
   }
 
   async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
@@ -346,7 +408,8 @@ export class OxigraphStore implements GraphStore {
     async function* chunks(): AsyncGenerator<Uint8Array> {
       const files = journal.openSegments(graph);
       try {
-        for (const { fd } of files) yield* createReadStream('', { fd, autoClose: false, start: 0, highWaterMark: 1 << 20 });
+        for (const { fd } of files)
+          yield* createReadStream('', { fd, autoClose: false, start: 0, highWaterMark: 1 << 20 });
       } finally {
         for (const { fd } of files) closeSync(fd);
       }
@@ -380,11 +443,16 @@ export class OxigraphStore implements GraphStore {
   private async read<T>(request: LaneRequest, site: string | undefined, work?: RequestWork): Promise<T> {
     if (this.closed) throw serviceUnavailable('The embedded triplestore is closed.');
     this.available(site);
-    if (!this.state.includes('up') && !this.state.includes('rebuilding')) throw serviceUnavailable('The embedded triplestore is broken; the service must be restarted.');
+    if (!this.state.includes('up') && !this.state.includes('rebuilding'))
+      throw serviceUnavailable('The embedded triplestore is broken; the service must be restarted.');
     // A request already over its budget or deadline does not queue more work.
     work?.remainingMs();
     // A graph still being read back runs only on the threads that have it.
-    const slot = await this.queue.acquire(site ?? '', work?.signal, site !== undefined && this.restores.has(site) ? (i) => this.restores.get(site)?.done.has(i) ?? true : undefined);
+    const slot = await this.queue.acquire(
+      site ?? '',
+      work?.signal,
+      site !== undefined && this.restores.has(site) ? (i) => this.restores.get(site)?.done.has(i) ?? true : undefined,
+    );
     const started = performance.now();
     try {
       return await this.lanes[slot.index]!.call<T>(request, work?.remainingMs());
@@ -407,7 +475,8 @@ export class OxigraphStore implements GraphStore {
   /** A thread's work is over: it applies the write in progress first, if it has not yet; one reading a document whole keeps its slot. */
   private done(slot: Slot): void {
     if (this.state[slot.index] !== 'up') return;
-    if (this.readingWhole.has(slot.index) && !this.readingWhole.get(slot.index)) this.readingWhole.set(slot.index, slot.keep());
+    if (this.readingWhole.has(slot.index) && !this.readingWhole.get(slot.index))
+      this.readingWhole.set(slot.index, slot.keep());
     else if (this.stale.delete(slot.index)) void this.rebuild(slot.keep());
     else if (this.current && !this.current.applied.has(slot.index)) void this.apply(this.current, slot.keep());
     else slot.release();
@@ -419,17 +488,26 @@ export class OxigraphStore implements GraphStore {
     try {
       // A graph that could not be read back may be replaced or dropped (what an operator does to
       // mend it), not merged into: the merge would build on a graph that is not there.
-      if (this.restores.has(request.graph) || (request.op === 'load' && !request.replace)) this.available(request.graph, true);
+      if (this.restores.has(request.graph) || (request.op === 'load' && !request.replace))
+        this.available(request.graph, true);
     } catch (error) {
       return Promise.reject(error);
     }
     // Before the write is sent: a copy asked for after this reads the new content.
     this.versions.set(request.graph, (this.versions.get(request.graph) ?? 0) + 1);
     // A large upload is rewritten for the journal as it loads, which counts its triples ahead of the parser.
-    const rewrite = this.rewritable(request) ? this.compactor.rewriteUpload(request.data.path, request.format) : undefined;
-    const told = progress && ((bytes: number, triples?: number) => progress(bytes, triples ?? rewrite?.triplesAt(bytes)));
+    const rewrite = this.rewritable(request)
+      ? this.compactor.rewriteUpload(request.data.path, request.format)
+      : undefined;
+    const told =
+      progress && ((bytes: number, triples?: number) => progress(bytes, triples ?? rewrite?.triplesAt(bytes)));
     const run = this.writes.then(async () => {
-      const write: WriteInProgress = { request, progress: told, applied: new Set(), outcomes: this.lanes.map(() => new Outcome()) };
+      const write: WriteInProgress = {
+        request,
+        progress: told,
+        applied: new Set(),
+        outcomes: this.lanes.map(() => new Outcome()),
+      };
       this.current = write;
       const leading = this.leading;
       for (let i = 0; i < this.lanes.length; i++) {
@@ -441,14 +519,17 @@ export class OxigraphStore implements GraphStore {
         const slot = this.state[i] === 'up' ? this.queue.take(i) : undefined;
         if (slot) void this.apply(write, slot);
       }
-      const others = write.outcomes.slice(1).map((o, i) => (i + 1 === leading ? undefined : o.promise.catch(() => undefined)));
+      const others = write.outcomes
+        .slice(1)
+        .map((o, i) => (i + 1 === leading ? undefined : o.promise.catch(() => undefined)));
       const [outcome] = await Promise.allSettled([write.outcomes[0]!.promise, ...others]);
       this.current = undefined;
       if (outcome.status === 'rejected') {
         const error = outcome.reason as Error;
         // Only a syntax error or the quota fails alike on every thread (each put the graph back);
         // after anything else they may differ, and each is rebuilt from the journal, which has none of the write.
-        if (!(error instanceof RdfSyntaxError) && !(error instanceof AppError && error.code === 'QUOTA_EXCEEDED')) this.replaceAll();
+        if (!(error instanceof RdfSyntaxError) && !(error instanceof AppError && error.code === 'QUOTA_EXCEEDED'))
+          this.replaceAll();
         void rewrite?.made.then((made) => made && rm(made.path, { force: true }));
         throw error;
       }
@@ -459,7 +540,12 @@ export class OxigraphStore implements GraphStore {
       // The writer tells which segment the load wrote, for the compactor; the caller gets the triples.
       const { triples, segment } = outcome.value as { triples: number; segment?: string };
       if (request.persistent) {
-        if (rewrite) void rewrite.made.then((made) => (made && segment ? this.compactor.adopt(request.graph, segment, made) : this.compactor.schedule(request.graph)));
+        if (rewrite)
+          void rewrite.made.then((made) =>
+            made && segment
+              ? this.compactor.adopt(request.graph, segment, made)
+              : this.compactor.schedule(request.graph),
+          );
         else this.compactor.schedule(request.graph);
       }
       return { triples } as T;
@@ -527,11 +613,14 @@ export class OxigraphStore implements GraphStore {
       try {
         const graphs = await lane.call<PersistedGraphInfo[]>({ op: 'open' });
         await lane.call({ op: 'restore', graphs: graphs.map((g) => g.graph) });
-        for (const loads of this.volatile.values()) for (const load of loads) await lane.call({ ...load, persistent: false });
+        for (const loads of this.volatile.values())
+          for (const load of loads) await lane.call({ ...load, persistent: false });
         const write = this.current;
         if (write && !write.applied.has(i)) {
           write.applied.add(i);
-          write.outcomes[i]!.resolve(await lane.call(i === 0 ? write.request : { ...write.request, persistent: false }).catch(() => undefined));
+          write.outcomes[i]!.resolve(
+            await lane.call(i === 0 ? write.request : { ...write.request, persistent: false }).catch(() => undefined),
+          );
         }
         this.state[i] = 'up';
         this.options.logger?.info({ thread: i, attempt }, 'triplestore thread rebuilt');
@@ -562,15 +651,22 @@ export class OxigraphStore implements GraphStore {
   }
 
   private newLane(index: number): OxigraphLane {
-    return new OxigraphLane({ persistDir: this.options.persistDir, writer: index === 0 }, undefined, undefined, (event) => {
-      if (event.event === 'restore') this.restored(index, event);
-      else if (event.event === 'load' && index === 0 && this.current?.request.graph === event.graph) this.current.progress?.(event.bytes, event.triples);
-    });
+    return new OxigraphLane(
+      { persistDir: this.options.persistDir, writer: index === 0 },
+      undefined,
+      undefined,
+      (event) => {
+        if (event.event === 'restore') this.restored(index, event);
+        else if (event.event === 'load' && index === 0 && this.current?.request.graph === event.graph)
+          this.current.progress?.(event.bytes, event.triples);
+      },
+    );
   }
 
   /** Whether a write is the load of a large Turtle document, which the compactor would rewrite anyway. */
   private rewritable(request: Write): request is Extract<Write, { op: 'load' }> & { data: { path: string } } {
-    if (request.op !== 'load' || !request.persistent || typeof request.data !== 'object' || !('path' in request.data)) return false;
+    if (request.op !== 'load' || !request.persistent || typeof request.data !== 'object' || !('path' in request.data))
+      return false;
     // N-Triples counts its own triples as it loads (lines) and is rewritten after, without the memory of a second parse at once.
     return request.format === 'text/turtle' && sizeOf(request.data.path) >= this.compactor.rewriteFromBytes;
   }
@@ -578,7 +674,9 @@ export class OxigraphStore implements GraphStore {
   /** Site graphs persist and are held to the quota; volatile ones (the ontology) neither. */
   private loadLimits(graph: string): { persistent: boolean; maxTriples?: number } {
     const persistent = this.persistent(graph);
-    return persistent && this.options.maxTriplesPerGraph !== undefined ? { persistent, maxTriples: this.options.maxTriplesPerGraph } : { persistent };
+    return persistent && this.options.maxTriplesPerGraph !== undefined
+      ? { persistent, maxTriples: this.options.maxTriplesPerGraph }
+      : { persistent };
   }
 
   private persistent(graph: string): boolean {

@@ -10,19 +10,43 @@ import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileChunks } from './file-chunks.ts';
-import type { LoadEvent, OxigraphRequest, OxigraphResponse, OxigraphWorkerData, RestoreEvent } from './oxigraph-protocol.ts';
+import type {
+  LoadEvent,
+  OxigraphRequest,
+  OxigraphResponse,
+  OxigraphWorkerData,
+  RestoreEvent,
+} from './oxigraph-protocol.ts';
 import { QUAD_FORMATS, type RdfFormat, type RdfSource } from './graph-store.ts';
 import { GraphJournal } from './graph-journal.ts';
 import { loadSegment, segmentSteps, SegmentUnreadable } from './segment-loading.ts';
 import { ntriple } from './rdf-input.ts';
 import { isWasmTrap } from './wasm-trap.ts';
-import { aggregate, dropGraph as drop, graph as graphPattern, namedNode, select, triple, update, variable, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import {
+  aggregate,
+  dropGraph as drop,
+  graph as graphPattern,
+  namedNode,
+  select,
+  triple,
+  update,
+  variable,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import { serialize } from '../rdf/sparql-serializer.ts';
 
 const dropGraph = (graph: string) => serialize(update(drop(namedNode(graph))));
-const [S, P, O, N] = ['s', 'p', 'o', 'n'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+const [S, P, O, N] = ['s', 'p', 'o', 'n'].map((name) => variable(name)) as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+];
 /** `SELECT (COUNT(?s) AS ?n) WHERE { GRAPH <graph> { ?s ?p ?o } }`. */
-const countQuery = (graph: string) => serialize(select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }));
+const countQuery = (graph: string) =>
+  serialize(
+    select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }),
+  );
 
 const { persistDir, writer } = workerData as OxigraphWorkerData;
 const store = new oxigraph.Store();
@@ -30,7 +54,9 @@ const journal = new GraphJournal(persistDir);
 
 /** A document as Oxigraph reads it: text or bytes as they are, a file in chunks, telling how far the parser has read it (LoadEvent). */
 const inputOf = (data: RdfSource, graph: string, format: RdfFormat) =>
-  typeof data === 'string' || data instanceof Uint8Array ? data : reporting(fileChunks(data.path), graph, format === 'application/n-triples' || format === 'application/n-quads');
+  typeof data === 'string' || data instanceof Uint8Array
+    ? data
+    : reporting(fileChunks(data.path), graph, format === 'application/n-triples' || format === 'application/n-quads');
 
 /**
  * The chunks of a document being loaded, a LoadEvent posted as the parser takes each: Oxigraph
@@ -60,7 +86,8 @@ function loadInto(graph: string, data: RdfSource, format: RdfFormat): void {
  */
 async function restore(graphs: readonly string[]): Promise<void> {
   for (const graph of graphs) {
-    const event = (e: Omit<RestoreEvent, 'event' | 'graph'>) => parentPort!.postMessage({ event: 'restore', graph, ...e } satisfies RestoreEvent);
+    const event = (e: Omit<RestoreEvent, 'event' | 'graph'>) =>
+      parentPort!.postMessage({ event: 'restore', graph, ...e } satisfies RestoreEvent);
     let before = 0;
     try {
       for (const segment of journal.segments(graph)) {
@@ -76,14 +103,18 @@ async function restore(graphs: readonly string[]): Promise<void> {
     } catch (error) {
       if (isWasmTrap(error)) throw error;
       store.update(dropGraph(graph));
-      const failure = error instanceof SegmentUnreadable ? { file: error.file, message: error.message } : { file: '', message: (error as Error).message };
+      const failure =
+        error instanceof SegmentUnreadable
+          ? { file: error.file, message: error.message }
+          : { file: '', message: (error as Error).message };
       event({ triples: 0, done: true, failure });
     }
   }
 }
 
 /** The triples a restore counted, or the graph's count when a segment read whole could not count its own. */
-const segmentTriplesOrCount = (graph: string, counted: number) => (journal.segments(graph).every((s) => s.triples !== undefined) ? counted : count(graph));
+const segmentTriplesOrCount = (graph: string, counted: number) =>
+  journal.segments(graph).every((s) => s.triples !== undefined) ? counted : count(graph);
 
 /** Puts a graph back as its persisted segments say (after a failed replace). */
 function restoreGraph(graph: string): void {
@@ -92,9 +123,14 @@ function restoreGraph(graph: string): void {
 }
 
 /** Records a load in the journal: the document as received, or the default graph of a quad format as N-Triples of the service's own. */
-function persistLoad(request: Extract<OxigraphRequest, { op: 'load' }>, quads: readonly oxigraph.Quad[] | undefined): void {
+function persistLoad(
+  request: Extract<OxigraphRequest, { op: 'load' }>,
+  quads: readonly oxigraph.Quad[] | undefined,
+): void {
   if (!request.persistent) return;
-  const [source, format, triples] = quads ? [quads.map(ntriple).join(''), 'application/n-triples' as const, quads.length] : [request.data, request.format, undefined];
+  const [source, format, triples] = quads
+    ? [quads.map(ntriple).join(''), 'application/n-triples' as const, quads.length]
+    : [request.data, request.format, undefined];
   if (request.replace) journal.replace(request.graph, source, format, triples);
   else journal.append(request.graph, source, format, triples);
 }
@@ -111,7 +147,12 @@ function count(graph: string): number {
 function handle(request: OxigraphRequest): unknown {
   switch (request.op) {
     case 'open':
-      return journal.open(writer).map(({ graph, bytes, triples, segments }) => ({ graph, bytes, triples, readWhole: segments.some((s) => s.triples === undefined) }));
+      return journal.open(writer).map(({ graph, bytes, triples, segments }) => ({
+        graph,
+        bytes,
+        triples,
+        readWhole: segments.some((s) => s.triples === undefined),
+      }));
     case 'restore':
       throw new Error('a restore is answered when it ends');
     case 'select':
@@ -124,7 +165,12 @@ function handle(request: OxigraphRequest): unknown {
       try {
         // Quad formats may name graphs: parse first, keep only the default graph's triples.
         if (QUAD_FORMATS.has(request.format)) {
-          defaultGraphQuads = [...oxigraph.parse(inputOf(request.data, request.graph, request.format) as Iterable<Uint8Array>, { format: request.format, base_iri: request.graph })]
+          defaultGraphQuads = [
+            ...oxigraph.parse(inputOf(request.data, request.graph, request.format) as Iterable<Uint8Array>, {
+              format: request.format,
+              base_iri: request.graph,
+            }),
+          ]
             .filter((q) => q.graph.termType === 'DefaultGraph')
             .map((q) => oxigraph.quad(q.subject, q.predicate, q.object, node));
         }
@@ -144,7 +190,10 @@ function handle(request: OxigraphRequest): unknown {
       }
       persistLoad(request, defaultGraphQuads);
       // The segment the load wrote (the last), which the compactor's rewrite of the upload replaces.
-      return { triples, segment: writer && request.persistent ? journal.segments(request.graph).at(-1)?.file : undefined };
+      return {
+        triples,
+        segment: writer && request.persistent ? journal.segments(request.graph).at(-1)?.file : undefined,
+      };
     }
     case 'drop':
       store.update(dropGraph(request.graph));

@@ -18,7 +18,7 @@ const CHUNK_BYTES = 1 << 20;
 /** A text as UTF-8 chunks, never encoded whole: a site's graph exported for validation can be large. */
 function* utf8Chunks(text: string): Generator<Uint8Array> {
   const encoder = new TextEncoder();
-  for (let rest = text; rest.length > 0; ) {
+  for (let rest = text; rest.length > 0;) {
     // A fresh buffer per chunk: the parser may still hold the previous one.
     const chunk = new Uint8Array(Math.min(CHUNK_BYTES, rest.length * 3));
     const { read, written } = encoder.encodeInto(rest, chunk);
@@ -57,8 +57,16 @@ async function* checkedChunks(data: RdfSource, format: RdfFormat): AsyncGenerato
  * `RdfSyntaxError` after the batches before it were yielded: callers write them somewhere they
  * can throw away (a temporary graph, a list).
  */
-export async function* parseTriples(data: RdfSource, format: RdfFormat, baseIri: string, batchSize = 10_000): AsyncGenerator<oxigraph.Quad[]> {
-  const quads = oxigraph.parse(checkedChunks(data, format), { format, base_iri: baseIri }) as unknown as AsyncIterableIterator<oxigraph.Quad>;
+export async function* parseTriples(
+  data: RdfSource,
+  format: RdfFormat,
+  baseIri: string,
+  batchSize = 10_000,
+): AsyncGenerator<oxigraph.Quad[]> {
+  const quads = oxigraph.parse(checkedChunks(data, format), {
+    format,
+    base_iri: baseIri,
+  }) as unknown as AsyncIterableIterator<oxigraph.Quad>;
   const keepAll = !QUAD_FORMATS.has(format);
   let batch: oxigraph.Quad[] = [];
   try {

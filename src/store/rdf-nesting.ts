@@ -24,5 +24,7 @@ const SYNTAX: Readonly<Record<RdfFormat, string>> = {
 /** A scanner that refuses a `format` document nested deeper than RDF_NESTING_LIMIT, fed its bytes in order. */
 export function rdfNestingScanner(format: RdfFormat): NestingScanner {
   const syntax = SYNTAX[format];
-  return format === 'application/ld+json' ? new JsonNestingScanner(syntax, RDF_NESTING_LIMIT) : new TurtleNestingScanner(syntax, RDF_NESTING_LIMIT, false);
+  return format === 'application/ld+json'
+    ? new JsonNestingScanner(syntax, RDF_NESTING_LIMIT)
+    : new TurtleNestingScanner(syntax, RDF_NESTING_LIMIT, false);
 }

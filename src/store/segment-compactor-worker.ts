@@ -35,12 +35,18 @@ class NotConvertible extends Error {}
 const STAND_IN_BASE = 'http://relative.bkg.invalid/';
 
 function refuseRelative(term: N3.Term): void {
-  if (term.termType === 'NamedNode' && term.value.startsWith(STAND_IN_BASE)) throw new NotConvertible('IRIs relative to the graph');
-  if (term.termType === 'Literal' && term.datatype.value.startsWith(STAND_IN_BASE)) throw new NotConvertible('IRIs relative to the graph');
+  if (term.termType === 'NamedNode' && term.value.startsWith(STAND_IN_BASE))
+    throw new NotConvertible('IRIs relative to the graph');
+  if (term.termType === 'Literal' && term.datatype.value.startsWith(STAND_IN_BASE))
+    throw new NotConvertible('IRIs relative to the graph');
 }
 
 async function convert(request: Extract<CompactorRequest, { op: 'convert' }>): Promise<number> {
-  const parser = new N3.StreamParser({ format: request.format, baseIRI: STAND_IN_BASE, blankNodePrefix: request.blankPrefix });
+  const parser = new N3.StreamParser({
+    format: request.format,
+    baseIRI: STAND_IN_BASE,
+    blankNodePrefix: request.blankPrefix,
+  });
   const out = createWriteStream(request.out);
   let triples = 0;
   let lines: string[] = [];
@@ -61,25 +67,31 @@ async function convert(request: Extract<CompactorRequest, { op: 'convert' }>): P
   });
   // The consumer's refusal reaches pipeline() as an abort of the streams before it: kept to be told as it is.
   let refused: NotConvertible | undefined;
-  await pipeline(createReadStream(request.path, { highWaterMark: 1 << 20 }), counted, parser, async (quads: AsyncIterable<N3.Quad>) => {
-    for await (const quad of quads) {
-      try {
-        // RDF 1.2 triple terms are written differently by N3.js and Oxigraph: such a document stays as it is.
-        if ([quad.subject.termType, quad.object.termType].includes('Quad' as never)) throw new NotConvertible('triple terms');
-        refuseRelative(quad.subject);
-        refuseRelative(quad.predicate);
-        refuseRelative(quad.object);
-      } catch (error) {
-        throw (refused = error as NotConvertible);
+  await pipeline(
+    createReadStream(request.path, { highWaterMark: 1 << 20 }),
+    counted,
+    parser,
+    async (quads: AsyncIterable<N3.Quad>) => {
+      for await (const quad of quads) {
+        try {
+          // RDF 1.2 triple terms are written differently by N3.js and Oxigraph: such a document stays as it is.
+          if ([quad.subject.termType, quad.object.termType].includes('Quad' as never))
+            throw new NotConvertible('triple terms');
+          refuseRelative(quad.subject);
+          refuseRelative(quad.predicate);
+          refuseRelative(quad.object);
+        } catch (error) {
+          throw (refused = error as NotConvertible);
+        }
+        lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object));
+        triples++;
+        if (lines.length >= 4096) {
+          await flush();
+          parentPort!.postMessage({ event: 'convert', out: request.out, bytes, triples } satisfies ConvertEvent);
+        }
       }
-      lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object));
-      triples++;
-      if (lines.length >= 4096) {
-        await flush();
-        parentPort!.postMessage({ event: 'convert', out: request.out, bytes, triples } satisfies ConvertEvent);
-      }
-    }
-  }).catch((error: unknown) => {
+    },
+  ).catch((error: unknown) => {
     throw refused ?? error;
   });
   await flush();
@@ -90,7 +102,8 @@ async function convert(request: Extract<CompactorRequest, { op: 'convert' }>): P
 async function join(request: Extract<CompactorRequest, { op: 'join' }>): Promise<number> {
   const out = createWriteStream(request.out);
   for (const path of request.paths) {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) if (!out.write(chunk)) await once(out, 'drain');
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
+      if (!out.write(chunk)) await once(out, 'drain');
   }
   await close(out);
   return request.triples;
@@ -111,6 +124,12 @@ parentPort!.on('message', (request: CompactorRequest & { id: number }) => {
     // `syntax`: the document cannot be rewritten (kept as it is for good); anything else (a file
     // gone, a full disk) may pass, and the rewrite is tried again later.
     (error: Error & { code?: string }) =>
-      parentPort!.postMessage({ id: request.id, ok: false, message: error.message, syntax: error.code === undefined, fatal: false } satisfies OxigraphResponse),
+      parentPort!.postMessage({
+        id: request.id,
+        ok: false,
+        message: error.message,
+        syntax: error.code === undefined,
+        fatal: false,
+      } satisfies OxigraphResponse),
   );
 });

@@ -76,14 +76,20 @@ export class SegmentCompactor {
    * document's triples ahead of the store's parser, so a load's progress can say how many triples
    * its bytes parsed so far hold (`triplesAt`, undefined until the rewrite has got that far).
    */
-  rewriteUpload(path: string, format: RdfFormat): { made: Promise<Made | undefined>; triplesAt(bytes: number): number | undefined } {
+  rewriteUpload(
+    path: string,
+    format: RdfFormat,
+  ): { made: Promise<Made | undefined>; triplesAt(bytes: number): number | undefined } {
     const out = this.workFile();
     const marks: Array<[number, number]> = [];
     this.uploads.set(out, marks);
     const made = this.convert(path, format, out).then(
       (triples) => ({ path: out, triples }),
       (error: Error) => {
-        this.logger?.info({ file: path, reason: error.message }, 'upload not rewritten as it loaded; the journal rewrites it later if it can');
+        this.logger?.info(
+          { file: path, reason: error.message },
+          'upload not rewritten as it loaded; the journal rewrites it later if it can',
+        );
         rmSync(out, { force: true });
         return undefined;
       },
@@ -102,7 +108,10 @@ export class SegmentCompactor {
   async adopt(graph: string, segment: string, made: Made): Promise<void> {
     if (!this.closed) {
       const swapped = await this.swap(graph, [segment], made);
-      this.logger?.info({ graph, segment, triples: made.triples, swapped, upload: true }, 'segment rewritten as N-Triples');
+      this.logger?.info(
+        { graph, segment, triples: made.triples, swapped, upload: true },
+        'segment rewritten as N-Triples',
+      );
     }
     this.schedule(graph);
   }
@@ -130,7 +139,10 @@ export class SegmentCompactor {
       try {
         const triples = await this.convert(segment.path, segment.format, out);
         const swapped = await this.swap(graph, [segment.file], { path: out, triples });
-        this.logger?.info({ graph, segment: segment.file, triples, swapped, seconds: seconds(started) }, 'segment rewritten as N-Triples');
+        this.logger?.info(
+          { graph, segment: segment.file, triples, swapped, seconds: seconds(started) },
+          'segment rewritten as N-Triples',
+        );
       } catch (error) {
         if (!(error instanceof RdfSyntaxError)) throw error;
         this.kept.add(segment.file);
@@ -146,8 +158,15 @@ export class SegmentCompactor {
       const triples = run.reduce((sum, s) => sum + s.triples!, 0);
       const out = this.workFile();
       await this.call({ op: 'join', paths: run.map((s) => s.path), triples, out });
-      const swapped = await this.swap(graph, run.map((s) => s.file), { path: out, triples });
-      this.logger?.info({ graph, segments: run.length, triples, swapped, seconds: seconds(started) }, 'segments joined');
+      const swapped = await this.swap(
+        graph,
+        run.map((s) => s.file),
+        { path: out, triples },
+      );
+      this.logger?.info(
+        { graph, segments: run.length, triples, swapped, seconds: seconds(started) },
+        'segments joined',
+      );
     }
   }
 

@@ -32,7 +32,12 @@ export class SegmentUnreadable extends Error {
  * (of this segment; a document read whole yields once, at its end, its triples unknown: -1).
  * Run it to its end at once (`loadSegment`) or a step at a time between other work.
  */
-export function* segmentSteps(store: oxigraph.Store, graph: string, segment: StoredSegment, opened?: number): Generator<number, void, void> {
+export function* segmentSteps(
+  store: oxigraph.Store,
+  graph: string,
+  segment: StoredSegment,
+  opened?: number,
+): Generator<number, void, void> {
   const to_graph_name = oxigraph.namedNode(graph);
   let fd = opened;
   try {

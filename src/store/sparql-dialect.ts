@@ -54,7 +54,9 @@ export interface SparqlDialect {
 function standardTerm(term: RdfTerm): RdfTerm {
   if (term.type !== 'typed-literal' && !(term.type === 'literal' && term.datatype === `${XSD}string`)) return term;
   const { datatype, ...rest } = term;
-  return datatype === `${XSD}string` || datatype === undefined ? { ...rest, type: 'literal' } : { ...rest, type: 'literal', datatype };
+  return datatype === `${XSD}string` || datatype === undefined
+    ? { ...rest, type: 'literal' }
+    : { ...rest, type: 'literal', datatype };
 }
 
 /** The protocol as written. */
@@ -103,7 +105,10 @@ export const virtuosoDialect: SparqlDialect = {
   timeoutParameter: 'timeout',
   selectResults: 'result-set',
   keepAlive: false,
-  plannerGaveUp: (error) => error instanceof AppError && error.cause instanceof SparqlEndpointError && /\bVirtuoso 42000 Error SQ200\b/.test(error.cause.message),
+  plannerGaveUp: (error) =>
+    error instanceof AppError &&
+    error.cause instanceof SparqlEndpointError &&
+    /\bVirtuoso 42000 Error SQ200\b/.test(error.cause.message),
   orderAsWritten: 'DEFINE sql:select-option "order"',
   blankNodesInInsertData: false,
   prepareQuery: forVirtuoso,
@@ -117,7 +122,10 @@ export const virtuosoDialect: SparqlDialect = {
 };
 
 /** The answer of an ASK query: SPARQL's `{"boolean": …}`, or the one-row SELECT some endpoints write instead. */
-export function askAnswer(document: { boolean?: boolean; results?: { bindings?: SparqlRow[] } }, dialect: SparqlDialect): boolean {
+export function askAnswer(
+  document: { boolean?: boolean; results?: { bindings?: SparqlRow[] } },
+  dialect: SparqlDialect,
+): boolean {
   if (typeof document.boolean === 'boolean') return document.boolean;
   const [row] = normalizeRows(document.results?.bindings ?? [], dialect);
   const value = row && Object.values(row)[0]?.value;

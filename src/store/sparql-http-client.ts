@@ -100,27 +100,47 @@ export class SparqlHttpClient {
       try {
         answer = await this.once(url, options, authorization, signal);
       } catch (error) {
-        if (deadline?.aborted) throw options.ownDeadline?.error() ?? serviceUnavailable(`The triplestore did not answer within ${deadlineMs} ms.`, error);
+        if (deadline?.aborted)
+          throw (
+            options.ownDeadline?.error() ??
+            serviceUnavailable(`The triplestore did not answer within ${deadlineMs} ms.`, error)
+          );
         if (signal?.aborted) throw cancelled(options.signal, error);
         throw serviceUnavailable('The triplestore cannot be reached.', error);
       }
-      if (answer.status === 401 && attempt === 0 && this.auth?.accept(header(answer.headers['www-authenticate']), authorization !== undefined)) continue;
+      if (
+        answer.status === 401 &&
+        attempt === 0 &&
+        this.auth?.accept(header(answer.headers['www-authenticate']), authorization !== undefined)
+      )
+        continue;
       if ((answer.status >= 200 && answer.status < 300) || options.accept?.includes(answer.status)) return answer;
       const failure = new SparqlEndpointError(answer.status, answer.text);
-      if (answer.status === 401 || answer.status === 403) throw serviceUnavailable('The triplestore refused our credentials.', failure);
+      if (answer.status === 401 || answer.status === 403)
+        throw serviceUnavailable('The triplestore refused our credentials.', failure);
       const state = answer.status >= 500 ? sqlState(answer.text) : undefined;
-      if (state === 'S1TAT') throw options.ownDeadline?.error() ?? serviceUnavailable('The triplestore stopped the query at its own time limit.', failure);
+      if (state === 'S1TAT')
+        throw (
+          options.ownDeadline?.error() ??
+          serviceUnavailable('The triplestore stopped the query at its own time limit.', failure)
+        );
       if (state === '40001' && options.idempotent && victims < DEADLOCK_RETRIES && !signal?.aborted) {
         victims++;
         await delay(25 * victims + Math.random() * 50);
         continue;
       }
-      if (answer.status >= 500 || answer.status === 429) throw serviceUnavailable(`The triplestore failed (HTTP ${answer.status}).`, failure);
+      if (answer.status >= 500 || answer.status === 429)
+        throw serviceUnavailable(`The triplestore failed (HTTP ${answer.status}).`, failure);
       throw failure;
     }
   }
 
-  private async once(url: URL, options: SendOptions, authorization: string | undefined, signal: AbortSignal | undefined): Promise<HttpAnswer> {
+  private async once(
+    url: URL,
+    options: SendOptions,
+    authorization: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...options.headers };
     if (authorization) headers.authorization = authorization;
     const body = options.body?.();
@@ -130,7 +150,13 @@ export class SparqlHttpClient {
       payload = createReadStream(body.path);
       headers['content-length'] = String(body.size);
     }
-    const response = await request(url, { method: options.method, headers, body: payload as never, signal, dispatcher: this.agent });
+    const response = await request(url, {
+      method: options.method,
+      headers,
+      body: payload as never,
+      signal,
+      dispatcher: this.agent,
+    });
     return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
   }
 
@@ -139,4 +165,3 @@ export class SparqlHttpClient {
     await this.agent.close();
   }
 }
-

@@ -15,11 +15,38 @@ import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
-import { aggregate, dropGraph, graph as graphPattern, insertData, moveGraph, namedNode, select, triple, update, variable, type IriTerm, type SelectQuery, type Triple, type Update, type VariableTerm } from '../rdf/sparql-algebra.ts';
+import {
+  aggregate,
+  dropGraph,
+  graph as graphPattern,
+  insertData,
+  moveGraph,
+  namedNode,
+  select,
+  triple,
+  update,
+  variable,
+  type IriTerm,
+  type SelectQuery,
+  type Triple,
+  type Update,
+  type VariableTerm,
+} from '../rdf/sparql-algebra.ts';
 import type { ConstructQuery } from 'sparqljs';
 import { serialize } from '../rdf/sparql-serializer.ts';
 import { loadDeadlineMs, type LoadDeadline } from '../config/limits-config.ts';
-import { loadDeadlineExceeded, type ClientQuery, type LoadStep, type ClientQueryResult, type GraphStore, type LoadResult, type RdfFormat, type RdfSource, type SelectOptions, type SparqlRow } from './graph-store.ts';
+import {
+  loadDeadlineExceeded,
+  type ClientQuery,
+  type LoadStep,
+  type ClientQueryResult,
+  type GraphStore,
+  type LoadResult,
+  type RdfFormat,
+  type RdfSource,
+  type SelectOptions,
+  type SparqlRow,
+} from './graph-store.ts';
 import type { Credentials } from './http-auth.ts';
 import { hasBlankNode, ntriple, parseTriples } from './rdf-input.ts';
 import { SparqlHttpClient, type HttpAnswer, type SendOptions, type SizedBody } from './sparql-http-client.ts';
@@ -90,7 +117,12 @@ export class SparqlHttpStore implements GraphStore {
     return this.resolvedDialect;
   }
 
-  private async query(text: string, accept: string, ownDeadline?: SendOptions['ownDeadline'], signal?: AbortSignal): Promise<HttpAnswer> {
+  private async query(
+    text: string,
+    accept: string,
+    ownDeadline?: SendOptions['ownDeadline'],
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer> {
     const dialect = await this.dialect();
     try {
       return await this.queryOnce(dialect, text, accept, ownDeadline, signal);
@@ -102,17 +134,25 @@ export class SparqlHttpStore implements GraphStore {
     }
   }
 
-  private async queryOnce(dialect: SparqlDialect, text: string, accept: string, ownDeadline?: SendOptions['ownDeadline'], signal?: AbortSignal): Promise<HttpAnswer> {
+  private async queryOnce(
+    dialect: SparqlDialect,
+    text: string,
+    accept: string,
+    ownDeadline?: SendOptions['ownDeadline'],
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer> {
     const answer = await this.client.send(this.queryUrl, {
       method: 'POST',
       headers: {
         accept,
-        'content-type': dialect.queryEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/sparql-query',
+        'content-type':
+          dialect.queryEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/sparql-query',
         ...(dialect.keepAlive ? {} : { connection: 'close' }),
       },
       body: () => {
         if (dialect.queryEncoding !== 'form') return text;
-        const timeout = ownDeadline && dialect.timeoutParameter ? { [dialect.timeoutParameter]: String(ownDeadline.ms) } : {};
+        const timeout =
+          ownDeadline && dialect.timeoutParameter ? { [dialect.timeoutParameter]: String(ownDeadline.ms) } : {};
         return new URLSearchParams({ query: text, ...timeout }).toString();
       },
       deadline: true,
@@ -125,7 +165,10 @@ export class SparqlHttpStore implements GraphStore {
     const cut = header(answer, 'x-sparql-maxrows');
     if (cut !== undefined) throw new Error(`The triplestore cut the results at ${cut} rows; raise its result limit.`);
     if (header(answer, 'x-sql-state') === 'S1TAT') {
-      throw ownDeadline?.error() ?? serviceUnavailable('The triplestore stopped the query at its own time limit and answered part of it.');
+      throw (
+        ownDeadline?.error() ??
+        serviceUnavailable('The triplestore stopped the query at its own time limit and answered part of it.')
+      );
     }
     return answer;
   }
@@ -138,7 +181,10 @@ export class SparqlHttpStore implements GraphStore {
     const dialect = await this.dialect();
     const work = options?.work;
     const left = work?.remainingMs();
-    const ownDeadline = work && left! < this.options.timeoutMs ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) } : undefined;
+    const ownDeadline =
+      work && left! < this.options.timeoutMs
+        ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) }
+        : undefined;
     const started = performance.now();
     const text = serialize(dialect.prepareQuery(query));
     const resultSet = dialect.selectResults === 'result-set';
@@ -150,20 +196,39 @@ export class SparqlHttpStore implements GraphStore {
     }
     // A result set this reader does not know is asked again as JSON.
     const rows = resultSet ? await parseResultSetNTriples(answer.text) : parseSelectResults(answer.text);
-    return normalizeRows(rows ?? parseSelectResults((await this.query(text, results.accept, ownDeadline)).text), dialect);
+    return normalizeRows(
+      rows ?? parseSelectResults((await this.query(text, results.accept, ownDeadline)).text),
+      dialect,
+    );
   }
 
   async clientQuery(query: ClientQuery): Promise<ClientQueryResult> {
     const graphResult = query.form === 'CONSTRUCT' || query.form === 'DESCRIBE';
     // The endpoint's own limits stay as they are; ours is a deadline on the request.
-    const answer = await this.query(query.text, graphResult ? GRAPH_ACCEPT : results.accept, { ms: query.timeoutMs, error: () => deadlineExceeded(query.timeoutMs) }, query.signal);
+    const answer = await this.query(
+      query.text,
+      graphResult ? GRAPH_ACCEPT : results.accept,
+      { ms: query.timeoutMs, error: () => deadlineExceeded(query.timeoutMs) },
+      query.signal,
+    );
     if (query.form === 'CONSTRUCT' || query.form === 'DESCRIBE') {
-      return { form: query.form, ntriples: graphOf(answer).dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() }) };
+      return {
+        form: query.form,
+        ntriples: graphOf(answer).dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() }),
+      };
     }
-    const document = JSON.parse(answer.text) as { head?: { vars?: string[] }; boolean?: boolean; results?: { bindings?: SparqlRow[] } };
+    const document = JSON.parse(answer.text) as {
+      head?: { vars?: string[] };
+      boolean?: boolean;
+      results?: { bindings?: SparqlRow[] };
+    };
     const dialect = await this.dialect();
     if (query.form === 'ASK') return { form: 'ASK', value: askAnswer(document, dialect) };
-    return { form: 'SELECT', vars: document.head?.vars ?? [], rows: normalizeRows(document.results?.bindings ?? [], dialect) };
+    return {
+      form: 'SELECT',
+      vars: document.head?.vars ?? [],
+      rows: normalizeRows(document.results?.bindings ?? [], dialect),
+    };
   }
 
   /** Runs SPARQL Update operations (one request, so the endpoint may apply them together). */
@@ -210,17 +275,29 @@ export class SparqlHttpStore implements GraphStore {
       return { deadline: true, ownDeadline: { ms, error } };
     };
     try {
-      const sent = this.gspUrl ? await this.sendWhole(this.gspUrl, temporary, graph, data, format, within) : await this.sendInBatches(temporary, graph, data, format, within);
+      const sent = this.gspUrl
+        ? await this.sendWhole(this.gspUrl, temporary, graph, data, format, within)
+        : await this.sendInBatches(temporary, graph, data, format, within);
       step = 'placing';
       const into = namedNode(graph);
-      if (replace) await this.sendUpdate(serialize(update(sent.triples === 0 ? dropGraph(into) : moveGraph(temporary, into))), within(sent.bytes));
-      else if (sent.triples > 0) await this.sendUpdate(serialize(update(moveGraph(temporary, into, 'add'), dropGraph(temporary))), within(sent.bytes));
+      if (replace)
+        await this.sendUpdate(
+          serialize(update(sent.triples === 0 ? dropGraph(into) : moveGraph(temporary, into))),
+          within(sent.bytes),
+        );
+      else if (sent.triples > 0)
+        await this.sendUpdate(
+          serialize(update(moveGraph(temporary, into, 'add'), dropGraph(temporary))),
+          within(sent.bytes),
+        );
     } catch (error) {
       // What reached the temporary graph is dropped, within the query deadline, and not waited for
       // when the store stopped answering. A MOVE or ADD that did not answer may yet be applied: its
       // source stays whole.
       if (step === 'sending' || !stalled) {
-        const dropped = this.sendUpdate(serialize(update(dropGraph(temporary))), { deadline: true }).catch(() => undefined);
+        const dropped = this.sendUpdate(serialize(update(dropGraph(temporary))), { deadline: true }).catch(
+          () => undefined,
+        );
         if (!stalled) await dropped;
       }
       throw error;
@@ -232,7 +309,14 @@ export class SparqlHttpStore implements GraphStore {
    * Graph Store Protocol: the whole document is parsed before anything is sent, then goes in one
    * request, so a syntax error sends nothing and blank nodes keep their identity across the document.
    */
-  private async sendWhole(gsp: URL, temporary: IriTerm, graph: string, data: RdfSource, format: RdfFormat, within: (bytes: number) => RequestLimit): Promise<Sent> {
+  private async sendWhole(
+    gsp: URL,
+    temporary: IriTerm,
+    graph: string,
+    data: RdfSource,
+    format: RdfFormat,
+    within: (bytes: number) => RequestLimit,
+  ): Promise<Sent> {
     const spool = await Spool.of(data, format, graph, this.options.spoolDir ?? tmpdir());
     try {
       if (spool.triples > 0) {
@@ -253,7 +337,13 @@ export class SparqlHttpStore implements GraphStore {
    * Without a Graph Store endpoint: INSERTs as the document is parsed. Triples with blank nodes are
    * sent together at the end: a label names the same node only within one request.
    */
-  private async sendInBatches(temporary: IriTerm, graph: string, data: RdfSource, format: RdfFormat, within: (bytes: number) => RequestLimit): Promise<Sent> {
+  private async sendInBatches(
+    temporary: IriTerm,
+    graph: string,
+    data: RdfSource,
+    format: RdfFormat,
+    within: (bytes: number) => RequestLimit,
+  ): Promise<Sent> {
     const dialect = await this.dialect();
     const withBlankNodes: oxigraph.Quad[] = [];
     const sent: Sent = { triples: 0, bytes: 0 };
@@ -272,7 +362,8 @@ export class SparqlHttpStore implements GraphStore {
       }
       if (plain.length > 0) await insert(plain, false);
     }
-    for (const group of blankNodeGroups(withBlankNodes, INSERT_BATCH)) await insert(group as Triple[], !dialect.blankNodesInInsertData);
+    for (const group of blankNodeGroups(withBlankNodes, INSERT_BATCH))
+      await insert(group as Triple[], !dialect.blankNodesInInsertData);
     return sent;
   }
 
@@ -284,7 +375,12 @@ export class SparqlHttpStore implements GraphStore {
     const accept = GRAPH_ACCEPT;
     const answer = this.gspUrl
       ? // The same deadline as queries: a store that hangs must answer 503, not hold the request forever.
-        await this.client.send(withParams(this.gspUrl, { graph }), { method: 'GET', headers: { accept }, deadline: true, accept: [404] })
+        await this.client.send(withParams(this.gspUrl, { graph }), {
+          method: 'GET',
+          headers: { accept },
+          deadline: true,
+          accept: [404],
+        })
       : await this.query(serialize(constructAll(graph)), accept);
     if (answer.status === 404) return '';
     // Read back and written by Oxigraph, so every store exports the same text for the same graph.
@@ -292,7 +388,9 @@ export class SparqlHttpStore implements GraphStore {
   }
 
   async countTriples(graph: string): Promise<number> {
-    const rows = await this.select(select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }));
+    const rows = await this.select(
+      select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }),
+    );
     return Number(rows[0]?.n?.value ?? 0);
   }
 
@@ -320,7 +418,8 @@ function blankNodeGroups(quads: readonly oxigraph.Quad[], size: number): oxigrap
     parent.set(x, root);
     return root;
   };
-  const labels = (q: oxigraph.Quad) => [q.subject, q.object].filter((t) => t.termType === 'BlankNode').map((t) => t.value);
+  const labels = (q: oxigraph.Quad) =>
+    [q.subject, q.object].filter((t) => t.termType === 'BlankNode').map((t) => t.value);
   for (const quad of quads) {
     const [first, ...rest] = labels(quad);
     for (const other of rest) parent.set(find(other), find(first!));
@@ -345,12 +444,23 @@ function blankNodeGroups(quads: readonly oxigraph.Quad[], size: number): oxigrap
   return groups;
 }
 
-const [S, P, O, N] = ['s', 'p', 'o', 'n'].map((name) => variable(name)) as [VariableTerm, VariableTerm, VariableTerm, VariableTerm];
+const [S, P, O, N] = ['s', 'p', 'o', 'n'].map((name) => variable(name)) as [
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+  VariableTerm,
+];
 
 /** `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <graph> { ?s ?p ?o } }`: a graph's triples, without a Graph Store endpoint. */
 function constructAll(graph: string): ConstructQuery {
   const all = { subject: S, predicate: P, object: O };
-  return { type: 'query', queryType: 'CONSTRUCT', prefixes: {}, template: [all], where: [graphPattern(namedNode(graph), triple(S, P, O))] };
+  return {
+    type: 'query',
+    queryType: 'CONSTRUCT',
+    prefixes: {},
+    template: [all],
+    where: [graphPattern(namedNode(graph), triple(S, P, O))],
+  };
 }
 
 /** A graph the endpoint answered (N-Triples or Turtle), read into an Oxigraph store. */
@@ -384,7 +494,8 @@ class Spool {
   static async of(data: RdfSource, format: RdfFormat, baseIri: string, dir: string): Promise<Spool> {
     const spool = new Spool(dir);
     try {
-      for await (const batch of parseTriples(data, format, baseIri)) await spool.write(batch.map(ntriple).join(''), batch.length);
+      for await (const batch of parseTriples(data, format, baseIri))
+        await spool.write(batch.map(ntriple).join(''), batch.length);
       await spool.end();
       return spool;
     } catch (error) {
@@ -405,7 +516,8 @@ class Spool {
       this.chunks = [];
     }
     if (!this.file) this.chunks.push(text);
-    else if (!this.file.stream.write(text)) await new Promise<void>((resolve) => this.file!.stream.once('drain', () => resolve()));
+    else if (!this.file.stream.write(text))
+      await new Promise<void>((resolve) => this.file!.stream.once('drain', () => resolve()));
   }
 
   private async end(): Promise<void> {

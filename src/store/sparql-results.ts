@@ -45,7 +45,8 @@ function termOf(text: string): RdfTerm | undefined {
       const value = unescape(text.slice(1, close));
       const rest = text.slice(close + 1);
       if (rest === '') return { type: 'literal', value };
-      if (rest.startsWith('@')) return rest.includes('--') ? undefined : { type: 'literal', value, 'xml:lang': rest.slice(1) };
+      if (rest.startsWith('@'))
+        return rest.includes('--') ? undefined : { type: 'literal', value, 'xml:lang': rest.slice(1) };
       // Virtuoso writes a datatype of its own (not XSD's) without angle brackets: `"x"^^http://…`.
       const datatype = rest.startsWith('^^<') ? unescape(rest.slice(3, -1)) : unescape(rest.slice(2));
       return datatype === `${XSD}string` ? { type: 'literal', value } : { type: 'literal', value, datatype };
@@ -108,7 +109,7 @@ export async function parseResultSetNTriples(text: string): Promise<SparqlRow[] 
   // A binding's row, then its variable and value as their statements come.
   const bindings = new Map<string, { row: Record<string, RdfTerm>; name?: string; term?: RdfTerm }>();
   const slices = new MainThreadSlices();
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const newline = text.indexOf('\n', at);
     const end = newline < 0 ? text.length : newline;
     const space = text.indexOf(' ', at);

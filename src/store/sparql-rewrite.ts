@@ -35,11 +35,15 @@ function children(p: Pattern, walk: (list: Pattern[]) => Pattern[]): Pattern[] {
   switch (p.type) {
     case 'filter':
     case 'bind':
-      return [{ ...p, expression: mapExists(p.expression as Expression, (group) => groupOf(walk([group]))) } as Pattern];
+      return [
+        { ...p, expression: mapExists(p.expression as Expression, (group) => groupOf(walk([group]))) } as Pattern,
+      ];
     case 'query':
       return [{ ...p, where: p.where && walk(p.where) }];
     default:
-      return 'patterns' in p && Array.isArray(p.patterns) ? [{ ...p, patterns: walk(p.patterns as Pattern[]) } as Pattern] : [p];
+      return 'patterns' in p && Array.isArray(p.patterns)
+        ? [{ ...p, patterns: walk(p.patterns as Pattern[]) } as Pattern]
+        : [p];
   }
 }
 
@@ -47,7 +51,10 @@ function children(p: Pattern, walk: (list: Pattern[]) => Pattern[]): Pattern[] {
 export function mapExists(e: Expression, map: (pattern: Pattern) => Pattern): Expression {
   if (typeof e !== 'object' || e === null || !('type' in e) || e.type !== 'operation') return e;
   const exists = e.operator === 'exists' || e.operator === 'notexists';
-  return { ...e, args: e.args.map((a) => (exists ? map(a as Pattern) : mapExists(a as Expression, map))) } as Expression;
+  return {
+    ...e,
+    args: e.args.map((a) => (exists ? map(a as Pattern) : mapExists(a as Expression, map))),
+  } as Expression;
 }
 
 /** Every triple of the patterns replaced by `rewrite(triple)`. */
@@ -69,7 +76,12 @@ export interface Expansion {
  * sequences (`(a|b)/c` is `a/c` or `b/c`), inverses swapped; undefined for a path with a repeated
  * step or a negated property set.
  */
-export function pathBranches(s: PathEnd, path: Predicate, o: PathEnd, fresh: () => VariableTerm): Triple[][] | undefined {
+export function pathBranches(
+  s: PathEnd,
+  path: Predicate,
+  o: PathEnd,
+  fresh: () => VariableTerm,
+): Triple[][] | undefined {
   if (!isPath(path)) return [[{ subject: s, predicate: path, object: o } as Triple]];
   switch (path.pathType) {
     case '^':
@@ -97,7 +109,8 @@ export function pathBranches(s: PathEnd, path: Predicate, o: PathEnd, fresh: () 
 
 /** `s path o` as patterns: alternatives a UNION, sequences a join over fresh variables, inverses swapped. */
 export function expandPath(s: PathEnd, path: Predicate, o: PathEnd, how: Expansion): Pattern[] {
-  if (how.keep(path) || !isPath(path) || path.pathType === '!') return [bgp({ subject: s as Triple['subject'], predicate: path, object: o })];
+  if (how.keep(path) || !isPath(path) || path.pathType === '!')
+    return [bgp({ subject: s as Triple['subject'], predicate: path, object: o })];
   switch (path.pathType) {
     case '^':
       return expandPath(o, path.items[0]!, s, how);

@@ -25,22 +25,60 @@
  * 189 equipment, 1,712 rows: 80 ms against 6 ms at 100k triples, bench/stores).
  * A query with none of these (no repeated path, path in an OPTIONAL, EXISTS or VALUES) goes unchanged.
  */
-import type { BindPattern, Expression, FilterPattern, GroupPattern, Pattern, SelectQuery, ValuesPattern, VariableTerm } from 'sparqljs';
+import type {
+  BindPattern,
+  Expression,
+  FilterPattern,
+  GroupPattern,
+  Pattern,
+  SelectQuery,
+  ValuesPattern,
+  VariableTerm,
+} from 'sparqljs';
 import { asTransitive, transitive } from '../rdf/sparql-algebra.ts';
 import { requiredFirst } from './virtuoso-required-first.ts';
 import { valuesAsSubqueries } from './virtuoso-values.ts';
-import { expandPath, groupOf, isPath, mapExists, mapPatterns, mapTriples, pathBranches, pathHas, variableTerm, type Expansion, type PathEnd, type Predicate } from './sparql-rewrite.ts';
+import {
+  expandPath,
+  groupOf,
+  isPath,
+  mapExists,
+  mapPatterns,
+  mapTriples,
+  pathBranches,
+  pathHas,
+  variableTerm,
+  type Expansion,
+  type PathEnd,
+  type Predicate,
+} from './sparql-rewrite.ts';
 
-const ONE = { termType: 'Literal', value: '1', language: '', datatype: { termType: 'NamedNode', value: 'http://www.w3.org/2001/XMLSchema#integer' } };
+const ONE = {
+  termType: 'Literal',
+  value: '1',
+  language: '',
+  datatype: { termType: 'NamedNode', value: 'http://www.w3.org/2001/XMLSchema#integer' },
+};
 
 const REPEATS: ReadonlySet<string> = new Set(['*', '+', '?']);
 
 const isVariable = (t: PathEnd): t is VariableTerm => t.termType === 'Variable';
 const subquery = (variables: SelectQuery['variables'], where: Pattern[], distinct = false): GroupPattern =>
-  groupOf([{ type: 'query', queryType: 'SELECT', prefixes: {}, variables, where, distinct } as SelectQuery as unknown as Pattern]);
+  groupOf([
+    {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables,
+      where,
+      distinct,
+    } as SelectQuery as unknown as Pattern,
+  ]);
 const existsOf = (e: unknown): { operator: string; args: GroupPattern[] } | undefined => {
   const op = e as { type?: string; operator?: string; args?: GroupPattern[] };
-  return op?.type === 'operation' && (op.operator === 'exists' || op.operator === 'notexists') ? (op as { operator: string; args: GroupPattern[] }) : undefined;
+  return op?.type === 'operation' && (op.operator === 'exists' || op.operator === 'notexists')
+    ? (op as { operator: string; args: GroupPattern[] })
+    : undefined;
 };
 
 /** A query of the service as Virtuoso answers it right; the query itself when nothing needs rewriting. */
@@ -101,7 +139,8 @@ class Rewriter {
   private fresh = 0;
   private readonly how: Expansion = {
     keep: (path) => !isPath(path),
-    repeated: (s, path, o) => this.transitive(s, path.items[0]!, o, path.pathType === '+' ? 1 : 0, path.pathType === '?'),
+    repeated: (s, path, o) =>
+      this.transitive(s, path.items[0]!, o, path.pathType === '+' ? 1 : 0, path.pathType === '?'),
     fresh: () => this.variable('step'),
   };
 
@@ -120,7 +159,14 @@ class Rewriter {
     const [from, to] = [isVariable(s) ? s : this.how.fresh(), isVariable(o) ? o : this.how.fresh()];
     const node = transitive(from, to, this.expand(from, step, to), min, once ? 1 : undefined);
     this.blocks.set(node, { ends: [from, to], values: [] });
-    const tests = ([[from, s], [to, o]] as const).filter(([v, t]) => v !== t).map(([v, t]) => equals(v, t));
+    const tests = (
+      [
+        [from, s],
+        [to, o],
+      ] as const
+    )
+      .filter(([v, t]) => v !== t)
+      .map(([v, t]) => equals(v, t));
     return [node, ...tests];
   }
 
@@ -134,11 +180,13 @@ class Rewriter {
     } else if (typeof node === 'object' && node !== null) {
       const term = node as { termType?: string; value?: string; type?: string };
       if (term.termType === 'Variable') found.add(term.value!);
-      else if (term.type === 'values') for (const row of (node as ValuesPattern).values) for (const key of Object.keys(row)) found.add(key.slice(1));
+      else if (term.type === 'values')
+        for (const row of (node as ValuesPattern).values) for (const key of Object.keys(row)) found.add(key.slice(1));
       else if (asTransitive(node as Pattern)) {
         const { in: from, out: to } = asTransitive(node as Pattern)!;
         found.add(from.value).add(to.value);
-      } else if (!(outside && existsOf(node))) for (const value of Object.values(node)) this.variables(value, outside, found);
+      } else if (!(outside && existsOf(node)))
+        for (const value of Object.values(node)) this.variables(value, outside, found);
     }
     return found;
   }
@@ -160,7 +208,11 @@ class Rewriter {
     const vars = Object.keys(values.values[0] ?? {}).map((k) => k.slice(1));
     const scope = around.get(values) ?? [];
     const blocks = [...this.blocks.entries()]
-      .filter(([node, b]) => b.ends.some((end) => vars.includes(end.value)) && scope.every((alternative) => around.get(node)?.includes(alternative)))
+      .filter(
+        ([node, b]) =>
+          b.ends.some((end) => vars.includes(end.value)) &&
+          scope.every((alternative) => around.get(node)?.includes(alternative)),
+      )
       .map(([, b]) => b);
     for (const block of blocks) block.values.push(values);
     return blocks.length > 0;
@@ -179,7 +231,12 @@ class Rewriter {
       const bound = transitive(node.in, node.out, this.bindEnds(node.where), node.min, node.max);
       const { ends, values } = this.blocks.get(p)!;
       if (values.length === 0) return [bound];
-      const copies = values.map((v) => subquery(Object.keys(v.values[0] ?? {}).map((k) => variableTerm(k.slice(1))), [v]));
+      const copies = values.map((v) =>
+        subquery(
+          Object.keys(v.values[0] ?? {}).map((k) => variableTerm(k.slice(1))),
+          [v],
+        ),
+      );
       return [subquery(ends, [...copies, bound], true)];
     });
   }
@@ -189,13 +246,20 @@ const equals = (v: VariableTerm, t: PathEnd): FilterPattern =>
   ({ type: 'filter', expression: { type: 'operation', operator: '=', args: [v, t] } }) as FilterPattern;
 
 /** Every group's FILTER EXISTS as one SELECT DISTINCT join, every EXISTS of a BIND as an OPTIONAL tested with BOUND. */
-function existsAsJoins(list: Pattern[], bound: ReadonlySet<string>, rewriter: Rewriter, rewritten: { count: number }): Pattern[] {
+function existsAsJoins(
+  list: Pattern[],
+  bound: ReadonlySet<string>,
+  rewriter: Rewriter,
+  rewritten: { count: number },
+): Pattern[] {
   const group = (patterns: Pattern[]): Pattern[] => {
     const filters: Array<{ patterns: Pattern[]; shared: string[]; own: string[] }> = [];
     const out: Array<Pattern | 'filters'> = [];
     const nested = mapPatterns(patterns, (child) => {
       if (child.type === 'query') return [{ ...child, where: child.where && group(child.where) }];
-      return ['group', 'graph', 'optional', 'minus', 'service'].includes(child.type) ? [{ ...child, patterns: group((child as GroupPattern).patterns) } as Pattern] : undefined;
+      return ['group', 'graph', 'optional', 'minus', 'service'].includes(child.type)
+        ? [{ ...child, patterns: group((child as GroupPattern).patterns) } as Pattern]
+        : undefined;
     });
     for (const p of nested) {
       const exists = p.type === 'filter' ? existsOf(p.expression) : undefined;
@@ -205,7 +269,11 @@ function existsAsJoins(list: Pattern[], bound: ReadonlySet<string>, rewriter: Re
         if (filters.length === 1) out.push('filters');
       } else if (p.type === 'bind') {
         const { pieces, reads } = expressionExists(p, bound, rewriter, rewritten);
-        out.splice(pieces.length > 1 ? beforeOptionals(out, p.variable.value, reads, rewriter) : out.length, 0, ...pieces);
+        out.splice(
+          pieces.length > 1 ? beforeOptionals(out, p.variable.value, reads, rewriter) : out.length,
+          0,
+          ...pieces,
+        );
       } else if (p.type === 'filter') {
         out.push(...expressionExists(p, bound, rewriter, rewritten).pieces);
       } else out.push(p);
@@ -213,8 +281,12 @@ function existsAsJoins(list: Pattern[], bound: ReadonlySet<string>, rewriter: Re
     rewritten.count += filters.length;
     const own = filters.flatMap((f) => f.own);
     const apart = new Set(own).size === own.length;
-    const joins = apart ? [{ patterns: filters.flatMap((f) => f.patterns), shared: [...new Set(filters.flatMap((f) => f.shared))] }] : filters;
-    return out.flatMap((p) => (p === 'filters' ? joins.map((j) => subquery(j.shared.map(variableTerm), j.patterns, true)) : [p]));
+    const joins = apart
+      ? [{ patterns: filters.flatMap((f) => f.patterns), shared: [...new Set(filters.flatMap((f) => f.shared))] }]
+      : filters;
+    return out.flatMap((p) =>
+      p === 'filters' ? joins.map((j) => subquery(j.shared.map(variableTerm), j.patterns, true)) : [p],
+    );
   };
   return group(list);
 }
@@ -225,10 +297,17 @@ function existsAsJoins(list: Pattern[], bound: ReadonlySet<string>, rewriter: Re
  * an OPTIONAL that left a variable unbound (`?e a ?t` of an untyped entity), Virtuoso's OPTIONAL
  * joins did not match, and the tag came out empty.
  */
-function beforeOptionals(out: ReadonlyArray<Pattern | 'filters'>, target: string, reads: readonly string[], rewriter: Rewriter): number {
+function beforeOptionals(
+  out: ReadonlyArray<Pattern | 'filters'>,
+  target: string,
+  reads: readonly string[],
+  rewriter: Rewriter,
+): number {
   let at = out.length;
   while (at > 0 && out[at - 1] !== 'filters' && (out[at - 1] as Pattern).type === 'optional') {
-    const required = out.slice(0, at - 1).filter((p) => p === 'filters' || !['optional', 'bind', 'filter'].includes(p.type));
+    const required = out
+      .slice(0, at - 1)
+      .filter((p) => p === 'filters' || !['optional', 'bind', 'filter'].includes(p.type));
     const boundBefore = rewriter.variables(required);
     if (!reads.every((v) => boundBefore.has(v)) || rewriter.variables(out[at - 1]).has(target)) break;
     at--;
@@ -237,7 +316,12 @@ function beforeOptionals(out: ReadonlyArray<Pattern | 'filters'>, target: string
 }
 
 /** The EXISTS in a BIND's or FILTER's expression as OPTIONAL `SELECT DISTINCT` joins before it, each tested with BOUND of its marker. */
-function expressionExists<P extends BindPattern | FilterPattern>(p: P, bound: ReadonlySet<string>, rewriter: Rewriter, rewritten: { count: number }): { pieces: Pattern[]; reads: string[] } {
+function expressionExists<P extends BindPattern | FilterPattern>(
+  p: P,
+  bound: ReadonlySet<string>,
+  rewriter: Rewriter,
+  rewritten: { count: number },
+): { pieces: Pattern[]; reads: string[] } {
   const optionals: Pattern[] = [];
   const reads = new Set<string>();
   const expression = replaceExists(p.expression as Expression, (exists) => {
@@ -259,7 +343,10 @@ function expressionExists<P extends BindPattern | FilterPattern>(p: P, bound: Re
 }
 
 /** The expression with each EXISTS / NOT EXISTS replaced by `replace(it)` (kept where that is undefined). */
-function replaceExists(e: Expression, replace: (exists: { operator: string; args: GroupPattern[] }) => Expression | undefined): Expression {
+function replaceExists(
+  e: Expression,
+  replace: (exists: { operator: string; args: GroupPattern[] }) => Expression | undefined,
+): Expression {
   const exists = existsOf(e);
   if (exists) return replace(exists) ?? e;
   const op = e as { type?: string; args?: Expression[] };
@@ -307,6 +394,11 @@ function wrapValues(list: Pattern[], rewriter: Rewriter): Pattern[] {
   const around = alternativesAround(list);
   return mapPatterns(list, (p) => {
     if (p.type !== 'values' || !rewriter.bindsAnEnd(p as ValuesPattern, around)) return undefined;
-    return [subquery(Object.keys((p as ValuesPattern).values[0] ?? {}).map((k) => variableTerm(k.slice(1))), [p])];
+    return [
+      subquery(
+        Object.keys((p as ValuesPattern).values[0] ?? {}).map((k) => variableTerm(k.slice(1))),
+        [p],
+      ),
+    ];
   });
 }

@@ -18,7 +18,9 @@ import { groupOf, isPath } from './sparql-rewrite.ts';
  */
 export function requiredFirst(list: Pattern[], variables: (node: unknown) => Set<string>): Pattern[] {
   if (list.length === 1 && (list[0]!.type === 'graph' || list[0]!.type === 'group')) {
-    return [{ ...list[0]!, patterns: requiredFirst((list[0] as { patterns: Pattern[] }).patterns, variables) } as Pattern];
+    return [
+      { ...list[0]!, patterns: requiredFirst((list[0] as { patterns: Pattern[] }).patterns, variables) } as Pattern,
+    ];
   }
   return hoisted(list, variables);
 }
@@ -36,18 +38,31 @@ function hoisted(patterns: Pattern[], variables: (node: unknown) => Set<string>)
   // Virtuoso ignores a group's FILTER on a variable of a subquery joined before an OPTIONAL: leave such a group as it is.
   const own = variables(prefix);
   if ([...kept, ...rest].some((p) => p.type === 'filter' && [...variables(p)].some((v) => own.has(v)))) return patterns;
-  const select = { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [{ termType: 'Wildcard', value: '*' }], where: inner } as unknown as SelectQuery;
+  const select = {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    variables: [{ termType: 'Wildcard', value: '*' }],
+    where: inner,
+  } as unknown as SelectQuery;
   return [groupOf([select as unknown as Pattern]), ...kept, ...rest];
 }
 
-const isSubquery = (p: Pattern): boolean => p.type === 'query' || (p.type === 'group' && p.patterns.length === 1 && p.patterns[0]!.type === 'query');
+const isSubquery = (p: Pattern): boolean =>
+  p.type === 'query' || (p.type === 'group' && p.patterns.length === 1 && p.patterns[0]!.type === 'query');
 const name = (t: unknown): string[] => ((t as VariableTerm).termType === 'Variable' ? [(t as VariableTerm).value] : []);
 
 /** The variables every solution of a pattern binds (an under-estimate: what it cannot prove is left out). */
 function surely(p: Pattern): Set<string> {
   switch (p.type) {
     case 'bgp':
-      return new Set(p.triples.flatMap((t) => [...name(t.subject), ...(isPath(t.predicate) ? [] : name(t.predicate)), ...name(t.object)]));
+      return new Set(
+        p.triples.flatMap((t) => [
+          ...name(t.subject),
+          ...(isPath(t.predicate) ? [] : name(t.predicate)),
+          ...name(t.object),
+        ]),
+      );
     case 'group':
       return new Set(p.patterns.flatMap((c) => [...surely(c)]));
     case 'graph':
@@ -58,7 +73,11 @@ function surely(p: Pattern): Set<string> {
     }
     case 'values': {
       const rows = (p as ValuesPattern).values;
-      return new Set(Object.keys(rows[0] ?? {}).filter((k) => rows.every((r) => r[k] !== undefined)).map((k) => k.slice(1)));
+      return new Set(
+        Object.keys(rows[0] ?? {})
+          .filter((k) => rows.every((r) => r[k] !== undefined))
+          .map((k) => k.slice(1)),
+      );
     }
     case 'query': {
       const inside = new Set(p.where?.flatMap((c) => [...surely(c)]) ?? []);

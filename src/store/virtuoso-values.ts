@@ -19,7 +19,15 @@ const INLINE_ROWS = 32;
 const alone = (p: Pattern): boolean => p.type === 'query' && p.where?.length === 1 && p.where[0]!.type === 'values';
 const asTable = (values: ValuesPattern): Pattern => {
   const variables = Object.keys(values.values[0] ?? {}).map((k) => variableTerm(k.slice(1)));
-  return groupOf([{ type: 'query', queryType: 'SELECT', prefixes: {}, variables, where: [values] } as SelectQuery as unknown as Pattern]);
+  return groupOf([
+    {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables,
+      where: [values],
+    } as SelectQuery as unknown as Pattern,
+  ]);
 };
 
 /** Each long VALUES block, and each that is a UNION branch by itself, in a subquery of its own (those already alone in one kept). */
@@ -28,7 +36,10 @@ export function valuesAsSubqueries(list: Pattern[]): Pattern[] {
     if (alone(p)) return [p];
     if (p.type === 'union') {
       const branches = p.patterns.map((branch) => {
-        const only = branch.type === 'group' && (branch as GroupPattern).patterns.length === 1 ? (branch as GroupPattern).patterns[0]! : branch;
+        const only =
+          branch.type === 'group' && (branch as GroupPattern).patterns.length === 1
+            ? (branch as GroupPattern).patterns[0]!
+            : branch;
         return only.type === 'values' ? asTable(only as ValuesPattern) : valuesAsSubqueries([branch])[0]!;
       });
       return [{ ...p, patterns: branches }];

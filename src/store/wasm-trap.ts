@@ -6,7 +6,9 @@ import oxigraph from 'oxigraph';
  * thread that holds it must end.
  */
 export function isWasmTrap(error: unknown): boolean {
-  return error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
+  return (
+    error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message))
+  );
 }
 
 /**

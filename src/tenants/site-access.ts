@@ -5,7 +5,8 @@ import { SITE_ID } from './site-directory.ts';
 
 /** REST needs credentials: anonymous callers may only read the demo site, through GraphQL. */
 export function requireCredentials(client: Client): void {
-  if (client.kind === 'anonymous') throw new MissingCredentials('This endpoint needs an Authorization: Bearer <token> header.');
+  if (client.kind === 'anonymous')
+    throw new MissingCredentials('This endpoint needs an Authorization: Bearer <token> header.');
 }
 
 /** The ids of the sites the client may read, for a list of them: every site (`'*'`), or its own and the demo site, which is everyone's (canRead). */
@@ -26,7 +27,11 @@ export async function writableSite(sites: SiteStore, client: Client, siteId: str
   const site = await readableSite(sites, client, siteId);
   if (site.id === DEMO_SITE) throw forbidden('The demo site is read-only.');
   if (!canWrite(client, site.id)) {
-    throw forbidden(client.kind === 'user' ? 'This token may not write to this site: user tokens only read.' : 'This key may not write to this site.');
+    throw forbidden(
+      client.kind === 'user'
+        ? 'This token may not write to this site: user tokens only read.'
+        : 'This key may not write to this site.',
+    );
   }
   return site;
 }

@@ -15,5 +15,6 @@ export interface SiteDirectory {
  * indistinguishable from a missing one.
  */
 export async function requireSite(sites: SiteDirectory, client: Client, siteId: string): Promise<void> {
-  if (!SITE_ID.test(siteId) || !canRead(client, siteId) || !(await sites.has(siteId))) throw notFound(`Site "${siteId.slice(0, 100)}" not found.`);
+  if (!SITE_ID.test(siteId) || !canRead(client, siteId) || !(await sites.has(siteId)))
+    throw notFound(`Site "${siteId.slice(0, 100)}" not found.`);
 }

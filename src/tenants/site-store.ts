@@ -25,10 +25,21 @@ export type NewSite = Omit<SiteRecord, 'created_at' | 'updated_at'>;
 
 type SiteRow = Omit<SiteRecord, 'created_at' | 'updated_at'> & { created_at: unknown; updated_at: unknown };
 
-const SITE_COLUMNS = 'id, name, organization, address, city, country, country_code, latitude, longitude, timezone, created_at, updated_at';
+const SITE_COLUMNS =
+  'id, name, organization, address, city, country, country_code, latitude, longitude, timezone, created_at, updated_at';
 
 /** The fields `update` may change: all but the id and the timestamps. */
-const CHANGEABLE = ['name', 'organization', 'address', 'city', 'country', 'country_code', 'latitude', 'longitude', 'timezone'] as const satisfies ReadonlyArray<keyof NewSite>;
+const CHANGEABLE = [
+  'name',
+  'organization',
+  'address',
+  'city',
+  'country',
+  'country_code',
+  'latitude',
+  'longitude',
+  'timezone',
+] as const satisfies ReadonlyArray<keyof NewSite>;
 
 const INSERT_SITE = `INSERT INTO sites (id, name, organization, address, city, country, country_code, latitude, longitude, timezone)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
@@ -88,7 +99,9 @@ export class SiteStore implements SiteDirectory {
     const rows =
       only === '*'
         ? await this.db.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites ORDER BY id`)
-        : await this.db.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = ANY($1::text[]) ORDER BY id`, [[...only]]);
+        : await this.db.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = ANY($1::text[]) ORDER BY id`, [
+            [...only],
+          ]);
     return rows.map(toRecord);
   }
 
@@ -138,7 +151,10 @@ export class SiteStore implements SiteDirectory {
 
   /** The prefixes the site's model declared in its last Turtle loads (`{}` when none). */
   async prefixes(id: string): Promise<Record<string, string>> {
-    const [row] = await this.db.query<{ prefixes: Record<string, string> | null }>('SELECT prefixes FROM sites WHERE id = $1', [id]);
+    const [row] = await this.db.query<{ prefixes: Record<string, string> | null }>(
+      'SELECT prefixes FROM sites WHERE id = $1',
+      [id],
+    );
     return row?.prefixes ?? {};
   }
 
@@ -146,7 +162,11 @@ export class SiteStore implements SiteDirectory {
   async keepPrefixes(id: string, prefixes: Readonly<Record<string, string>>, replace: boolean): Promise<void> {
     const json = JSON.stringify(prefixes);
     if (replace) await this.db.query('UPDATE sites SET prefixes = $2::jsonb WHERE id = $1', [id, json]);
-    else await this.db.query("UPDATE sites SET prefixes = coalesce(prefixes, '{}'::jsonb) || $2::jsonb WHERE id = $1", [id, json]);
+    else
+      await this.db.query("UPDATE sites SET prefixes = coalesce(prefixes, '{}'::jsonb) || $2::jsonb WHERE id = $1", [
+        id,
+        json,
+      ]);
   }
 
   /** Deletes a site's record; false if there was none. */

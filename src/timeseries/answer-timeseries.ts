@@ -24,7 +24,12 @@ export interface TimeseriesSources {
  * aggregated per window. Ids are checked against the site's graph (two SPARQL queries: the points, their equipment); readings come
  * in one SQL query. Instants are ISO-8601 in the site's timezone with their offset.
  */
-export async function answerTimeseries(sources: TimeseriesSources, site: SiteRecord, body: unknown, work?: RequestWork) {
+export async function answerTimeseries(
+  sources: TimeseriesSources,
+  site: SiteRecord,
+  body: unknown,
+  work?: RequestWork,
+) {
   const { query: entities, readings } = sources;
   const now = sources.now ?? Date.now;
   const query = parseTimeseriesQuery(body ?? {}, now(), site.timezone);
@@ -35,7 +40,13 @@ export async function answerTimeseries(sources: TimeseriesSources, site: SiteRec
   let data = new Map<string, SeriesPoint[]>();
   if (known.length > 0) {
     data = query.window
-      ? await readings.aggregate(site.id, known, { start: query.start, end: query.end, windowMs: query.window.ms, aggregate: query.window.aggregate, limit: query.limit })
+      ? await readings.aggregate(site.id, known, {
+          start: query.start,
+          end: query.end,
+          windowMs: query.window.ms,
+          aggregate: query.window.aggregate,
+          limit: query.limit,
+        })
       : await readings.range(site.id, known, query.start, query.end, query.limit);
   }
   const zone = site.timezone;

@@ -26,7 +26,12 @@ const byName = (a: { name: string; iri: string }, b: { name: string; iri: string
  * The point of each timeseries id found in the site's graph; ids no point carries are absent.
  * When several points share an id, the first by name (then IRI) describes it.
  */
-export async function timeseriesPoints(query: QueryLayer, siteId: string, timeseriesIds: readonly string[], work?: RequestWork): Promise<Map<string, TimeseriesPoint>> {
+export async function timeseriesPoints(
+  query: QueryLayer,
+  siteId: string,
+  timeseriesIds: readonly string[],
+  work?: RequestWork,
+): Promise<Map<string, TimeseriesPoint>> {
   const result = new Map<string, TimeseriesPoint>();
   if (timeseriesIds.length === 0) return result;
   const points = await queryEntities(query, {
@@ -42,7 +47,14 @@ export async function timeseriesPoints(query: QueryLayer, siteId: string, timese
     const equipment = point.related[0];
     for (const id of point.timeseriesIds) {
       if (!asked.has(id) || result.has(id)) continue;
-      result.set(id, { pointId: point.id, name: point.name, type: point.type, unit: point.unit, equipment: equipment?.name ?? null, equipmentId: equipment?.id ?? null });
+      result.set(id, {
+        pointId: point.id,
+        name: point.name,
+        type: point.type,
+        unit: point.unit,
+        equipment: equipment?.name ?? null,
+        equipmentId: equipment?.id ?? null,
+      });
     }
   }
   return result;

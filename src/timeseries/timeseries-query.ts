@@ -20,14 +20,24 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: MINUTE, h: 60 * MINUTE, d:
 /** The body of `POST /sites/{id}/timeseries`, as checked (and documented in the OpenAPI document). */
 export const timeseriesQueryBody = z.strictObject({
   timeseriesIds: z
-    .array(plainText().min(1, 'A timeseries id cannot be empty.').max(MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`), 'A list of timeseries ids is required.')
+    .array(
+      plainText()
+        .min(1, 'A timeseries id cannot be empty.')
+        .max(MAX_TIMESERIES_ID_LENGTH, `At most ${MAX_TIMESERIES_ID_LENGTH} characters.`),
+      'A list of timeseries ids is required.',
+    )
     .min(1, 'At least one timeseries id.')
     .max(MAX_SERIES_PER_QUERY, `At most ${MAX_SERIES_PER_QUERY} timeseries ids.`),
   start: plainText('ISO-8601 or a relative time such as -1h.').optional(),
   end: plainText('ISO-8601, a relative time or now().').optional(),
   window: plainText('A duration from 1m to 1d, such as 15m.').nullable().optional(),
   aggregate: z.enum(AGGREGATES, `One of ${AGGREGATES.join(', ')}.`).optional(),
-  limit: z.number('An integer from 1 to 10000.').int('An integer from 1 to 10000.').min(1, 'At least 1.').max(MAX_LIMIT, `At most ${MAX_LIMIT}.`).optional(),
+  limit: z
+    .number('An integer from 1 to 10000.')
+    .int('An integer from 1 to 10000.')
+    .min(1, 'At least 1.')
+    .max(MAX_LIMIT, `At most ${MAX_LIMIT}.`)
+    .optional(),
 });
 
 /** A query ready to run: instants in epoch milliseconds, start inclusive, end exclusive. */
@@ -72,7 +82,8 @@ export function parseTimeseriesQuery(body: unknown, now: number, timeZone: strin
   const input = validateBody(timeseriesQueryBody, body);
   const fields: Record<string, string[]> = {};
   const start = instant(input.start ?? '-1h', now, timeZone);
-  if (start === undefined) fields.start = ['ISO-8601 (e.g. 2026-11-21T00:00:00+01:00) or a relative time such as -15m, -1h, -24h, -7d.'];
+  if (start === undefined)
+    fields.start = ['ISO-8601 (e.g. 2026-11-21T00:00:00+01:00) or a relative time such as -15m, -1h, -24h, -7d.'];
   else if (!inRange(start)) fields.start = [OUT_OF_RANGE];
   const end = instant(input.end ?? 'now()', now, timeZone);
   if (end === undefined) fields.end = ['ISO-8601, a relative time such as -1h, or now().'];
@@ -86,6 +97,13 @@ export function parseTimeseriesQuery(body: unknown, now: number, timeZone: strin
   } else if (input.aggregate !== undefined) {
     fields.aggregate = ['An aggregate needs a window.'];
   }
-  if (Object.keys(fields).length > 0) throw badUserInput(`Invalid request: ${Object.keys(fields).join(', ')}.`, { fields });
-  return { timeseriesIds: [...new Set(input.timeseriesIds)], start: start!, end: end!, window, limit: input.limit ?? DEFAULT_LIMIT };
+  if (Object.keys(fields).length > 0)
+    throw badUserInput(`Invalid request: ${Object.keys(fields).join(', ')}.`, { fields });
+  return {
+    timeseriesIds: [...new Set(input.timeseriesIds)],
+    start: start!,
+    end: end!,
+    window,
+    limit: input.limit ?? DEFAULT_LIMIT,
+  };
 }

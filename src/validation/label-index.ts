@@ -37,7 +37,10 @@ export class LabelIndex {
     if (name !== undefined) return name;
     name = null;
     for (const predicate of LABELS) {
-      const values = this.model.getObjects(term(id), predicate, null).map((t) => t.value).sort();
+      const values = this.model
+        .getObjects(term(id), predicate, null)
+        .map((t) => t.value)
+        .sort();
       if (values.length > 0) {
         name = values[0]!;
         break;
@@ -57,11 +60,15 @@ export class LabelIndex {
     const own = this.label(id);
     if (own !== null) return { label: own };
     if (!id.startsWith('_:')) return { label: localName(id) };
-    const types = this.model.getObjects(term(id), `${RDF}type`, null).map((t) => compactIri(t.value)).sort();
+    const types = this.model
+      .getObjects(term(id), `${RDF}type`, null)
+      .map((t) => compactIri(t.value))
+      .sort();
     const kind = types.length > 0 ? ` (a ${types.join(', ')})` : '';
     const holder = this.holder(id);
     if (!holder) return { label: `a blank node${kind} that no entity holds` };
-    const from = this.label(holder.entity) ?? (holder.entity.startsWith('_:') ? 'a blank node' : localName(holder.entity));
+    const from =
+      this.label(holder.entity) ?? (holder.entity.startsWith('_:') ? 'a blank node' : localName(holder.entity));
     return { label: `${from} › ${holder.path.map(compactIri).join(' › ')}${kind}`, heldBy: holder };
   }
 

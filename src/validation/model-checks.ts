@@ -14,14 +14,19 @@ import { LabelIndex } from './label-index.ts';
 
 const RDF_TYPE = `${RDF}type`;
 /** Links from a point to what it is a point of: [forward predicates, inverse predicates]. */
-const POINT_LINKS = [[`${BRICK}isPointOf`, `${REC}isPointOf`], [`${BRICK}hasPoint`, `${REC}hasPoint`]] as const;
+const POINT_LINKS = [
+  [`${BRICK}isPointOf`, `${REC}isPointOf`],
+  [`${BRICK}hasPoint`, `${REC}hasPoint`],
+] as const;
 /** Links from equipment to its location, and (transitively) to the equipment it is part of. */
-const LOCATION_LINKS = [[`${BRICK}hasLocation`, `${REC}locatedIn`], [`${BRICK}isLocationOf`, `${REC}isLocationOf`]] as const;
+const LOCATION_LINKS = [
+  [`${BRICK}hasLocation`, `${REC}locatedIn`],
+  [`${BRICK}isLocationOf`, `${REC}isLocationOf`],
+] as const;
 const PART_LINKS = [[`${BRICK}isPartOf`], [`${BRICK}hasPart`]] as const;
 
 /** A brick: or rec: class name with nothing after a further `#` or `/` (only those namespaces are checked). */
-const inScope = (iri: string) =>
-  [BRICK, REC].some((ns) => iri.startsWith(ns) && !/[#/]/.test(iri.slice(ns.length)));
+const inScope = (iri: string) => [BRICK, REC].some((ns) => iri.startsWith(ns) && !/[#/]/.test(iri.slice(ns.length)));
 
 /** The property of an owl:inverseOf pair that Brick names as the inverse (isPointOf of hasPoint, isFedBy of feeds). */
 export function isInverseName(property: string, partner: string): boolean {
@@ -30,8 +35,18 @@ export function isInverseName(property: string, partner: string): boolean {
 }
 
 /** The findings of every check. */
-export function modelChecks(model: N3.Store, ontology: Ontology, hierarchy: OntologyHierarchy, labels: LabelIndex): Finding[] {
-  return [...classChecks(model, ontology, hierarchy, labels), ...inverseLinks(model, ontology, labels), ...pointsWithoutEquipment(model, ontology, labels), ...equipmentWithoutLocation(model, ontology, labels)];
+export function modelChecks(
+  model: N3.Store,
+  ontology: Ontology,
+  hierarchy: OntologyHierarchy,
+  labels: LabelIndex,
+): Finding[] {
+  return [
+    ...classChecks(model, ontology, hierarchy, labels),
+    ...inverseLinks(model, ontology, labels),
+    ...pointsWithoutEquipment(model, ontology, labels),
+    ...equipmentWithoutLocation(model, ontology, labels),
+  ];
 }
 
 /** One finding per unknown or deprecated class, standing for all its entities. */
@@ -55,14 +70,32 @@ function classChecks(model: N3.Store, ontology: Ontology, hierarchy: OntologyHie
     const first = entities.sort()[0]!;
     const name = displayClassName(cls);
     const count = `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'}`;
-    const base = { focusNode: first, ...labels.focus(first), path: RDF_TYPE, value: { type: 'uri' as const, value: cls }, occurrences: entities.length };
+    const base = {
+      focusNode: first,
+      ...labels.focus(first),
+      path: RDF_TYPE,
+      value: { type: 'uri' as const, value: cls },
+      occurrences: entities.length,
+    };
     if (ontology.isKnownClass(cls)) {
       const instead = (replacements.get(cls) ?? []).map(displayClassName).sort();
-      return { ...base, kind: 'deprecated-class', severity: 'Warning', suggestions: instead, message: `${name} is deprecated in Brick (${count}); use ${instead.join(' or ')} instead.` };
+      return {
+        ...base,
+        kind: 'deprecated-class',
+        severity: 'Warning',
+        suggestions: instead,
+        message: `${name} is deprecated in Brick (${count}); use ${instead.join(' or ')} instead.`,
+      };
     }
     const suggestions = ontology.suggest(cls);
     const hint = suggestions.length > 0 ? ` Closest known: ${suggestions.join(', ')}.` : '';
-    return { ...base, kind: 'unknown-class', severity: 'Violation', suggestions, message: `${name} is not a class of the ontology (${count}).${hint}` };
+    return {
+      ...base,
+      kind: 'unknown-class',
+      severity: 'Violation',
+      suggestions,
+      message: `${name} is not a class of the ontology (${count}).${hint}`,
+    };
   });
 }
 
@@ -101,12 +134,17 @@ function entitiesOfKind(model: N3.Store, ontology: Ontology, kind: 'Point' | 'Eq
 /** The entities linked to `entity` by `links` ([predicates from it, predicates to it]). */
 function linked(model: N3.Store, entity: string, links: readonly (readonly string[])[]): string[] {
   const [out, into] = links;
-  return [...out!.flatMap((p) => model.getObjects(entity, p, null)), ...into!.flatMap((p) => model.getSubjects(p, entity, null))].map((t) => t.value);
+  return [
+    ...out!.flatMap((p) => model.getObjects(entity, p, null)),
+    ...into!.flatMap((p) => model.getSubjects(p, entity, null)),
+  ].map((t) => t.value);
 }
 
 function pointsWithoutEquipment(model: N3.Store, ontology: Ontology, labels: LabelIndex): Finding[] {
   const equipment = ontology.kindClasses('Equipment');
-  const kinded = new Set([...(['Location', 'Zone', 'System', 'Point', 'Building'] as const)].flatMap((k) => [...ontology.kindClasses(k)]));
+  const kinded = new Set(
+    [...(['Location', 'Zone', 'System', 'Point', 'Building'] as const)].flatMap((k) => [...ontology.kindClasses(k)]),
+  );
   // What a point is of counts as equipment by class, or by the kind fallback (a thing with points and no other
   // kind; docs/brick-mapping.md, "Kinds add up").
   const isEquipment = (iri: string) => {
@@ -117,7 +155,13 @@ function pointsWithoutEquipment(model: N3.Store, ontology: Ontology, labels: Lab
     .filter((point) => !linked(model, point, POINT_LINKS).some(isEquipment))
     .map((point) => {
       const of = linked(model, point, POINT_LINKS);
-      const where = of.length > 0 ? ` It is a point of ${of.map((e) => labels.label(e) ?? compactIri(e)).sort().join(', ')} only.` : '';
+      const where =
+        of.length > 0
+          ? ` It is a point of ${of
+              .map((e) => labels.label(e) ?? compactIri(e))
+              .sort()
+              .join(', ')} only.`
+          : '';
       return {
         kind: 'point-without-equipment',
         severity: 'Warning',
@@ -138,7 +182,9 @@ function equipmentWithoutLocation(model: N3.Store, ontology: Ontology, labels: L
     if (known !== undefined) return known;
     if (seen.has(entity)) return false;
     seen.add(entity);
-    const result = linked(model, entity, LOCATION_LINKS).length > 0 || linked(model, entity, PART_LINKS).some((whole) => hasLocation(whole, seen));
+    const result =
+      linked(model, entity, LOCATION_LINKS).length > 0 ||
+      linked(model, entity, PART_LINKS).some((whole) => hasLocation(whole, seen));
     located.set(entity, result);
     return result;
   };
@@ -151,6 +197,7 @@ function equipmentWithoutLocation(model: N3.Store, ontology: Ontology, labels: L
       ...labels.focus(e),
       path: `${BRICK}hasLocation`,
       value: null,
-      message: 'The equipment has no location (brick:hasLocation / brick:isLocationOf), nor does any equipment it is part of.',
+      message:
+        'The equipment has no location (brick:hasLocation / brick:isLocationOf), nor does any equipment it is part of.',
     }));
 }

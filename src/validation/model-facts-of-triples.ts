@@ -34,14 +34,26 @@ export function factsOfTriples(model: N3.Store): { facts: ModelFacts; statements
       typed.add(subject.value);
       classes.set(object.value, (classes.get(object.value) ?? 0) + 1);
     }
-    if (p === SUB_CLASS_OF && subject.termType === 'NamedNode' && object.termType === 'NamedNode') subClassOf.push([subject.value, object.value]);
+    if (p === SUB_CLASS_OF && subject.termType === 'NamedNode' && object.termType === 'NamedNode')
+      subClassOf.push([subject.value, object.value]);
     if (object.termType !== 'Literal') links.set(p, (links.get(p) ?? 0) + 1);
-    const ends = POINT_LINKS.has(p) ? [subject, object] : LOCATED_IN.has(p) ? [object] : IS_LOCATION_OF.has(p) ? [subject] : [];
+    const ends = POINT_LINKS.has(p)
+      ? [subject, object]
+      : LOCATED_IN.has(p)
+        ? [object]
+        : IS_LOCATION_OF.has(p)
+          ? [subject]
+          : [];
     for (const end of ends) if (end.termType === 'NamedNode') linkedEnds.add(end.value);
   }
   const untyped = [...linkedEnds].filter((iri) => !typed.has(iri)).sort();
   return {
-    facts: { typed: typed.size, classes, links, untyped: { count: untyped.length, examples: untyped.slice(0, EXAMPLES) } },
+    facts: {
+      typed: typed.size,
+      classes,
+      links,
+      untyped: { count: untyped.length, examples: untyped.slice(0, EXAMPLES) },
+    },
     statements: { types: [...classes.keys()], subClassOf },
   };
 }

@@ -59,7 +59,10 @@ export class ModelValidation {
       return await this.run(thread.lane, sources, baseIri, signal);
     } finally {
       if (thread.lane.stopped && !this.closed) {
-        this.options.logger?.warn({ thread: slot.index, site: baseIri }, 'model validator thread ended, starting another');
+        this.options.logger?.warn(
+          { thread: slot.index, site: baseIri },
+          'model validator thread ended, starting another',
+        );
         const next = (this.threads[slot.index] = this.start());
         void next.ready.catch(() => undefined).then(() => slot.release());
       } else {
@@ -75,7 +78,12 @@ export class ModelValidation {
   }
 
   /** Validates on a thread within the deadline; ends the thread when it passes or the client goes away. */
-  private async run(lane: OxigraphLane<ValidationRequest>, sources: readonly ModelSource[], baseIri: string, signal: AbortSignal | undefined): Promise<ValidationReport> {
+  private async run(
+    lane: OxigraphLane<ValidationRequest>,
+    sources: readonly ModelSource[],
+    baseIri: string,
+    signal: AbortSignal | undefined,
+  ): Promise<ValidationReport> {
     const stop = () => void lane.stop();
     signal?.addEventListener('abort', stop, { once: true });
     try {
@@ -84,7 +92,9 @@ export class ModelValidation {
       if (error instanceof LaneDeadline) {
         void lane.stop();
         const limit = `${Math.round(this.options.timeoutMs / 1000)} s`;
-        throw queryTooComplex(`The validation ran longer than ${limit} and was stopped; validate the model in smaller parts.`);
+        throw queryTooComplex(
+          `The validation ran longer than ${limit} and was stopped; validate the model in smaller parts.`,
+        );
       }
       if (signal?.aborted) throw cancelled(signal);
       if (error instanceof EngineTrap) {
@@ -94,7 +104,10 @@ export class ModelValidation {
       if (lane.stopped) {
         if (((error as Error).cause as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
           const limit = this.options.memoryMb;
-          throw queryTooLarge(`The model needs more memory than one validation may take (${limit} MiB); validate it in smaller parts.`, { exceeded: 'memory', limitMb: limit });
+          throw queryTooLarge(
+            `The model needs more memory than one validation may take (${limit} MiB); validate it in smaller parts.`,
+            { exceeded: 'memory', limitMb: limit },
+          );
         }
         throw serviceUnavailable('The model validator stopped while validating this model.', error);
       }
@@ -108,7 +121,9 @@ export class ModelValidation {
   /** A new thread; its `ready` settles once it has loaded the ontology and the shapes, or failed to. */
   private start(): ValidatorThread {
     const data: ValidationWorkerData = { ontologyPath: this.options.ontologyPath, shapesPath: this.options.shapesPath };
-    const lane = new OxigraphLane<ValidationRequest>(data, VALIDATION_WORKER, { maxOldGenerationSizeMb: this.options.memoryMb });
+    const lane = new OxigraphLane<ValidationRequest>(data, VALIDATION_WORKER, {
+      maxOldGenerationSizeMb: this.options.memoryMb,
+    });
     const ready = lane.call({ op: 'ready' }).catch((error: unknown) => {
       void lane.stop();
       throw serviceUnavailable('The model validator could not start.', error);

@@ -53,11 +53,15 @@ export class ModelValidator {
     for (const source of sources) {
       for await (const batch of parseTriples(source.data, source.format, baseIri)) {
         // N3 keeps terms by their text: Oxigraph's are read once, not copied as objects.
-        for (const q of batch) model.addQuad(q.subject as N3.Quad_Subject, q.predicate as N3.Quad_Predicate, q.object as N3.Quad_Object);
+        for (const q of batch)
+          model.addQuad(q.subject as N3.Quad_Subject, q.predicate as N3.Quad_Predicate, q.object as N3.Quad_Object);
       }
     }
     const labels = new LabelIndex(model);
-    const findings = [...(await this.shacl.check(model, labels)), ...modelChecks(model, this.ontology, this.hierarchy, labels)];
+    const findings = [
+      ...(await this.shacl.check(model, labels)),
+      ...modelChecks(model, this.ontology, this.hierarchy, labels),
+    ];
     // What the service would make of the model, as a load answers it (the load report).
     const { facts, statements } = factsOfTriples(model);
     const reading = readModel(facts, this.ontology.forSite(statements));

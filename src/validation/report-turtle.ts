@@ -23,7 +23,9 @@ export function reportTurtle(report: ValidationReport): Promise<string> {
     add(result, `${SH}resultSeverity`, namedNode(`${SH}${finding.severity}`));
     // SHACL's own components keep their IRIs; the service's checks are components of its vocabulary.
     const shacl = finding.kind.startsWith('shacl:') ? finding.kind.slice(6) : undefined;
-    const component = shacl ? `${SH}${shacl.charAt(0).toUpperCase()}${shacl.slice(1)}ConstraintComponent` : `${BKG}${finding.kind}`;
+    const component = shacl
+      ? `${SH}${shacl.charAt(0).toUpperCase()}${shacl.slice(1)}ConstraintComponent`
+      : `${BKG}${finding.kind}`;
     add(result, `${SH}sourceConstraintComponent`, namedNode(component));
     add(result, `${SH}resultMessage`, literal(finding.message));
     // A complex SHACL path is written as text in parentheses in JSON; only a property is an IRI.
@@ -31,7 +33,15 @@ export function reportTurtle(report: ValidationReport): Promise<string> {
     if (finding.shape) add(result, `${SH}sourceShape`, node(finding.shape));
     if (finding.value) {
       const v = finding.value;
-      add(result, `${SH}value`, v.type === 'uri' ? namedNode(v.value) : v.type === 'bnode' ? blankNode(v.value) : literal(v.value, v['xml:lang'] ?? (v.datatype ? namedNode(v.datatype) : undefined)));
+      add(
+        result,
+        `${SH}value`,
+        v.type === 'uri'
+          ? namedNode(v.value)
+          : v.type === 'bnode'
+            ? blankNode(v.value)
+            : literal(v.value, v['xml:lang'] ?? (v.datatype ? namedNode(v.datatype) : undefined)),
+      );
     }
     if (finding.label) add(result, `${RDFS}label`, literal(finding.label));
   });

@@ -37,11 +37,21 @@ export class ResultDataset implements RDF.DatasetCore {
     return this.bySubject.get(key(quad.subject))?.some((q) => q.equals(quad)) ?? false;
   }
 
-  match(subject?: RDF.Term | null, predicate?: RDF.Term | null, object?: RDF.Term | null, graph?: RDF.Term | null): RDF.DatasetCore {
+  match(
+    subject?: RDF.Term | null,
+    predicate?: RDF.Term | null,
+    object?: RDF.Term | null,
+    graph?: RDF.Term | null,
+  ): RDF.DatasetCore {
     const out = new ResultDataset();
     const candidates = subject ? (this.bySubject.get(key(subject)) ?? []) : [...this.bySubject.values()].flat();
     for (const q of candidates) {
-      if ((!predicate || q.predicate.equals(predicate)) && (!object || q.object.equals(object)) && (!graph || q.graph.equals(graph))) out.add(q);
+      if (
+        (!predicate || q.predicate.equals(predicate)) &&
+        (!object || q.object.equals(object)) &&
+        (!graph || q.graph.equals(graph))
+      )
+        out.add(q);
     }
     return out;
   }

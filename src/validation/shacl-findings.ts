@@ -64,13 +64,26 @@ export class ShaclChecker {
       const focus = labels.id(result.focusNode as N3.Term);
       const value = result.value ? jsonTerm(result.value as N3.Term) : null;
       const component = result.sourceConstraintComponent?.value ?? '';
-      const name = component.startsWith(SH) ? component.slice(SH.length).replace(/ConstraintComponent$/, '') : component;
+      const name = component.startsWith(SH)
+        ? component.slice(SH.length).replace(/ConstraintComponent$/, '')
+        : component;
       const kind = `shacl:${name.charAt(0).toLowerCase()}${name.slice(1)}`;
       const path = result.path ? pathText(this.shapes, result.path as N3.Term) : null;
       const shape = result.sourceShape ? labels.id(result.sourceShape as N3.Term) : null;
       // Brick's own wording where the shape has one; else ours (the validator's defaults omit the path and the class).
-      const message = this.param(result.sourceShape as N3.Term, 'message') ?? this.defaultMessage(kind, result.sourceShape as N3.Term, path, value, labels);
-      return { kind, severity: severityOf(result.severity?.value), focusNode: focus, ...labels.focus(focus), path, value, message, shape: shape?.startsWith('_:') ? null : shape };
+      const message =
+        this.param(result.sourceShape as N3.Term, 'message') ??
+        this.defaultMessage(kind, result.sourceShape as N3.Term, path, value, labels);
+      return {
+        kind,
+        severity: severityOf(result.severity?.value),
+        focusNode: focus,
+        ...labels.focus(focus),
+        path,
+        value,
+        message,
+        shape: shape?.startsWith('_:') ? null : shape,
+      };
     });
   }
 
@@ -81,10 +94,13 @@ export class ShaclChecker {
     const type = namedNode(RDF_TYPE);
     for (const q of model) {
       data.add(q);
-      const inverse = q.predicate.termType === 'NamedNode' ? this.ontology.inverseProperty(q.predicate.value) : undefined;
-      if (inverse && q.object.termType !== 'Literal') data.add(quad(q.object as N3.Quad_Subject, namedNode(inverse), q.subject));
+      const inverse =
+        q.predicate.termType === 'NamedNode' ? this.ontology.inverseProperty(q.predicate.value) : undefined;
+      if (inverse && q.object.termType !== 'Literal')
+        data.add(quad(q.object as N3.Quad_Subject, namedNode(inverse), q.subject));
       if (q.object.termType === 'NamedNode') {
-        for (const [namespace, cls] of QUDT_NAMESPACES) if (q.object.value.startsWith(namespace)) data.add(quad(q.object, type, namedNode(cls)));
+        for (const [namespace, cls] of QUDT_NAMESPACES)
+          if (q.object.value.startsWith(namespace)) data.add(quad(q.object, type, namedNode(cls)));
         // Substances are individuals of the ontology, not of the model.
         if (this.ontology.isSubstance(q.object.value)) data.add(quad(q.object, type, namedNode(`${BRICK}Substance`)));
       }
@@ -100,7 +116,9 @@ export class ShaclChecker {
     if (found) return found;
     const seen = new Set([cls]);
     const todo = [cls];
-    while (todo.length > 0) for (const parent of this.parents.get(todo.pop()!) ?? []) if (!seen.has(parent)) (seen.add(parent), todo.push(parent));
+    while (todo.length > 0)
+      for (const parent of this.parents.get(todo.pop()!) ?? [])
+        if (!seen.has(parent)) (seen.add(parent), todo.push(parent));
     seen.delete(cls);
     found = [...seen];
     this.superclasses.set(cls, found);
@@ -113,7 +131,13 @@ export class ShaclChecker {
   }
 
   /** A message where the shape has none: what was expected, in Brick's terms. */
-  private defaultMessage(kind: string, shape: N3.Term | undefined, path: string | null, value: RdfTerm | null, labels: LabelIndex): string {
+  private defaultMessage(
+    kind: string,
+    shape: N3.Term | undefined,
+    path: string | null,
+    value: RdfTerm | null,
+    labels: LabelIndex,
+  ): string {
     const param = (name: string) => this.param(shape, name);
     const on = path ? ` of ${path.startsWith('(') ? path : compactIri(path)}` : '';
     const named = (iri: string) => {
@@ -154,7 +178,9 @@ function jsonTerm(term: N3.Term): RdfTerm {
   const literal = term as N3.Literal;
   if (literal.language) return { type: 'literal', value: literal.value, 'xml:lang': literal.language };
   const datatype = literal.datatype.value;
-  return datatype === 'http://www.w3.org/2001/XMLSchema#string' ? { type: 'literal', value: literal.value } : { type: 'literal', value: literal.value, datatype };
+  return datatype === 'http://www.w3.org/2001/XMLSchema#string'
+    ? { type: 'literal', value: literal.value }
+    : { type: 'literal', value: literal.value, datatype };
 }
 
 /** A result's path: the property's IRI, or a complex SHACL path as text in parentheses. */
@@ -163,7 +189,11 @@ function pathText(shapes: N3.Store, path: N3.Term): string {
   const text = (node: N3.Term): string => {
     if (node.termType === 'NamedNode') return compactIri(node.value);
     const items: string[] = [];
-    for (let list: N3.Term | undefined = node; list && list.value !== `${RDF}nil`; list = shapes.getObjects(list as N3.Quad_Subject, `${RDF}rest`, null)[0]) {
+    for (
+      let list: N3.Term | undefined = node;
+      list && list.value !== `${RDF}nil`;
+      list = shapes.getObjects(list as N3.Quad_Subject, `${RDF}rest`, null)[0]
+    ) {
       const first = shapes.getObjects(list as N3.Quad_Subject, `${RDF}first`, null)[0];
       if (!first) break;
       items.push(text(first));

@@ -62,7 +62,12 @@ export interface ValidationReport {
 export const FINDINGS_PER_KIND = 500;
 
 /** The report of a validation's findings. */
-export function buildReport(findings: readonly Finding[], triples: number, seconds: number, perKind = FINDINGS_PER_KIND): ValidationReport {
+export function buildReport(
+  findings: readonly Finding[],
+  triples: number,
+  seconds: number,
+  perKind = FINDINGS_PER_KIND,
+): ValidationReport {
   const counts: Record<string, number> = {};
   const summary = { violations: 0, warnings: 0, infos: 0 };
   for (const f of findings) {

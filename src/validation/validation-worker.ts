@@ -41,7 +41,13 @@ parentPort!.on('message', (request: ValidationRequest & { id: number }) => {
     } catch (error) {
       // The parser reports whatever stopped it as a syntax error, a trap of its engine too.
       const fatal = isWasmTrap(error) || !oxigraphIntact();
-      response = { id: request.id, ok: false, message: (error as Error).message, syntax: !fatal && error instanceof RdfSyntaxError, fatal };
+      response = {
+        id: request.id,
+        ok: false,
+        message: (error as Error).message,
+        syntax: !fatal && error instanceof RdfSyntaxError,
+        fatal,
+      };
     }
     parentPort!.postMessage(response);
   });

@@ -19,13 +19,17 @@ export function viewerAssets(dist: string = VIEWER_DIST): Router {
       index: false,
       redirect: false,
       setHeaders: (res, path) => {
-        res.setHeader('Cache-Control', path.includes(`${join(dist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'Cache-Control',
+          path.includes(`${join(dist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     }),
   );
   // `/viewer?site=x` and `/viewer/?site=x` both load the page (its assets are built under /viewer/).
   router.get('/', (_req, res, next) => {
-    if (!existsSync(join(dist, 'index.html'))) throw new AppError('SERVICE_UNAVAILABLE', 'The viewer is not built: run npm run build:viewer.');
+    if (!existsSync(join(dist, 'index.html')))
+      throw new AppError('SERVICE_UNAVAILABLE', 'The viewer is not built: run npm run build:viewer.');
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(dist, 'index.html'), next);
   });

@@ -16,7 +16,13 @@ import { ensureViewerBuilt } from '../../scripts/build-viewer.ts';
 import { projectRoot } from '../../src/config/config.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { describeNeeding } from '../support/needs.ts';
-import { ARTIFACTS, launchViewerBrowser, pixelAt, type Appearance, type ViewerHook } from '../support/viewer-browser.ts';
+import {
+  ARTIFACTS,
+  launchViewerBrowser,
+  pixelAt,
+  type Appearance,
+  type ViewerHook,
+} from '../support/viewer-browser.ts';
 
 declare const window: { __viewer: ViewerHook };
 
@@ -117,7 +123,13 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
   const hook = {
     status: (globalId: string) => page.evaluate((id) => window.__viewer.alignment.status(id), globalId),
     appearances: (globalIds: string[]) =>
-      page.evaluate(async (ids) => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await window.__viewer.alignment.appearance(id)] as const))), globalIds),
+      page.evaluate(
+        async (ids) =>
+          Object.fromEntries(
+            await Promise.all(ids.map(async (id) => [id, await window.__viewer.alignment.appearance(id)] as const)),
+          ),
+        globalIds,
+      ),
     screenPosition: (globalId: string) => page.evaluate((id) => window.__viewer.screenPosition(id), globalId),
   };
 
@@ -133,7 +145,9 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
   /** Shows only the element's storey and clicks it; waits for the panel's alignment section. */
   const clickElement = async (element: CoverageElement) => {
     await page.selectOption('#storey-select', element.storey);
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe(`Storey ${element.storey}`);
+    await expect
+      .poll(() => page.locator('#status').textContent(), { timeout: 15_000 })
+      .toBe(`Storey ${element.storey}`);
     const at = await hook.screenPosition(element.globalId);
     expect(at, `${element.name} on screen`).not.toBeNull();
     await page.mouse.click(at!.x, at!.y);
@@ -148,18 +162,30 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
     mkdirSync(ARTIFACTS, { recursive: true });
     h = await createHarness({
       sites: { tower: towerGraph(), spare: SPARE_TTL },
-      env: { BKG_DEMO_FIXTURE: join(projectRoot, 'fixtures', 'demo.ttl'), BKG_IFC_WORKERS: '1', BKG_DEMO_BACKFILL_DAYS: '0' },
+      env: {
+        BKG_DEMO_FIXTURE: join(projectRoot, 'fixtures', 'demo.ttl'),
+        BKG_IFC_WORKERS: '1',
+        BKG_DEMO_BACKFILL_DAYS: '0',
+      },
     });
     // The demo IFC model, uploaded to the tower as its BIM source: the service reads it and makes its fragments.
     const form = new FormData();
     form.set('site_id', 'tower');
     form.set('category', 'bim-source');
-    form.set('file', new Blob([readFileSync(join(projectRoot, 'fixtures', 'demo-files', 'demo-tower.ifc'))], { type: 'application/x-step' }), 'Tower.ifc');
+    form.set(
+      'file',
+      new Blob([readFileSync(join(projectRoot, 'fixtures', 'demo-files', 'demo-tower.ifc'))], {
+        type: 'application/x-step',
+      }),
+      'Tower.ifc',
+    );
     const upload = await h.fetch('/api/files/', { method: 'POST', body: form });
     expect(upload.status, await upload.clone().text()).toBe(201);
     modelId = ((await upload.json()) as { id: string }).id;
     await Promise.all([h.services.ifc.idle(), h.services.simulator?.whenStarted()]);
-    const elements = (await (await h.fetch(`/api/v1/sites/tower/models/${modelId}/elements?limit=1000`)).json()) as { results: Array<{ ifc_id: string; ifc_class: string }> };
+    const elements = (await (await h.fetch(`/api/v1/sites/tower/models/${modelId}/elements?limit=1000`)).json()) as {
+      results: Array<{ ifc_id: string; ifc_class: string }>;
+    };
     classes = new Map(elements.results.map((element) => [element.ifc_id, element.ifc_class]));
 
     const response = await h.fetch('/api/v1/sites/tower/alignment/coverage');
@@ -180,11 +206,18 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
 
   it('has mapped, proposed and unmatched elements on a graph that lost some of its IFC links', () => {
     expect(coverageElement(AHU_2).status).toBe('mapped');
-    expect(coverageElement(VAV_2_04)).toMatchObject({ status: 'proposed', entityId: expect.stringContaining('VAV-2-04') });
+    expect(coverageElement(VAV_2_04)).toMatchObject({
+      status: 'proposed',
+      entityId: expect.stringContaining('VAV-2-04'),
+    });
     expect(coverageElement(BOILER)).toMatchObject({ status: 'unmatched', entityId: null });
     // Walls, slabs and ducts are not in the report; every element without a layer paint showed its own colours.
-    expect(coverage.elements.filter((element) => ['IfcWall', 'IfcSlab', 'IfcDuctSegment'].includes(element.ifcClass))).toEqual([]);
-    expect(Object.values(before).every((appearance) => appearance?.colour === null && appearance.opacity === 1)).toBe(true);
+    expect(
+      coverage.elements.filter((element) => ['IfcWall', 'IfcSlab', 'IfcDuctSegment'].includes(element.ifcClass)),
+    ).toEqual([]);
+    expect(Object.values(before).every((appearance) => appearance?.colour === null && appearance.opacity === 1)).toBe(
+      true,
+    );
   });
 
   it('paints each element of the report in its status’s colour and dims the rest', async () => {
@@ -198,15 +231,21 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
     for (const element of coverage.elements) {
       expect(await hook.status(element.globalId), element.name).toBe(element.status);
       if (!SHAPED.has(element.ifcClass)) continue;
-      expect(painted[element.globalId], `${element.name} (${element.status})`).toEqual({ colour: COLOURS[element.status], opacity: 1 });
+      expect(painted[element.globalId], `${element.name} (${element.status})`).toEqual({
+        colour: COLOURS[element.status],
+        opacity: 1,
+      });
       shown[element.status] += 1;
     }
     for (const status of STATUSES) expect(shown[status], `elements shown ${status}`).toBeGreaterThan(0);
     // Elements outside the report (walls, slabs, ducts) keep their colour, faded.
     const reported = new Set(coverage.elements.map((element) => element.globalId));
-    const others = [...classes].filter(([globalId, ifcClass]) => !reported.has(globalId) && ['IfcWall', 'IfcSlab', 'IfcDuctSegment'].includes(ifcClass));
+    const others = [...classes].filter(
+      ([globalId, ifcClass]) => !reported.has(globalId) && ['IfcWall', 'IfcSlab', 'IfcDuctSegment'].includes(ifcClass),
+    );
     expect(others.length).toBeGreaterThan(0);
-    for (const [globalId, ifcClass] of others) expect(painted[globalId], ifcClass).toEqual({ colour: null, opacity: DIMMED });
+    for (const [globalId, ifcClass] of others)
+      expect(painted[globalId], ifcClass).toEqual({ colour: null, opacity: DIMMED });
 
     // As drawn: AHU-2 (mapped), blue in the model, turned green on the screen.
     const pixel = await pixelAt(page, (await hook.screenPosition(AHU_2))!);
@@ -224,21 +263,38 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
       // The per-class counts of the route add up to the same.
       expect(Object.values(coverage.byClass).reduce((sum, counts) => sum + counts[status], 0)).toBe(count);
     }
-    const rows = await legend.locator('tr[data-storey]').evaluateAll((trs) =>
-      trs.map((tr) => [tr.getAttribute('data-storey'), Object.fromEntries([...tr.querySelectorAll('td[data-status]')].map((td) => [td.getAttribute('data-status'), Number(td.textContent)]))]),
-    );
+    const rows = await legend
+      .locator('tr[data-storey]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          tr.getAttribute('data-storey'),
+          Object.fromEntries(
+            [...tr.querySelectorAll('td[data-status]')].map((td) => [
+              td.getAttribute('data-status'),
+              Number(td.textContent),
+            ]),
+          ),
+        ]),
+      );
     expect(Object.fromEntries(rows)).toEqual(coverage.byStorey);
     // Rows follow the storeys as the viewer lists them (bottom up); elements on no storey come last.
     const storeys = (await page.locator('#storey-select option').allTextContents()).slice(1);
     const order = rows.map(([storey]) => storey);
-    expect(order).toEqual([...storeys.filter((storey) => storey in coverage.byStorey), ...('' in coverage.byStorey ? [''] : [])]);
-    expect(await legend.getByTestId('entities-without-element').textContent()).toMatch(new RegExp(`^${coverage.entitiesWithoutElement.length} graph entit`));
+    expect(order).toEqual([
+      ...storeys.filter((storey) => storey in coverage.byStorey),
+      ...('' in coverage.byStorey ? [''] : []),
+    ]);
+    expect(await legend.getByTestId('entities-without-element').textContent()).toMatch(
+      new RegExp(`^${coverage.entitiesWithoutElement.length} graph entit`),
+    );
   });
 
   it('shows a clicked element’s status, and for a proposal its candidate entity, score and evidence', async () => {
     const vav = coverageElement(VAV_2_04);
     const query = new URLSearchParams({ ifcClass: vav.ifcClass, storey: vav.storey, status: 'proposed', limit: '100' });
-    const proposals = ((await (await h.fetch(`/api/v1/sites/tower/alignment/proposals?${query}`)).json()) as { items: Proposal[] }).items.filter((p) => p.globalId === VAV_2_04);
+    const proposals = (
+      (await (await h.fetch(`/api/v1/sites/tower/alignment/proposals?${query}`)).json()) as { items: Proposal[] }
+    ).items.filter((p) => p.globalId === VAV_2_04);
     expect(proposals.length).toBeGreaterThan(0);
 
     await clickElement(vav);
@@ -249,7 +305,9 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
     const best = shown.first();
     expect(await best.getByTestId('candidate').textContent()).toBe(proposals[0]!.entityId);
     expect(await best.getByTestId('score').textContent()).toBe(`Score ${Math.round(proposals[0]!.score * 100)} %`);
-    const evidence = await best.locator('[data-testid="evidence"] > li').evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
+    const evidence = await best
+      .locator('[data-testid="evidence"] > li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
     expect(evidence).toEqual(proposals[0]!.evidence.map((e) => e.kind));
     expect(await best.innerText()).toContain(proposals[0]!.evidence[0]!.detail);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-alignment-proposal.png') });
@@ -262,7 +320,10 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
     // The selection is highlighted over the layer; selecting another element paints the last one again.
     await page.selectOption('#storey-select', '');
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('All storeys');
-    expect((await hook.appearances([BOILER, VAV_2_04]))).toEqual({ [BOILER]: { colour: COLOURS.unmatched, opacity: 1 }, [VAV_2_04]: { colour: COLOURS.proposed, opacity: 1 } });
+    expect(await hook.appearances([BOILER, VAV_2_04])).toEqual({
+      [BOILER]: { colour: COLOURS.unmatched, opacity: 1 },
+      [VAV_2_04]: { colour: COLOURS.proposed, opacity: 1 },
+    });
   });
 
   it('gives every element its own colours back when turned off', async () => {
@@ -297,15 +358,25 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
     expect(await demo.locator('#alignment-toggle').isChecked()).toBe(true);
     const demoCoverage = (await (await h.fetch('/api/v1/sites/demo/alignment/coverage')).json()) as Coverage;
     for (const status of STATUSES) {
-      expect(await demo.getByTestId(`count-${status}`).textContent(), status).toBe(String(demoCoverage.elements.filter((element) => element.status === status).length));
+      expect(await demo.getByTestId(`count-${status}`).textContent(), status).toBe(
+        String(demoCoverage.elements.filter((element) => element.status === status).length),
+      );
     }
-    expect(await demo.evaluate((id) => window.__viewer.alignment.appearance(id), AHU_2)).toEqual({ colour: COLOURS[coverageOf(demoCoverage, AHU_2).status], opacity: 1 });
+    expect(await demo.evaluate((id) => window.__viewer.alignment.appearance(id), AHU_2)).toEqual({
+      colour: COLOURS[coverageOf(demoCoverage, AHU_2).status],
+      opacity: 1,
+    });
     await demo.screenshot({ path: join(ARTIFACTS, 'viewer-alignment-demo.png') });
     await demo.close();
   });
 
   it('says so when the report is refused: a site gone (404), a key revoked (401)', async () => {
-    const spareKey = await h.services.keys.create({ name: 'spare viewer', sites: ['spare'], write: false, admin: false });
+    const spareKey = await h.services.keys.create({
+      name: 'spare viewer',
+      sites: ['spare'],
+      write: false,
+      admin: false,
+    });
     const spare = await browser.newPage();
     await openSite(spare, 'spare', spareKey.secret);
     expect((await h.fetch('/api/v1/sites/spare', { method: 'DELETE' })).status).toBe(204);
@@ -313,12 +384,18 @@ describeNeeding(['chromium'], 'the viewer’s alignment layer in headless Chromi
     await spare.click('#alignment-toggle');
     const error = spare.getByTestId('alignment-error');
     await error.waitFor({ timeout: 15_000 });
-    expect(await error.textContent()).toBe('The alignment layer could not be shown: site "spare" has no alignment report (Site "spare" not found).');
+    expect(await error.textContent()).toBe(
+      'The alignment layer could not be shown: site "spare" has no alignment report (Site "spare" not found).',
+    );
     expect(await spare.locator('#alignment-toggle').isChecked()).toBe(false);
 
     expect((await h.fetch(`/api/v1/keys/${spareKey.record.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
     await spare.click('#alignment-toggle');
-    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toBe('The alignment layer could not be shown: the API key was not accepted (The API key is not valid or was revoked). Enter another key.');
+    await expect
+      .poll(() => error.textContent(), { timeout: 15_000 })
+      .toBe(
+        'The alignment layer could not be shown: the API key was not accepted (The API key is not valid or was revoked). Enter another key.',
+      );
     expect(await spare.locator('#key-form').isVisible()).toBe(true);
     await spare.screenshot({ path: join(ARTIFACTS, 'viewer-alignment-refused.png') });
     await spare.close();

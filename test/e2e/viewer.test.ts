@@ -44,7 +44,11 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     h = await createHarness({
       sites: { lab: SITE_TTL },
-      env: { BKG_DEMO_FIXTURE: join(projectRoot, 'fixtures', 'demo.ttl'), BKG_IFC_WORKERS: '1', BKG_DEMO_BACKFILL_DAYS: '0' },
+      env: {
+        BKG_DEMO_FIXTURE: join(projectRoot, 'fixtures', 'demo.ttl'),
+        BKG_IFC_WORKERS: '1',
+        BKG_DEMO_BACKFILL_DAYS: '0',
+      },
     });
     await Promise.all([h.services.ifc.idle(), h.services.simulator?.whenStarted()]);
     ({ browser, close: closeBrowser } = await launchViewerBrowser());
@@ -62,7 +66,14 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     expect(await page.evaluate(() => window.__viewer.error)).toBeNull();
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/1 model loaded/);
     expect(await page.locator('#model-list').innerText()).toMatch(/Demo Tower\.frag[\s\S]*FRAG/);
-    expect(await page.locator('#storey-select option').allTextContents()).toEqual(['All storeys', 'Floor 1', 'Floor 2', 'Floor 3', 'Floor 4', 'Roof']);
+    expect(await page.locator('#storey-select option').allTextContents()).toEqual([
+      'All storeys',
+      'Floor 1',
+      'Floor 2',
+      'Floor 3',
+      'Floor 4',
+      'Roof',
+    ]);
   });
 
   it('shows the clicked element’s entity: name, type, points with live values, upstream equipment', async () => {
@@ -89,7 +100,9 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     expect(await type.textContent()).toBe('Supply_Air_Temperature_Sensor');
     // Break opportunities after each underscore, and the CSS no longer breaks anywhere (break-all / anywhere).
     expect(await type.evaluate((node) => node.querySelectorAll('wbr').length)).toBe(3);
-    expect(await type.evaluate((node) => [getComputedStyle(node).wordBreak, getComputedStyle(node).overflowWrap])).toEqual(['normal', 'break-word']);
+    expect(
+      await type.evaluate((node) => [getComputedStyle(node).wordBreak, getComputedStyle(node).overflowWrap]),
+    ).toEqual(['normal', 'break-word']);
     // Where a class name wraps in the panel (AHU-2's points have long ones), every line starts at a
     // word: the text before it ends with "_".
     const lineStarts = await page.locator('#entity .class-name').evaluateAll((nodes) =>
@@ -122,10 +135,18 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('Storey Floor 2');
     await clickElement(VAV_2_04, 'VAV-2-04');
     expect(await page.locator('#entity').innerText()).toMatch(/VAV[\s\S]*Floor 2[\s\S]*Zone Air Temp/);
-    const slab = await (await h.fetch(`/api/v1/sites/demo/models/5d0c8f3e-2a41-4b7e-9c55-3f1d2e8a6b10/elements?storey=Floor%202&limit=100`)).json();
-    const slabId = (slab.results as Array<{ ifc_id: string; ifc_class: string }>).find((e) => e.ifc_class === 'IfcSlab')!.ifc_id;
+    const slab = await (
+      await h.fetch(
+        `/api/v1/sites/demo/models/5d0c8f3e-2a41-4b7e-9c55-3f1d2e8a6b10/elements?storey=Floor%202&limit=100`,
+      )
+    ).json();
+    const slabId = (slab.results as Array<{ ifc_id: string; ifc_class: string }>).find(
+      (e) => e.ifc_class === 'IfcSlab',
+    )!.ifc_id;
     await clickElement(slabId, /Not mapped/);
-    expect(await page.getByTestId('unmapped').textContent()).toBe(`Not mapped: the knowledge graph has no entity for this IfcSlab (GlobalId ${slabId}).`);
+    expect(await page.getByTestId('unmapped').textContent()).toBe(
+      `Not mapped: the knowledge graph has no entity for this IfcSlab (GlobalId ${slabId}).`,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-unmapped-slab.png') });
   });
 
@@ -183,7 +204,9 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     const before = await (await h.fetch('/api/v1/sites/demo/models?file_format=frag')).json();
     await h.services.demo!.reset();
     expect(await (await h.fetch('/api/v1/sites/demo/models?file_format=frag')).json()).toEqual(before);
-    expect(before).toEqual([expect.objectContaining({ name: 'Demo Tower.frag', source_ifc: '5d0c8f3e-2a41-4b7e-9c55-3f1d2e8a6b10' })]);
+    expect(before).toEqual([
+      expect.objectContaining({ name: 'Demo Tower.frag', source_ifc: '5d0c8f3e-2a41-4b7e-9c55-3f1d2e8a6b10' }),
+    ]);
   });
 
   it('shows the service’s icon', async () => {
@@ -200,7 +223,15 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     await graphiql.goto(`${h.url}/graphql`);
     await graphiql.getByText('ChilledWaterChain').first().waitFor({ timeout: 60_000 });
     const body = await graphiql.locator('body').innerText();
-    for (const name of ['DemoAhus', 'WhatFeedsAZone', 'BuildingLocations', 'ZoneTemperatures', 'EntityOfAnIfcElement', 'ChilledWaterChain']) expect(body).toContain(name);
+    for (const name of [
+      'DemoAhus',
+      'WhatFeedsAZone',
+      'BuildingLocations',
+      'ZoneTemperatures',
+      'EntityOfAnIfcElement',
+      'ChilledWaterChain',
+    ])
+      expect(body).toContain(name);
     expect(body).not.toContain('<untitled>');
     await graphiql.screenshot({ path: join(ARTIFACTS, 'graphiql-tabs.png') });
     await graphiql.close();

@@ -28,7 +28,12 @@ export function fetchFrom(h: Harness, token: string | null, ip: string): Fetch {
 }
 
 /** A POST /graphql as the holder of `token` (null: anonymous), answering the raw response. */
-export function postGraphQL(h: Harness, token: string | null, query: string, variables?: Record<string, unknown>): Promise<Response> {
+export function postGraphQL(
+  h: Harness,
+  token: string | null,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<Response> {
   return fetchAs(h, token)('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -50,7 +55,10 @@ export interface CreatedKey {
 }
 
 /** Creates an API key through the API as the admin; fails unless it answers 201. */
-export async function createKey(h: Harness, input: { name?: string; sites: string[] | '*'; write?: boolean; admin?: boolean }): Promise<CreatedKey> {
+export async function createKey(
+  h: Harness,
+  input: { name?: string; sites: string[] | '*'; write?: boolean; admin?: boolean },
+): Promise<CreatedKey> {
   const res = await h.fetch('/api/v1/keys/', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -93,6 +101,11 @@ export function canonicalTriples(ntriples: string): string[] {
       signatures.set(label, [...(signatures.get(label) ?? []), own]);
     }
   }
-  const names = new Map([...signatures].map(([label, triples]) => [label, `_:b${createHash('sha256').update(triples.sort().join('\n')).digest('hex').slice(0, 16)}`]));
+  const names = new Map(
+    [...signatures].map(([label, triples]) => [
+      label,
+      `_:b${createHash('sha256').update(triples.sort().join('\n')).digest('hex').slice(0, 16)}`,
+    ]),
+  );
   return lines.map((line) => line.replace(BLANK_NODE, (label) => names.get(label)!)).sort();
 }

@@ -15,7 +15,11 @@ export interface CurlAnswer {
 
 /** Runs curl with `args` (method, headers, body options, URL) and answers the status and body. */
 export async function curl(args: readonly string[]): Promise<CurlAnswer> {
-  const { stdout } = await execFileAsync('curl', ['--silent', '--show-error', '--write-out', '\n%{http_code}', ...args], { maxBuffer: 16 * 2 ** 20 });
+  const { stdout } = await execFileAsync(
+    'curl',
+    ['--silent', '--show-error', '--write-out', '\n%{http_code}', ...args],
+    { maxBuffer: 16 * 2 ** 20 },
+  );
   const cut = stdout.lastIndexOf('\n');
   return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
 }

@@ -57,17 +57,26 @@ export const ADMIN_KEY = 'test-admin-key-0123456789';
 
 /** The graph store under test: `BKG_GRAPH_STORE` and `SPARQL_*` as a vitest project sets them (vitest.config.ts), else embedded. */
 const storeEnv = (): Record<string, string> =>
-  Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && (e[0] === 'BKG_GRAPH_STORE' || e[0].startsWith('SPARQL_'))));
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[1] !== undefined && (e[0] === 'BKG_GRAPH_STORE' || e[0].startsWith('SPARQL_')),
+    ),
+  );
 
 /**
  * Starts the app on a real listener (loopback, a free port) on embedded engines, with the given
  * sites (id → Turtle text) loaded, the admin key `ADMIN_KEY`, and rate limits out of the way.
  */
-export async function createHarness(options: { sites: Record<string, string>; env?: Record<string, string>; log?: DestinationStream }): Promise<Harness> {
+export async function createHarness(options: {
+  sites: Record<string, string>;
+  env?: Record<string, string>;
+  log?: DestinationStream;
+}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'bkg-test-'));
   const sitesDir = join(dir, 'sites');
   await mkdir(sitesDir);
-  for (const [siteId, turtle] of Object.entries(options.sites)) await writeFile(join(sitesDir, `${siteId}.ttl`), turtle);
+  for (const [siteId, turtle] of Object.entries(options.sites))
+    await writeFile(join(sitesDir, `${siteId}.ttl`), turtle);
   // On an external store each harness keeps its graphs under a namespace of its own, so suite
   // files can run at once on one endpoint without loading over each other's sites.
   const external = (options.env?.BKG_GRAPH_STORE ?? process.env.BKG_GRAPH_STORE) === 'sparql';
@@ -109,7 +118,11 @@ export async function createHarness(options: { sites: Record<string, string>; en
     async graphql(query, variables, token) {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
       if (token !== null) headers.authorization = `Bearer ${token ?? ADMIN_KEY}`;
-      const response = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      const response = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, variables }),
+      });
       return (await response.json()) as GraphQLResult;
     },
     roundTrips: () => sent.length,
@@ -121,7 +134,9 @@ export async function createHarness(options: { sites: Record<string, string>; en
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       // An external store outlives the test: leave none of its graphs behind.
-      if (external) for (const graph of [...Object.keys(options.sites).map(siteGraph), ONTOLOGY_GRAPH]) await services.store.dropGraph(graph);
+      if (external)
+        for (const graph of [...Object.keys(options.sites).map(siteGraph), ONTOLOGY_GRAPH])
+          await services.store.dropGraph(graph);
       await services.close();
       await rm(dir, { recursive: true, force: true });
     },

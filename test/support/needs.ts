@@ -34,7 +34,8 @@ export function requiredEngineUrl(variable: EngineVariable): string {
 
 const PROGRAMS: ReadonlySet<Requirement> = new Set<Program>(['redis-server', 'chromium']);
 
-const onPath = (program: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
+const onPath = (program: string) =>
+  (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
 
 /** Whether the requirement is met here. */
 export function isMet(requirement: Requirement): boolean {
@@ -54,7 +55,11 @@ export interface Variant {
  * `describe.each` over variants, the title's `$name` replaced by each variant's name: a variant
  * whose needs are not met here is declared skipped, its title naming what is missing.
  */
-export function describeVariants<V extends Variant>(title: string, variants: readonly V[], body: (variant: V) => void): void {
+export function describeVariants<V extends Variant>(
+  title: string,
+  variants: readonly V[],
+  body: (variant: V) => void,
+): void {
   for (const variant of variants) {
     const missing = unmet(variant.needs ?? []);
     const named = title.replace('$name', variant.name) + (missing.length > 0 ? ` ${needs(...missing)}` : '');

@@ -31,21 +31,41 @@ export function openApiChecker(document: Document = openApiDocument()) {
     async check(method: string, path: string, response: Response): Promise<unknown> {
       const template = templateOf(path);
       expect(template, `${method} ${path} is not in the OpenAPI document`).toBeDefined();
-      const operation = (document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)[template!]![method.toLowerCase()];
+      const operation = (
+        document.paths as Record<
+          string,
+          Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+        >
+      )[template!]![method.toLowerCase()];
       expect(operation, `${method} ${template} is not documented`).toBeDefined();
       const documented = operation!.responses[String(response.status)];
       expect(documented, `${method} ${template} answered ${response.status}, which is not documented`).toBeDefined();
       const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
       if (response.status === 204 || response.status === 304) return undefined;
       const types = Object.keys(documented!.content ?? {});
-      if (!types.includes('*/*')) expect(types, `${method} ${template} ${response.status}: ${type} is not a documented media type`).toContain(type);
+      if (!types.includes('*/*'))
+        expect(types, `${method} ${template} ${response.status}: ${type} is not a documented media type`).toContain(
+          type,
+        );
       if (type !== 'application/json') return response.text();
       const body: unknown = await response.json();
-      const pointer = ['paths', template!, method.toLowerCase(), 'responses', String(response.status), 'content', type, 'schema']
+      const pointer = [
+        'paths',
+        template!,
+        method.toLowerCase(),
+        'responses',
+        String(response.status),
+        'content',
+        type,
+        'schema',
+      ]
         .map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1'))
         .join('/');
       const validate = ajv.getSchema(`openapi.json#/${pointer}`) ?? ajv.compile({ $ref: `openapi.json#/${pointer}` });
-      expect(validate(body), `${method} ${path} ${response.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`).toBe(true);
+      expect(
+        validate(body),
+        `${method} ${path} ${response.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      ).toBe(true);
       return body;
     },
   };

@@ -10,7 +10,8 @@ import { createHarness, type Harness } from './harness.ts';
 import { referenceStore } from './sparql-reference.ts';
 
 /** The Turtle of fixtures/real-models/<name>.ttl. */
-export const realModel = (name: string): string => readFileSync(new URL(`../../fixtures/real-models/${name}.ttl`, import.meta.url), 'utf8');
+export const realModel = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/real-models/${name}.ttl`, import.meta.url), 'utf8');
 
 export interface ModelSites {
   /** The harness, once the file's tests run. */

@@ -32,7 +32,11 @@ export async function startRedisServer(): Promise<RedisServer> {
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     child = started;
     await new Promise<void>((resolve, reject) => {
       let output = '';

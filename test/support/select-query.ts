@@ -15,6 +15,7 @@ export const prologue = Object.entries(PREFIXES)
 /** The SELECT query `text` means. */
 export function selectQuery(text: string): SelectQuery {
   const parsed = parser.parse(text);
-  if (parsed.type !== 'query' || parsed.queryType !== 'SELECT') throw new Error(`Not a SELECT query: ${text.slice(0, 80)}`);
+  if (parsed.type !== 'query' || parsed.queryType !== 'SELECT')
+    throw new Error(`Not a SELECT query: ${text.slice(0, 80)}`);
   return parsed;
 }

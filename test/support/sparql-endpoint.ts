@@ -83,30 +83,47 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
       endpoint.deadlocks--;
       counts.deadlocked!++;
       await body(req);
-      return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Virtuoso 40001 Error SR172: Transaction deadlocked\n\nSPARQL query:\n…');
+      return void res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end('Virtuoso 40001 Error SR172: Transaction deadlocked\n\nSPARQL query:\n…');
     }
     if (endpoint.cutAnswers > 0) {
       endpoint.cutAnswers--;
       await body(req);
       // As Virtuoso 7.2 answered a cross join past its `timeout=`, part of the results first.
-      const part = '{ "head": { "link": [], "vars": ["a"] },\n  "results": { "distinct": false, "ordered": true, "bindings": [\n    { "a": { "type": "uri", "value": "urn:s0" }},';
-      return void res.writeHead(500, { 'content-type': 'application/sparql-results+json' }).end(`${part}Virtuoso S1TAT Error RC...: Returning incomplete results, query interrupted by result timeout.  Activity: 18 rnd\n\nSPARQL query:\n…`);
+      const part =
+        '{ "head": { "link": [], "vars": ["a"] },\n  "results": { "distinct": false, "ordered": true, "bindings": [\n    { "a": { "type": "uri", "value": "urn:s0" }},';
+      return void res
+        .writeHead(500, { 'content-type': 'application/sparql-results+json' })
+        .end(
+          `${part}Virtuoso S1TAT Error RC...: Returning incomplete results, query interrupted by result timeout.  Activity: 18 rnd\n\nSPARQL query:\n…`,
+        );
     }
     if (options.digest && !digestOk(req, nonce)) {
-      return void res.writeHead(401, { 'www-authenticate': `Digest realm="bkg", qop="auth", nonce="${nonce}", algorithm=MD5` }).end();
+      return void res
+        .writeHead(401, { 'www-authenticate': `Digest realm="bkg", qop="auth", nonce="${nonce}", algorithm=MD5` })
+        .end();
     }
     const text = await body(req);
     try {
       if (url.pathname === '/store') {
         counts.gsp!++;
         const graph = oxigraph.namedNode(url.searchParams.get('graph')!);
-        if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/n-triples' }).end(store.dump({ format: 'application/n-triples', from_graph_name: graph }));
+        if (req.method === 'GET')
+          return void res
+            .writeHead(200, { 'content-type': 'application/n-triples' })
+            .end(store.dump({ format: 'application/n-triples', from_graph_name: graph }));
         if (req.method === 'PUT' || req.method === 'DELETE') store.update(`DROP SILENT GRAPH <${graph.value}>`);
-        if (req.method !== 'DELETE') store.load(text, { format: req.headers['content-type']!.split(';')[0]!, to_graph_name: graph });
+        if (req.method !== 'DELETE')
+          store.load(text, { format: req.headers['content-type']!.split(';')[0]!, to_graph_name: graph });
         return void res.writeHead(req.method === 'POST' ? 200 : 201).end();
       }
-      const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(text) : undefined;
-      const update = form?.get('update') ?? (req.headers['content-type']?.startsWith('application/sparql-update') ? text : undefined);
+      const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')
+        ? new URLSearchParams(text)
+        : undefined;
+      const update =
+        form?.get('update') ??
+        (req.headers['content-type']?.startsWith('application/sparql-update') ? text : undefined);
       if (update !== undefined) {
         counts.update!++;
         store.update(update);
@@ -120,9 +137,13 @@ export async function startSparqlEndpoint(options: { digest?: boolean } = {}): P
         query = query.slice(pragma.length);
       } else if (endpoint.plannerFailures > 0) {
         endpoint.plannerFailures--;
-        return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Virtuoso 42000 Error SQ200: Stack Overflow in cost model\n\nSPARQL query:\n…');
+        return void res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end('Virtuoso 42000 Error SQ200: Stack Overflow in cost model\n\nSPARQL query:\n…');
       }
-      const format = /^\s*((PREFIX|BASE)[^\n]*\n\s*)*(CONSTRUCT|DESCRIBE)/i.test(query) ? 'application/n-triples' : 'application/sparql-results+json';
+      const format = /^\s*((PREFIX|BASE)[^\n]*\n\s*)*(CONSTRUCT|DESCRIBE)/i.test(query)
+        ? 'application/n-triples'
+        : 'application/sparql-results+json';
       res.writeHead(200, { 'content-type': format }).end(store.query(query, { results_format: format }) as string);
     } catch (error) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end((error as Error).message);

@@ -47,7 +47,9 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
     }
   });
   lines(child.stderr!, (line) => stderr.push(line));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   void exited.then(() => {
     for (const wake of waiters.splice(0)) wake();
   });

@@ -20,7 +20,10 @@ const NOT_CONFORMANCE = ['test/!(integration)/**', 'test/integration/!(graphql|d
  * field of each type in equipment, locations, points, systems, paging and the demo suites;
  * one relation field twice under aliases in points.test.ts).
  */
-const STORE_INDEPENDENT = ['test/integration/graphql/direct-execution.test.ts', 'test/integration/graphql/round-trips.test.ts'];
+const STORE_INDEPENDENT = [
+  'test/integration/graphql/direct-execution.test.ts',
+  'test/integration/graphql/round-trips.test.ts',
+];
 /**
  * Comunica runs the suites on the small fixtures only: it is a conformance peer, not a fast store
  * (docs/benchmarks.md, "What the ratios say"), and the demo suites (test/integration/demo, on the 10k-triple demo site) take it
@@ -34,11 +37,20 @@ export function storeProjects(env: Record<string, string | undefined>): TestProj
   if (env.BKG_TEST_COMUNICA === '1') {
     projects.push({
       extends: true,
-      test: { name: 'comunica', include: CONFORMANCE_SUITES, exclude: [...NOT_CONFORMANCE, ...STORE_INDEPENDENT, ...NOT_ON_COMUNICA], env: { BKG_GRAPH_STORE: 'comunica' } },
+      test: {
+        name: 'comunica',
+        include: CONFORMANCE_SUITES,
+        exclude: [...NOT_CONFORMANCE, ...STORE_INDEPENDENT, ...NOT_ON_COMUNICA],
+        env: { BKG_GRAPH_STORE: 'comunica' },
+      },
     });
   }
   if (env.BKG_TEST_SPARQL_URL && env.BKG_TEST_SPARQL_CONFORMANCE === '1') {
-    const sparqlEnv: Record<string, string> = { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: env.BKG_TEST_SPARQL_URL, SPARQL_MAX_CONNECTIONS: '4' };
+    const sparqlEnv: Record<string, string> = {
+      BKG_GRAPH_STORE: 'sparql',
+      SPARQL_QUERY_URL: env.BKG_TEST_SPARQL_URL,
+      SPARQL_MAX_CONNECTIONS: '4',
+    };
     if (env.BKG_TEST_SPARQL_GSP_URL) sparqlEnv.SPARQL_GSP_URL = env.BKG_TEST_SPARQL_GSP_URL;
     projects.push({
       extends: true,

@@ -24,7 +24,11 @@ export interface UserClaims {
 
 const now = () => Math.floor(Date.now() / 1000);
 
-async function sign(claims: UserClaims, header: { alg: string; kid?: string }, key: CryptoKey | Uint8Array): Promise<string> {
+async function sign(
+  claims: UserClaims,
+  header: { alg: string; kid?: string },
+  key: CryptoKey | Uint8Array,
+): Promise<string> {
   const payload: Record<string, unknown> = {};
   if (claims.sites !== undefined) payload.sites = claims.sites;
   const jwt = new SignJWT(payload).setProtectedHeader({ ...header, typ: 'JWT' }).setIssuedAt();

@@ -25,7 +25,11 @@ export interface ViewerHook {
   error: string | null;
   screenPosition(globalId: string): Promise<{ x: number; y: number } | null>;
   selected(): Promise<string | null>;
-  alignment: { on(): boolean; status(globalId: string): string | null; appearance(globalId: string): Promise<Appearance | null> };
+  alignment: {
+    on(): boolean;
+    status(globalId: string): string | null;
+    appearance(globalId: string): Promise<Appearance | null>;
+  };
 }
 
 /** A Chromium with a profile of its own, removed on close. */
@@ -36,7 +40,15 @@ export async function launchViewerBrowser(): Promise<{ browser: BrowserContext; 
     headless: true,
     viewport: { width: 1400, height: 850 },
     // As the machine notes say: no sandbox as root, software WebGL, and no calls home (the network is closed).
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     browser,
@@ -49,7 +61,9 @@ export async function launchViewerBrowser(): Promise<{ browser: BrowserContext; 
 
 /** The colour of the page's pixel at a point (client coordinates), as a screenshot shows it. */
 export async function pixelAt(page: Page, at: { x: number; y: number }): Promise<{ r: number; g: number; b: number }> {
-  const png = (await page.screenshot({ clip: { x: Math.round(at.x), y: Math.round(at.y), width: 1, height: 1 } })).toString('base64');
+  const png = (
+    await page.screenshot({ clip: { x: Math.round(at.x), y: Math.round(at.y), width: 1, height: 1 } })
+  ).toString('base64');
   // The page decodes the PNG: the browser has the codec, the test process has none.
   return page.evaluate(async (data) => {
     const image = new Image();

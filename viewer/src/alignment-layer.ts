@@ -34,7 +34,8 @@ function refusal(error: ApiError, siteId: string, hasKey: boolean): string {
       ? `The alignment layer could not be shown: the API key was not accepted (${detail}). Enter another key.`
       : `The alignment layer needs an API key for site "${siteId}": enter one above.`;
   }
-  if (error.status === 403) return `The alignment layer could not be shown: this key may not read the alignment of site "${siteId}" (${detail}).`;
+  if (error.status === 403)
+    return `The alignment layer could not be shown: this key may not read the alignment of site "${siteId}" (${detail}).`;
   return `The alignment layer could not be shown: site "${siteId}" has no alignment report (${detail}).`;
 }
 
@@ -69,7 +70,9 @@ export class AlignmentLayer {
     try {
       const coverage = await this.api.coverage();
       if (generation !== this.generation) return;
-      await this.scene.paint(new Map(coverage.elements.map((element) => [element.globalId, STATUS_COLOURS[element.status]])));
+      await this.scene.paint(
+        new Map(coverage.elements.map((element) => [element.globalId, STATUS_COLOURS[element.status]])),
+      );
       if (generation !== this.generation) return;
       this.elements = new Map(coverage.elements.map((element) => [element.globalId, element]));
       this.proposals = new Map();
@@ -80,7 +83,9 @@ export class AlignmentLayer {
       this.toggle.checked = false;
       await this.scene.paint(null);
       const refused = error instanceof ApiError && [401, 403, 404].includes(error.status);
-      const message = refused ? refusal(error, this.api.siteId, this.api.hasKey) : `The alignment layer could not be shown: ${error instanceof Error ? error.message : String(error)}`;
+      const message = refused
+        ? refusal(error, this.api.siteId, this.api.hasKey)
+        : `The alignment layer could not be shown: ${error instanceof Error ? error.message : String(error)}`;
       renderLegendError(this.legend, message);
       if (error instanceof ApiError && error.status === 401) this.options.needsKey();
     } finally {

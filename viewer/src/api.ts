@@ -69,7 +69,11 @@ export interface Coverage {
   readonly elements: readonly CoverageElement[];
   readonly byClass: Readonly<Record<string, StatusCounts>>;
   readonly byStorey: Readonly<Record<string, StatusCounts>>;
-  readonly entitiesWithoutElement: ReadonlyArray<{ readonly entityId: string; readonly entityType: string; readonly storey: string | null }>;
+  readonly entitiesWithoutElement: ReadonlyArray<{
+    readonly entityId: string;
+    readonly entityType: string;
+    readonly storey: string | null;
+  }>;
 }
 
 /** One piece of evidence behind a proposal. */
@@ -135,8 +139,14 @@ export class Api {
   private async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const response = await fetch(path, { ...init, headers: { ...this.headers(), ...init.headers } });
     if (!response.ok) {
-      const body = (await response.json().catch(() => ({}))) as { detail?: string; errors?: Array<{ message: string }> };
-      throw new ApiError(response.status, body.detail ?? body.errors?.[0]?.message ?? `${response.status} ${response.statusText}`);
+      const body = (await response.json().catch(() => ({}))) as {
+        detail?: string;
+        errors?: Array<{ message: string }>;
+      };
+      throw new ApiError(
+        response.status,
+        body.detail ?? body.errors?.[0]?.message ?? `${response.status} ${response.statusText}`,
+      );
     }
     return response;
   }
@@ -166,7 +176,10 @@ export class Api {
     const ids: string[] = [];
     for (let offset = 0; ; offset += PAGE) {
       const query = `storey=${encodeURIComponent(storey)}&limit=${PAGE}&offset=${offset}`;
-      const page = (await (await this.fetch(`${this.base}/models/${modelId}/elements?${query}`)).json()) as { count: number; results: Array<{ ifc_id: string }> };
+      const page = (await (await this.fetch(`${this.base}/models/${modelId}/elements?${query}`)).json()) as {
+        count: number;
+        results: Array<{ ifc_id: string }>;
+      };
       ids.push(...page.results.map((e) => e.ifc_id));
       if (offset + PAGE >= page.count) return ids;
     }
@@ -180,9 +193,18 @@ export class Api {
   /** The open proposals for the elements of one IFC class on one storey, best score first, every page. */
   async proposals(ifcClass: string, storey: string): Promise<Proposal[]> {
     const proposals: Proposal[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
-      const query = new URLSearchParams({ ifcClass, storey, status: 'proposed', limit: String(PROPOSAL_PAGE), offset: String(offset) });
-      const page = (await (await this.fetch(`${this.siteApi}/alignment/proposals?${query}`)).json()) as { items: Proposal[]; nextOffset: number | null };
+    for (let offset: number | null = 0; offset !== null;) {
+      const query = new URLSearchParams({
+        ifcClass,
+        storey,
+        status: 'proposed',
+        limit: String(PROPOSAL_PAGE),
+        offset: String(offset),
+      });
+      const page = (await (await this.fetch(`${this.siteApi}/alignment/proposals?${query}`)).json()) as {
+        items: Proposal[];
+        nextOffset: number | null;
+      };
       proposals.push(...page.items);
       offset = page.nextOffset;
     }

@@ -3,7 +3,11 @@
 export type Child = Node | string | null | undefined | false;
 
 /** An element with attributes and children (null, undefined and false children are left out). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);

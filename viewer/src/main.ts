@@ -93,7 +93,8 @@ async function start(): Promise<void> {
   try {
     models = await api.models();
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return askForKey(`No access to site "${siteId}" with this key: ${error.message}`);
+    if (error instanceof ApiError && (error.status === 401 || error.status === 404))
+      return askForKey(`No access to site "${siteId}" with this key: ${error.message}`);
     throw error;
   }
 
@@ -123,11 +124,18 @@ async function start(): Promise<void> {
   for (const model of models) {
     if (model.format === 'ifc') {
       const converted = fragments.find((f) => f.source_ifc === model.id);
-      list.append(modelItem(model.name, converted ? `IFC source of ${converted.name}` : 'IFC: not converted (yet); reload later'));
+      list.append(
+        modelItem(model.name, converted ? `IFC source of ${converted.name}` : 'IFC: not converted (yet); reload later'),
+      );
     } else {
       const size = model.size_bytes < 1024 ? `${model.size_bytes} B` : `${(model.size_bytes / 1024).toFixed(0)} kB`;
       const detail = [model.format.toUpperCase(), model.storey, size].filter(Boolean).join(' · ');
-      list.append(modelItem(model.name, detail, { checked: model.format === 'frag', onChange: (show) => void toggle(model, show).catch(fail) }));
+      list.append(
+        modelItem(model.name, detail, {
+          checked: model.format === 'frag',
+          onChange: (show) => void toggle(model, show).catch(fail),
+        }),
+      );
     }
   }
   if (models.length === 0) list.append(modelItem('No models', 'This site has no model files yet.'));
@@ -137,7 +145,8 @@ async function start(): Promise<void> {
   // Storeys come from the IFC files the fragments files were made from.
   const storeyModels = new Map<string, string[]>();
   for (const model of fragments.filter((f) => f.source_ifc)) {
-    for (const storey of await api.storeys(model.id).catch(() => [])) storeyModels.set(storey.name, [...(storeyModels.get(storey.name) ?? []), model.id]);
+    for (const storey of await api.storeys(model.id).catch(() => []))
+      storeyModels.set(storey.name, [...(storeyModels.get(storey.name) ?? []), model.id]);
   }
   const select = $<HTMLSelectElement>('storey-select');
   for (const name of storeyModels.keys()) select.append(new Option(name, name));
@@ -149,7 +158,8 @@ async function start(): Promise<void> {
       else {
         status(`Showing ${storey}…`);
         const shown = new Map<string, string[]>();
-        for (const modelId of storeyModels.get(storey) ?? []) shown.set(modelId, await api.storeyGlobalIds(modelId, storey));
+        for (const modelId of storeyModels.get(storey) ?? [])
+          shown.set(modelId, await api.storeyGlobalIds(modelId, storey));
         await scene.showOnly(shown);
       }
       await scene.fit();
@@ -176,7 +186,11 @@ async function start(): Promise<void> {
     },
     storeys: () => [...storeyModels.keys()],
   });
-  hook.alignment = { on: () => alignment.on, status: (globalId) => alignment.statusOf(globalId) ?? null, appearance: (globalId) => scene.appearance(globalId) };
+  hook.alignment = {
+    on: () => alignment.on,
+    status: (globalId) => alignment.statusOf(globalId) ?? null,
+    appearance: (globalId) => scene.appearance(globalId),
+  };
   const selection = wireSelection(scene, api, showAllStoreys, alignment);
   const actions = selection.actions;
   if (key && sessionStorage.getItem(ALIGNMENT_AFTER_KEY)) {
@@ -185,7 +199,11 @@ async function start(): Promise<void> {
   }
   wireSearch($<HTMLInputElement>('search-input'), $('search-results'), api, (entity) => actions.open(entity));
   await scene.fit();
-  status(fragments.length > 0 ? `${loaded.size} model${loaded.size === 1 ? '' : 's'} loaded: click an element` : 'No fragments model to show yet');
+  status(
+    fragments.length > 0
+      ? `${loaded.size} model${loaded.size === 1 ? '' : 's'} loaded: click an element`
+      : 'No fragments model to show yet',
+  );
   hook.ready = true;
 }
 
@@ -201,14 +219,20 @@ interface Selection {
  * The panel shows the selection (with its alignment status while that layer is on) and reads its
  * current values again while it stays selected.
  */
-function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<void>, alignment: AlignmentLayer): Selection {
+function wireSelection(
+  scene: Scene,
+  api: Api,
+  showAllStoreys: () => Promise<void>,
+  alignment: AlignmentLayer,
+): Selection {
   const panel = $('entity');
   let down: { x: number; y: number } | undefined;
   let refresh: number | undefined;
   let current = 0;
   let shown: ((request: number) => Promise<void>) | undefined;
 
-  const showError = (error: unknown) => renderMessage(panel, error instanceof Error ? error.message : String(error), true);
+  const showError = (error: unknown) =>
+    renderMessage(panel, error instanceof Error ? error.message : String(error), true);
 
   /** Runs `render` now and again every REFRESH_MS until the next selection; errors show in the panel. */
   const selection = (render: (request: number) => Promise<void>) => {
@@ -226,7 +250,10 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
     selection(async (request) => {
       const [element, data, aligned] = await Promise.all([
         api.element(pick.modelId, pick.globalId),
-        api.graphql<{ entityByIfcId: GraphEntity | null }>(ENTITY_BY_IFC_ID, { siteId: api.siteId, ifcId: pick.globalId }),
+        api.graphql<{ entityByIfcId: GraphEntity | null }>(ENTITY_BY_IFC_ID, {
+          siteId: api.siteId,
+          ifcId: pick.globalId,
+        }),
         alignment.detail(pick.globalId),
       ]);
       const extra = aligned && alignmentSection(aligned.element, aligned.proposals);
@@ -246,8 +273,14 @@ function wireSelection(scene: Scene, api: Api, showAllStoreys: () => Promise<voi
 
   const showEntity = (entity: EntitySummary) =>
     selection(async (request) => {
-      const variables = entity.__typename === 'System' ? { siteId: api.siteId, name: entity.name } : { siteId: api.siteId, id: entity.id };
-      const data = await api.graphql<{ entities?: GraphEntity[]; entity?: GraphEntity | null }>(ENTITY_BY_ID[entity.__typename], variables);
+      const variables =
+        entity.__typename === 'System'
+          ? { siteId: api.siteId, name: entity.name }
+          : { siteId: api.siteId, id: entity.id };
+      const data = await api.graphql<{ entities?: GraphEntity[]; entity?: GraphEntity | null }>(
+        ENTITY_BY_ID[entity.__typename],
+        variables,
+      );
       const found = data.entity ?? data.entities?.find((e) => e.id === entity.id) ?? null;
       if (request !== current) return;
       if (found) renderSelection(panel, null, found, actions);

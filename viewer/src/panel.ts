@@ -16,7 +16,8 @@ export interface PanelActions {
   showElement(globalId: string): void;
 }
 
-const facts = (pairs: Array<[string, string | Node]>) => el('dl', {}, ...pairs.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
+const facts = (pairs: Array<[string, string | Node]>) =>
+  el('dl', {}, ...pairs.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
 
 /** A reading's number with its unit's symbol (the code when QUDT has no symbol), or why there is none. */
 function valueText(point: EntityPoint): string {
@@ -30,7 +31,9 @@ function valueText(point: EntityPoint): string {
 /** A reading's time in the browser's time zone: the time of day for today's, with the date before. */
 function takenAt(taken: Date): string {
   const today = taken.toDateString() === new Date().toDateString();
-  return today ? taken.toLocaleTimeString() : taken.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return today
+    ? taken.toLocaleTimeString()
+    : taken.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
 
 /** When a reading was taken and its quality. */
@@ -79,7 +82,16 @@ function entityList(entities: readonly EntitySummary[], actions: PanelActions): 
     'ul',
     { class: 'entities' },
     ...entities.map((entity) => {
-      const link = el('button', { type: 'button', class: 'link', 'data-entity': entity.id, title: entity.ifcId ? 'Show in 3D' : 'Show its panel (no element in the model)' }, entity.name);
+      const link = el(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          'data-entity': entity.id,
+          title: entity.ifcId ? 'Show in 3D' : 'Show its panel (no element in the model)',
+        },
+        entity.name,
+      );
       link.addEventListener('click', () => actions.open(entity));
       return el('li', {}, link, ' ', el('span', { class: 'muted class-name' }, className(entity.type)));
     }),
@@ -90,7 +102,13 @@ function entityList(entities: readonly EntitySummary[], actions: PanelActions): 
  * Renders the panel for an element and its entity (null: unmapped), or for an entity reached without
  * its element; `extra` (the alignment layer's section) follows the element's facts.
  */
-export function renderSelection(panel: HTMLElement, element: ModelElement | null, entity: GraphEntity | null, actions: PanelActions, extra?: HTMLElement): void {
+export function renderSelection(
+  panel: HTMLElement,
+  element: ModelElement | null,
+  entity: GraphEntity | null,
+  actions: PanelActions,
+  extra?: HTMLElement,
+): void {
   const elementFacts =
     element &&
     facts([
@@ -103,7 +121,11 @@ export function renderSelection(panel: HTMLElement, element: ModelElement | null
     if (!element || !elementFacts) return renderMessage(panel, 'Nothing selected.');
     panel.replaceChildren(
       el('h2', {}, 'Selection'),
-      el('p', { class: 'unmapped', 'data-testid': 'unmapped' }, `Not mapped: the knowledge graph has no entity for this ${element.ifc_class} (GlobalId ${element.ifc_id}).`),
+      el(
+        'p',
+        { class: 'unmapped', 'data-testid': 'unmapped' },
+        `Not mapped: the knowledge graph has no entity for this ${element.ifc_class} (GlobalId ${element.ifc_id}).`,
+      ),
       elementFacts,
       ...(extra ? [extra] : []),
     );
@@ -111,7 +133,12 @@ export function renderSelection(panel: HTMLElement, element: ModelElement | null
   }
   const sections: HTMLElement[] = [
     el('h2', { 'data-testid': 'entity-name' }, entity.name),
-    el('p', { class: 'muted class-name', 'data-testid': 'entity-type' }, className(entity.type), ` · ${entity.__typename}`),
+    el(
+      'p',
+      { class: 'muted class-name', 'data-testid': 'entity-type' },
+      className(entity.type),
+      ` · ${entity.__typename}`,
+    ),
     elementFacts ?? elementLink(entity, actions),
     ...(extra ? [extra] : []),
   ];
@@ -135,7 +162,11 @@ export function renderMessage(panel: HTMLElement, message: string, error = false
 }
 
 /** One model in the models list, with a checkbox when the viewer can show it. */
-export function modelItem(label: string, detail: string, checkbox?: { checked: boolean; onChange: (checked: boolean) => void }): HTMLLIElement {
+export function modelItem(
+  label: string,
+  detail: string,
+  checkbox?: { checked: boolean; onChange: (checked: boolean) => void },
+): HTMLLIElement {
   const box = checkbox && el('input', { type: 'checkbox' });
   if (box && checkbox) {
     box.checked = checkbox.checked;

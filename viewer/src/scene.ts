@@ -26,7 +26,12 @@ export interface Appearance {
   readonly opacity: number;
 }
 
-const solid = (colour: string): MaterialDefinition => ({ color: new THREE.Color(colour), renderedFaces: RenderedFaces.TWO, opacity: 1, transparent: false });
+const solid = (colour: string): MaterialDefinition => ({
+  color: new THREE.Color(colour),
+  renderedFaces: RenderedFaces.TWO,
+  opacity: 1,
+  transparent: false,
+});
 const HIGHLIGHT = solid('#ffd21f');
 /** The opacity of the elements a paint leaves out: their own colour, faded. */
 const DIMMED_OPACITY = 0.25;
@@ -100,7 +105,11 @@ export class Scene {
 
   /** The element under a point of the page (client coordinates), if any. */
   async pick(clientX: number, clientY: number): Promise<Pick | null> {
-    const hit = await this.fragments.raycast({ camera: this.world.camera.three, mouse: new THREE.Vector2(clientX, clientY), dom: this.canvas });
+    const hit = await this.fragments.raycast({
+      camera: this.world.camera.three,
+      mouse: new THREE.Vector2(clientX, clientY),
+      dom: this.canvas,
+    });
     if (!hit) return null;
     const [globalId] = await hit.fragments.getGuidsByLocalIds([hit.localId]);
     return globalId ? { modelId: hit.fragments.modelId, globalId, localId: hit.localId } : null;
@@ -142,7 +151,10 @@ export class Scene {
     if (!definition) return { colour: null, opacity: 1 };
     // The definition comes from the fragments worker: its colour, when it sets one, is a plain { r, g, b }.
     const colour = (definition as Partial<MaterialDefinition>).color;
-    return { colour: colour ? `#${new THREE.Color(colour.r, colour.g, colour.b).getHexString()}` : null, opacity: definition.opacity ?? 1 };
+    return {
+      colour: colour ? `#${new THREE.Color(colour.r, colour.g, colour.b).getHexString()}` : null,
+      opacity: definition.opacity ?? 1,
+    };
   }
 
   /** The element with this GlobalId in any loaded fragments model, or null. */
@@ -175,7 +187,8 @@ export class Scene {
   /** Moves the camera so the visible elements fill the view. */
   async fit(): Promise<void> {
     const visible: OBC.ModelIdMap = {};
-    for (const [modelId, model] of this.fragments.list) visible[modelId] = new Set(await model.getItemsByVisibility(true));
+    for (const [modelId, model] of this.fragments.list)
+      visible[modelId] = new Set(await model.getItemsByVisibility(true));
     await this.world.camera.fitToItems(visible);
     await this.fragments.core.update(true);
   }
@@ -199,7 +212,11 @@ export class Scene {
   }
 
   /** Paints one model: each colour's elements in it, and every other element dimmed. */
-  private async applyPaint(modelId: string, model: FragmentsModel, colours: ReadonlyMap<string, string>): Promise<void> {
+  private async applyPaint(
+    modelId: string,
+    model: FragmentsModel,
+    colours: ReadonlyMap<string, string>,
+  ): Promise<void> {
     const byColour = new Map<string, string[]>();
     for (const [globalId, colour] of colours) byColour.set(colour, [...(byColour.get(colour) ?? []), globalId]);
     const paint: ModelPaint = new Map();

@@ -5,7 +5,14 @@
  */
 import { ApiError, type Api } from './api.ts';
 import { className, el } from './dom.ts';
-import { orderMatches, searchEntities, searchQuery, type EntitySummary, type SearchAnswer, type SearchBy } from './entity-query.ts';
+import {
+  orderMatches,
+  searchEntities,
+  searchQuery,
+  type EntitySummary,
+  type SearchAnswer,
+  type SearchBy,
+} from './entity-query.ts';
 
 /** Typing pauses this long before a search is sent. */
 const DEBOUNCE_MS = 250;
@@ -30,11 +37,23 @@ async function find(api: Api, term: string): Promise<EntitySummary[]> {
 function matchItem(entity: EntitySummary, pick: (entity: EntitySummary) => void): HTMLLIElement {
   const button = el('button', { type: 'button', class: 'link', 'data-entity': entity.id }, entity.name);
   button.addEventListener('click', () => pick(entity));
-  return el('li', {}, button, ' ', el('span', { class: 'muted class-name' }, className(entity.type)), !entity.ifcId && el('span', { class: 'muted' }, ' · no element'));
+  return el(
+    'li',
+    {},
+    button,
+    ' ',
+    el('span', { class: 'muted class-name' }, className(entity.type)),
+    !entity.ifcId && el('span', { class: 'muted' }, ' · no element'),
+  );
 }
 
 /** Searches as the user types into `input`, lists matches in `results`, and hands a picked one to `pick`. */
-export function wireSearch(input: HTMLInputElement, results: HTMLElement, api: Api, pick: (entity: EntitySummary) => void): void {
+export function wireSearch(
+  input: HTMLInputElement,
+  results: HTMLElement,
+  api: Api,
+  pick: (entity: EntitySummary) => void,
+): void {
   let timer: number | undefined;
   let latest = 0;
   const run = async (term: string, request: number) => {
@@ -42,14 +61,26 @@ export function wireSearch(input: HTMLInputElement, results: HTMLElement, api: A
     if (request !== latest) return;
     if (!matches) return results.replaceChildren();
     results.replaceChildren(
-      el('li', { class: 'muted', role: 'status' }, matches.length === 0 ? `Nothing named or of class “${term}”.` : `${matches.length} match${matches.length === 1 ? '' : 'es'}`),
+      el(
+        'li',
+        { class: 'muted', role: 'status' },
+        matches.length === 0
+          ? `Nothing named or of class “${term}”.`
+          : `${matches.length} match${matches.length === 1 ? '' : 'es'}`,
+      ),
       ...matches.map((entity) => matchItem(entity, pick)),
     );
   };
   const schedule = (delay: number) => {
     window.clearTimeout(timer);
     const request = ++latest;
-    timer = window.setTimeout(() => void run(input.value.trim(), request).catch((error: unknown) => results.replaceChildren(el('li', { class: 'error' }, error instanceof Error ? error.message : String(error)))), delay);
+    timer = window.setTimeout(
+      () =>
+        void run(input.value.trim(), request).catch((error: unknown) =>
+          results.replaceChildren(el('li', { class: 'error' }, error instanceof Error ? error.message : String(error))),
+        ),
+      delay,
+    );
   };
   input.disabled = false;
   input.addEventListener('input', () => schedule(DEBOUNCE_MS));

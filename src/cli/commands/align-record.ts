@@ -28,17 +28,25 @@ export function scoreOption(command: Command, context: CommandContext, name: str
   const text = stringOption(context, name);
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw usage(command, `--${name} is a number from 0 to 1, not "${text}".`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw usage(command, `--${name} is a number from 0 to 1, not "${text}".`);
   return value;
 }
 
 /** The body of accept and reject: `--ids a,b` or `--min-score X` (one of them). */
-export function decisionBody(command: Command, context: CommandContext, fallbackScore?: number): { ids: string[] } | { minScore: number } {
+export function decisionBody(
+  command: Command,
+  context: CommandContext,
+  fallbackScore?: number,
+): { ids: string[] } | { minScore: number } {
   const ids = stringOption(context, 'ids');
   const minScore = scoreOption(command, context, 'min-score');
   if (ids !== undefined && minScore !== undefined) throw usage(command, 'Give --ids or --min-score, not both.');
   if (ids !== undefined) {
-    const list = ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
+    const list = ids
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '');
     if (list.length === 0) throw usage(command, '--ids names at least one proposal id.');
     return { ids: list };
   }

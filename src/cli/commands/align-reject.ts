@@ -11,7 +11,11 @@ export const alignReject: Command = {
   },
   async run(context) {
     const { api, args, json, stdout } = context;
-    const answer = await api.call<{ rejected: number }>('POST', alignPath(args[0]!, 'reject'), { json: decisionBody(alignReject, context) });
-    stdout.write(json ? `${JSON.stringify(answer)}\n` : `Rejected ${answer.rejected} pair${answer.rejected === 1 ? '' : 's'}.\n`);
+    const answer = await api.call<{ rejected: number }>('POST', alignPath(args[0]!, 'reject'), {
+      json: decisionBody(alignReject, context),
+    });
+    stdout.write(
+      json ? `${JSON.stringify(answer)}\n` : `Rejected ${answer.rejected} pair${answer.rejected === 1 ? '' : 's'}.\n`,
+    );
   },
 };

@@ -17,7 +17,11 @@ export const exportGraph: Command = {
   summary: "Download a site's graph (to stdout, or a file with -o)",
   args: ['siteId'],
   options: {
-    format: { type: 'string', value: 'format', description: 'turtle or ntriples (default: from -o\'s extension, else turtle)' },
+    format: {
+      type: 'string',
+      value: 'format',
+      description: "turtle or ntriples (default: from -o's extension, else turtle)",
+    },
     output: { type: 'string', short: 'o', value: 'file', description: 'write to this file instead of stdout' },
   },
   details: `Example:
@@ -26,7 +30,8 @@ export const exportGraph: Command = {
   async run(context) {
     const { api, args, stdout, stderr } = context;
     const output = stringOption(context, 'output');
-    const formatName = stringOption(context, 'format') ?? (output && extname(output).toLowerCase() === '.nt' ? 'ntriples' : 'turtle');
+    const formatName =
+      stringOption(context, 'format') ?? (output && extname(output).toLowerCase() === '.nt' ? 'ntriples' : 'turtle');
     const accept = FORMATS[formatName];
     if (accept === undefined) throw usage(exportGraph, `--format must be turtle or ntriples, got "${formatName}".`);
 

@@ -17,4 +17,21 @@ import { tokensIssue } from './tokens-issue.ts';
 import { validate } from './validate.ts';
 
 /** Every command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [sitesList, sitesCreate, sitesUpdate, sitesDelete, load, exportGraph, validate, alignProposals, alignAccept, alignReject, alignCoverage, keysCreate, keysList, keysRevoke, tokensIssue, mcp];
+export const COMMANDS: readonly Command[] = [
+  sitesList,
+  sitesCreate,
+  sitesUpdate,
+  sitesDelete,
+  load,
+  exportGraph,
+  validate,
+  alignProposals,
+  alignAccept,
+  alignReject,
+  alignCoverage,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  tokensIssue,
+  mcp,
+];

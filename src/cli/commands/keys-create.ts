@@ -23,9 +23,20 @@ Example:
     const sitesText = stringOption(context, 'sites');
     const allSites = flag(context, 'all-sites');
     if (sitesText !== undefined && allSites) throw usage(keysCreate, 'Give --sites or --all-sites, not both.');
-    if (sitesText === undefined && !allSites) throw usage(keysCreate, 'Give the sites the key may read: --sites a,b or --all-sites.');
-    const sites = allSites ? '*' : sitesText!.split(',').map((s) => s.trim()).filter(Boolean);
-    const body = { name: stringOption(context, 'name'), sites, write: flag(context, 'write'), admin: flag(context, 'admin') };
+    if (sitesText === undefined && !allSites)
+      throw usage(keysCreate, 'Give the sites the key may read: --sites a,b or --all-sites.');
+    const sites = allSites
+      ? '*'
+      : sitesText!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+    const body = {
+      name: stringOption(context, 'name'),
+      sites,
+      write: flag(context, 'write'),
+      admin: flag(context, 'admin'),
+    };
     const key = await api.call<ApiKey & { key: string }>('POST', 'api/v1/keys/', { json: body });
     if (json) {
       stdout.write(`${JSON.stringify(key, null, 2)}\n`);

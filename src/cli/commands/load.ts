@@ -28,7 +28,11 @@ export const load: Command = {
   args: ['siteId', 'file'],
   options: {
     merge: { type: 'boolean', description: 'add the triples to the graph instead of replacing it' },
-    format: { type: 'string', value: 'format', description: 'turtle, ntriples, nquads or jsonld (default: from the extension)' },
+    format: {
+      type: 'string',
+      value: 'format',
+      description: 'turtle, ntriples, nquads or jsonld (default: from the extension)',
+    },
     quiet: { type: 'boolean', short: 'q', description: 'no progress on stderr' },
   },
   details: `The file is streamed, never read whole. While it uploads, stderr shows bytes sent out of
@@ -54,7 +58,9 @@ Example:
         return s.size;
       },
       (error: NodeJS.ErrnoException) => {
-        throw new CommandError(error.code === 'ENOENT' ? `No such file: "${file}".` : `Cannot read "${file}": ${error.message}`);
+        throw new CommandError(
+          error.code === 'ENOENT' ? `No such file: "${file}".` : `Cannot read "${file}": ${error.message}`,
+        );
       },
     );
 
@@ -63,13 +69,17 @@ Example:
     const stream = createReadStream(file);
     const progress = new UploadProgress(stderr, basename(file), size);
     let stopWaiting = () => {};
-    const answer = api.call<LoadResult>(merge ? 'POST' : 'PUT', `${sitePath(siteId)}/graph`, { body: { stream, contentType, length: size } });
+    const answer = api.call<LoadResult>(merge ? 'POST' : 'PUT', `${sitePath(siteId)}/graph`, {
+      body: { stream, contentType, length: size },
+    });
     if (!quiet) {
       stream.on('data', (chunk) => progress.add(chunk.length));
       stream.once('end', () => {
         progress.finish();
         if (!progress.isTty) stderr.write(`uploaded ${progress.summary()}\n`);
-        stopWaiting = serviceProgressNote(stderr, basename(file), () => api.call<ServiceProgress>('GET', `${sitePath(siteId)}/graph/load`).catch(() => undefined));
+        stopWaiting = serviceProgressNote(stderr, basename(file), () =>
+          api.call<ServiceProgress>('GET', `${sitePath(siteId)}/graph/load`).catch(() => undefined),
+        );
       });
     }
     let result: LoadResult;
@@ -84,7 +94,9 @@ Example:
 
     const rate = result.seconds > 0 ? result.triples / result.seconds : undefined;
     if (json) {
-      stdout.write(`${JSON.stringify({ ...result, triples_per_second: rate === undefined ? null : Math.round(rate) })}\n`);
+      stdout.write(
+        `${JSON.stringify({ ...result, triples_per_second: rate === undefined ? null : Math.round(rate) })}\n`,
+      );
       return;
     }
     stdout.write(

@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../../config/service-version.ts';
 import { SERVER_NAME } from '../../mcp/mcp-server.ts';
 import type { Command } from '../command.ts';
@@ -30,7 +35,13 @@ export const mcp: Command = {
       await remote.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
     } catch (error) {
       if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
-        throw new ApiError(error.code, error.code === 401 ? 'The service refused the credentials: set --token or BKG_TOKEN to an API key.' : error.message, undefined);
+        throw new ApiError(
+          error.code,
+          error.code === 401
+            ? 'The service refused the credentials: set --token or BKG_TOKEN to an API key.'
+            : error.message,
+          undefined,
+        );
       }
       throw new UnreachableError(api.url, error instanceof Error ? error.message : String(error));
     }

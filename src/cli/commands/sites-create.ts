@@ -18,7 +18,9 @@ Example:
   bkg sites create hq --name "Head office" --timezone Europe/Berlin --city Berlin --country-code DE`,
   async run(context) {
     const { api, json, stdout } = context;
-    const site = await api.call<Site>('POST', 'api/v1/sites/', { json: { id: context.args[0], ...siteFields(sitesCreate, context) } });
+    const site = await api.call<Site>('POST', 'api/v1/sites/', {
+      json: { id: context.args[0], ...siteFields(sitesCreate, context) },
+    });
     if (json) stdout.write(`${JSON.stringify(site, null, 2)}\n`);
     else stdout.write(`Created site "${site.id}" (${site.name}, ${site.timezone}).\n`);
   },

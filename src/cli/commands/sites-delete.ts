@@ -6,7 +6,7 @@ export const sitesDelete: Command = {
   summary: 'Delete a site and its graph (admin)',
   args: ['id'],
   options: {},
-  details: 'The site record, its graph and its place in API keys\' site lists are removed; this cannot be undone.',
+  details: "The site record, its graph and its place in API keys' site lists are removed; this cannot be undone.",
   async run({ api, args, json, stdout }) {
     const id = args[0]!;
     await api.call('DELETE', sitePath(id));

@@ -18,6 +18,11 @@ export const sitesList: Command = {
       return;
     }
     const place = (s: Site) => [s.city, s.country_code ?? s.country].filter(Boolean).join(', ') || '-';
-    stdout.write(table(['ID', 'NAME', 'PLACE', 'TIMEZONE', 'CREATED'], sites.map((s) => [s.id, s.name, place(s), s.timezone, formatTimestamp(s.created_at)])));
+    stdout.write(
+      table(
+        ['ID', 'NAME', 'PLACE', 'TIMEZONE', 'CREATED'],
+        sites.map((s) => [s.id, s.name, place(s), s.timezone, formatTimestamp(s.created_at)]),
+      ),
+    );
   },
 };

@@ -15,7 +15,8 @@ Example:
   async run(context) {
     const { api, json, stdout } = context;
     const changes = siteFields(sitesUpdate, context);
-    if (Object.values(changes).every((value) => value === undefined)) throw usage(sitesUpdate, 'Give at least one field to change, e.g. --name or --timezone.');
+    if (Object.values(changes).every((value) => value === undefined))
+      throw usage(sitesUpdate, 'Give at least one field to change, e.g. --name or --timezone.');
     const site = await api.call<Site>('PATCH', `${sitePath(context.args[0]!)}/`, { json: changes });
     if (json) stdout.write(`${JSON.stringify(site, null, 2)}\n`);
     else stdout.write(`Updated site "${site.id}" (${site.name}, ${site.timezone}).\n`);

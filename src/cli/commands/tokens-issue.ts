@@ -10,7 +10,14 @@ const MAX_HOURS = 24 * 365;
 function grantedSites(command: Command, list: string | undefined, all: boolean): readonly string[] | '*' {
   if (all && list !== undefined) throw usage(command, 'Give either --sites or --all-sites, not both.');
   if (all) return '*';
-  const sites = [...new Set((list ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const sites = [
+    ...new Set(
+      (list ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   if (sites.length === 0) throw usage(command, 'Name the sites the token may read: --sites hq,lab (or --all-sites).');
   const wrong = sites.find((s) => !SITE_ID.test(s));
   if (wrong !== undefined) throw usage(command, `"${wrong}" is not a site id (lowercase letters, digits and hyphens).`);
@@ -25,7 +32,11 @@ export const tokensIssue: Command = {
     user: { type: 'string', value: 'name', description: 'who the token names (its "sub" claim; required)' },
     sites: { type: 'string', value: 'ids', description: 'the sites it may read, comma-separated: hq,lab' },
     'all-sites': { type: 'boolean', description: 'it may read every site (instead of --sites)' },
-    hours: { type: 'string', value: 'hours', description: `how long it is valid, in hours (default 8, at most ${MAX_HOURS}; 0.25 is 15 minutes)` },
+    hours: {
+      type: 'string',
+      value: 'hours',
+      description: `how long it is valid, in hours (default 8, at most ${MAX_HOURS}; 0.25 is 15 minutes)`,
+    },
   },
   details: `Signs an HS256 token with the secret the service verifies user tokens with: BKG_JWT_SECRET
 (at least 32 characters) must hold the same value here as in the service's environment. When the
@@ -53,12 +64,17 @@ Example:
       secret: (name, minLength) => {
         const value = env[name];
         if (value === undefined || value === '') return undefined;
-        if (value.length < minLength) throw usage(tokensIssue, `${name} must be at least ${minLength} characters long (as the service requires).`);
+        if (value.length < minLength)
+          throw usage(tokensIssue, `${name} must be at least ${minLength} characters long (as the service requires).`);
         return value;
       },
     });
-    if (auth.jwtSecret === undefined) throw usage(tokensIssue, "Set BKG_JWT_SECRET to the service's secret for user tokens.");
-    const { token, claims } = await issueUserToken({ subject, sites, lifetimeSeconds }, { ...auth, jwtSecret: auth.jwtSecret });
+    if (auth.jwtSecret === undefined)
+      throw usage(tokensIssue, "Set BKG_JWT_SECRET to the service's secret for user tokens.");
+    const { token, claims } = await issueUserToken(
+      { subject, sites, lifetimeSeconds },
+      { ...auth, jwtSecret: auth.jwtSecret },
+    );
     stdout.write(json ? `${JSON.stringify({ token, claims }, null, 2)}\n` : `${token}\n`);
   },
 };

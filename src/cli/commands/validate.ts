@@ -20,8 +20,16 @@ export const validate: Command = {
   summary: "Check a model file against Brick's shapes, here (no service needed)",
   args: ['file'],
   options: {
-    format: { type: 'string', value: 'format', description: 'turtle, ntriples, nquads or jsonld (default: from the extension)' },
-    ontology: { type: 'string', value: 'file', description: 'the ontology (default: the shipped ontology/brick-hierarchy.ttl; a full Brick.ttl works too)' },
+    format: {
+      type: 'string',
+      value: 'format',
+      description: 'turtle, ntriples, nquads or jsonld (default: from the extension)',
+    },
+    ontology: {
+      type: 'string',
+      value: 'file',
+      description: 'the ontology (default: the shipped ontology/brick-hierarchy.ttl; a full Brick.ttl works too)',
+    },
   },
   details: `Prints the report the service answers on POST /api/v1/sites/{id}/graph/validate: one line
 per finding (severity, kind, entity and name, path, message), then a summary line, then what the
@@ -40,7 +48,9 @@ Example:
         if (!s.isFile()) throw new CommandError(`"${file}" is not a file.`);
       },
       (error: NodeJS.ErrnoException) => {
-        throw new CommandError(error.code === 'ENOENT' ? `No such file: "${file}".` : `Cannot read "${file}": ${error.message}`);
+        throw new CommandError(
+          error.code === 'ENOENT' ? `No such file: "${file}".` : `Cannot read "${file}": ${error.message}`,
+        );
       },
     );
     // Loaded here, not with the CLI: the other commands need no SHACL engine.
@@ -57,10 +67,14 @@ Example:
     if (json) stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else {
       for (const finding of report.results) stdout.write(`${findingLine(finding)}\n`);
-      if (report.omitted > 0) stdout.write(`(${report.omitted} more findings not listed; --json has the counts per kind)\n`);
+      if (report.omitted > 0)
+        stdout.write(`(${report.omitted} more findings not listed; --json has the counts per kind)\n`);
       stdout.write(`${summaryLine(report)}\n`);
       if (report.reading) stdout.write(formatModelReading(report.reading));
     }
-    if (report.summary.violations > 0) throw new ModelHasViolations(`The model has ${report.summary.violations} violation${report.summary.violations === 1 ? '' : 's'}.`);
+    if (report.summary.violations > 0)
+      throw new ModelHasViolations(
+        `The model has ${report.summary.violations} violation${report.summary.violations === 1 ? '' : 's'}.`,
+      );
   },
 };

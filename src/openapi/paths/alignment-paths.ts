@@ -6,7 +6,10 @@ import { json, errors, siteId, siteParams, TAGS, type PathRegistrar } from '../o
 /** The IFC alignment paths. */
 export function alignmentPaths(path: PathRegistrar): void {
   const open = { security: [] };
-  const decision = { required: true, content: { 'application/json': { schema: decisionBody.meta({ id: 'AlignmentDecision' }) } } };
+  const decision = {
+    required: true,
+    content: { 'application/json': { schema: decisionBody.meta({ id: 'AlignmentDecision' }) } },
+  };
   path({
     method: 'get',
     path: '/api/v1/sites/{siteId}/alignment/proposals',
@@ -20,10 +23,15 @@ export function alignmentPaths(path: PathRegistrar): void {
     method: 'post',
     path: '/api/v1/sites/{siteId}/alignment/accept',
     tags: [TAGS.alignment],
-    summary: 'Accept proposals (write access; the demo site is read-only): their ref:IFCReference links are written into the graph',
-    description: 'By `ids` (open or rejected proposals; an unknown id is 404 and nothing changes) or every open proposal scoring at least `minScore`. `entityByIfcId` finds the links at once.',
+    summary:
+      'Accept proposals (write access; the demo site is read-only): their ref:IFCReference links are written into the graph',
+    description:
+      'By `ids` (open or rejected proposals; an unknown id is 404 and nothing changes) or every open proposal scoring at least `minScore`. `entityByIfcId` finds the links at once.',
     request: { params: siteParams, body: decision },
-    responses: { 200: json(z.object({ accepted: z.number().int() }), 'How many links were written.'), ...errors(400, 403, 404, 415) },
+    responses: {
+      200: json(z.object({ accepted: z.number().int() }), 'How many links were written.'),
+      ...errors(400, 403, 404, 415),
+    },
   });
   path({
     method: 'post',
@@ -31,13 +39,17 @@ export function alignmentPaths(path: PathRegistrar): void {
     tags: [TAGS.alignment],
     summary: 'Reject proposals (write access): never proposed again; an accepted link’s triples leave the graph',
     request: { params: siteParams, body: decision },
-    responses: { 200: json(z.object({ rejected: z.number().int() }), 'How many pairs were rejected.'), ...errors(400, 403, 404, 415) },
+    responses: {
+      200: json(z.object({ rejected: z.number().int() }), 'How many pairs were rejected.'),
+      ...errors(400, 403, 404, 415),
+    },
   });
   path({
     method: 'get',
     path: '/api/v1/sites/{siteId}/alignment/coverage',
     tags: [TAGS.alignment],
-    summary: 'Which IFC elements that should map are mapped, proposed or unmatched, per class and storey, and the entities without an element',
+    summary:
+      'Which IFC elements that should map are mapped, proposed or unmatched, per class and storey, and the entities without an element',
     request: { params: siteParams },
     responses: { 200: json(alignmentCoverage, 'The coverage report.'), ...errors(404) },
   });

@@ -19,7 +19,9 @@ export function filesPaths(path: PathRegistrar): void {
     required: true,
     content: {
       'multipart/form-data': {
-        schema: schema.extend({ file: (required ? z.string() : z.string().optional()).meta({ format: 'binary', description: 'The bytes.' }) }),
+        schema: schema.extend({
+          file: (required ? z.string() : z.string().optional()).meta({ format: 'binary', description: 'The bytes.' }),
+        }),
       },
     },
   });
@@ -29,9 +31,19 @@ export function filesPaths(path: PathRegistrar): void {
     tags: [TAGS.files],
     summary: 'Upload a site file (write access)',
     request: { body: multipart(createFileFields, true) },
-    responses: { 201: json(fileRecord, 'The new file’s record; `Location` names it.'), ...errors(400, 403, 404, 413, 415, 503) },
+    responses: {
+      201: json(fileRecord, 'The new file’s record; `Location` names it.'),
+      ...errors(400, 403, 404, 413, 415, 503),
+    },
   });
-  path({ method: 'get', path: '/api/files/{fileId}/', tags: [TAGS.files], summary: 'Read a site file’s record', request: { params: fileParams }, responses: { 200: json(fileRecord, 'The record.'), ...errors(404) } });
+  path({
+    method: 'get',
+    path: '/api/files/{fileId}/',
+    tags: [TAGS.files],
+    summary: 'Read a site file’s record',
+    request: { params: fileParams },
+    responses: { 200: json(fileRecord, 'The record.'), ...errors(404) },
+  });
   path({
     method: 'put',
     path: '/api/files/{fileId}/',
@@ -39,11 +51,21 @@ export function filesPaths(path: PathRegistrar): void {
     summary: 'Update a site file (write access); fields not sent keep their value',
     request: {
       params: fileParams,
-      body: { ...multipart(updateFileFields, false), content: { ...multipart(updateFileFields, false).content, 'application/json': { schema: updateFileFields } } },
+      body: {
+        ...multipart(updateFileFields, false),
+        content: { ...multipart(updateFileFields, false).content, 'application/json': { schema: updateFileFields } },
+      },
     },
     responses: { 200: json(fileRecord, 'The updated record.'), ...errors(400, 403, 404, 413, 415, 503) },
   });
-  path({ method: 'delete', path: '/api/files/{fileId}/', tags: [TAGS.files], summary: 'Delete a site file and its bytes (write access)', request: { params: fileParams }, responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 503) } });
+  path({
+    method: 'delete',
+    path: '/api/files/{fileId}/',
+    tags: [TAGS.files],
+    summary: 'Delete a site file and its bytes (write access)',
+    request: { params: fileParams },
+    responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 503) },
+  });
   path({
     method: 'get',
     path: '/api/files/{fileId}/download/',

@@ -27,7 +27,10 @@ export function graphPaths(path: PathRegistrar): void {
     description:
       'Turtle declares the prefixes the model had: those of the site’s last Turtle loads (a replace sets them, a merge adds), then brick, rec, ref, rdf, rdfs, owl, skos, xsd, unit and qudt, then `site:` for the namespace of its entities; only those the graph uses. Past a million triples the answer is N-Triples (valid Turtle, without prefixes), streamed.',
     request: { params: siteParams },
-    responses: { 200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']), ...errors(404, 406, 503) },
+    responses: {
+      200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']),
+      ...errors(404, 406, 503),
+    },
   });
   path({
     method: 'get',
@@ -54,10 +57,17 @@ export function graphPaths(path: PathRegistrar): void {
     path: '/api/v1/sites/{siteId}/graph/validate',
     tags: [TAGS.graph],
     summary: 'Check a model against the ontology’s Brick shapes without loading it',
-    description: 'A validation report a person can act on: per violation the focus node, its label, the path, the message and the severity; counts per kind; unknown classes with the closest known names. JSON by default, Turtle (`sh:ValidationReport`) by Accept.',
+    description:
+      'A validation report a person can act on: per violation the focus node, its label, the path, the message and the severity; counts per kind; unknown classes with the closest known names. JSON by default, Turtle (`sh:ValidationReport`) by Accept.',
     request: { params: siteParams, body: rdfBody },
     responses: {
-      200: { description: 'The report.', content: { 'application/json': { schema: z.object({}).catchall(z.unknown()).meta({ id: 'ValidationReport' }) }, 'text/turtle': { schema: z.string() } } },
+      200: {
+        description: 'The report.',
+        content: {
+          'application/json': { schema: z.object({}).catchall(z.unknown()).meta({ id: 'ValidationReport' }) },
+          'text/turtle': { schema: z.string() },
+        },
+      },
       ...errors(400, 404, 413, 415, 503),
     },
   });

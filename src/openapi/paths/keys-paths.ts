@@ -10,10 +10,18 @@ export function keysPaths(path: PathRegistrar): void {
     path: '/api/v1/keys/',
     tags: [TAGS.keys],
     summary: 'Create an API key (admin); the secret is in the answer, once',
-    request: { body: { required: true, content: { 'application/json': { schema: newKeySchema.meta({ id: 'NewApiKey' }) } } } },
+    request: {
+      body: { required: true, content: { 'application/json': { schema: newKeySchema.meta({ id: 'NewApiKey' }) } } },
+    },
     responses: { 201: json(createdKey, 'The key and its secret.'), ...errors(400, 403) },
   });
-  path({ method: 'get', path: '/api/v1/keys/', tags: [TAGS.keys], summary: 'List API keys (admin), never their secrets', responses: { 200: json(z.array(keyRecord), 'The keys.'), ...errors(403) } });
+  path({
+    method: 'get',
+    path: '/api/v1/keys/',
+    tags: [TAGS.keys],
+    summary: 'List API keys (admin), never their secrets',
+    responses: { 200: json(z.array(keyRecord), 'The keys.'), ...errors(403) },
+  });
   path({
     method: 'delete',
     path: '/api/v1/keys/{keyId}',

@@ -17,21 +17,44 @@ export function readingsPaths(path: PathRegistrar): void {
       body: {
         required: true,
         content: {
-          'application/json': { schema: z.union([z.array(readingItemSchema.meta({ id: 'Reading' })).max(MAX_READINGS_PER_REQUEST), readingItemSchema]) },
+          'application/json': {
+            schema: z.union([
+              z.array(readingItemSchema.meta({ id: 'Reading' })).max(MAX_READINGS_PER_REQUEST),
+              readingItemSchema,
+            ]),
+          },
           'application/x-ndjson': { schema: z.string().meta({ description: 'One Reading object per line.' }) },
         },
       },
     },
-    responses: { 200: json(ingestReport, 'What was stored and what was refused.'), ...errors(400, 403, 404, 413, 415, 503) },
+    responses: {
+      200: json(ingestReport, 'What was stored and what was refused.'),
+      ...errors(400, 403, 404, 413, 415, 503),
+    },
   });
-  for (const [base, note] of [['/api/v1', ''], ['/api', unversioned]] as const) {
+  for (const [base, note] of [
+    ['/api/v1', ''],
+    ['/api', unversioned],
+  ] as const) {
     path({
       method: 'post',
       path: `${base}/sites/{siteId}/timeseries`,
       tags: [TAGS.timeseries],
       summary: `Historical readings of up to 200 series, raw or per window${note}`,
-      request: { params: siteParams, body: { required: true, content: { 'application/json': { schema: timeseriesQueryBody.meta({ id: 'TimeseriesQuery' }) } } } },
-      responses: { 200: json(timeseriesAnswer, 'The series, with the site’s timezone under `query.timezone`; ids no point carries are under `errors`.'), ...errors(400, 404, 503) },
+      request: {
+        params: siteParams,
+        body: {
+          required: true,
+          content: { 'application/json': { schema: timeseriesQueryBody.meta({ id: 'TimeseriesQuery' }) } },
+        },
+      },
+      responses: {
+        200: json(
+          timeseriesAnswer,
+          'The series, with the site’s timezone under `query.timezone`; ids no point carries are under `errors`.',
+        ),
+        ...errors(400, 404, 503),
+      },
     });
   }
 }

@@ -1,10 +1,23 @@
 import { z } from 'zod';
-import { text, errors, siteId, siteParams, SPARQL_RESULT_TYPES, sparqlQuery, TAGS, type PathRegistrar, type Responses } from '../openapi-kit.ts';
+import {
+  text,
+  errors,
+  siteId,
+  siteParams,
+  SPARQL_RESULT_TYPES,
+  sparqlQuery,
+  TAGS,
+  type PathRegistrar,
+  type Responses,
+} from '../openapi-kit.ts';
 
 /** The SPARQL paths. */
 export function sparqlPaths(path: PathRegistrar): void {
   const sparqlResponses: Responses = {
-    200: text('Results by Accept: SELECT and ASK as SPARQL JSON, XML, CSV or TSV; CONSTRUCT and DESCRIBE as Turtle or N-Triples.', SPARQL_RESULT_TYPES),
+    200: text(
+      'Results by Accept: SELECT and ASK as SPARQL JSON, XML, CSV or TSV; CONSTRUCT and DESCRIBE as Turtle or N-Triples.',
+      SPARQL_RESULT_TYPES,
+    ),
     ...errors(400, 404, 406, 503),
   };
   const sparqlDescription =

@@ -10,7 +10,10 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { file, postForm } from '../files/files-support.ts';
 
 const fixture = (path: string) => readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url), 'utf8');
-const STRIPPED = fixture('demo.ttl').replace(/ ;\n\s*ref:hasExternalReference \[ a ref:IFCReference ;[^\]]*\] \./g, ' .');
+const STRIPPED = fixture('demo.ttl').replace(
+  / ;\n\s*ref:hasExternalReference \[ a ref:IFCReference ;[^\]]*\] \./g,
+  ' .',
+);
 
 describe('bkg align', () => {
   let h: Harness;
@@ -18,7 +21,10 @@ describe('bkg align', () => {
 
   async function bkg(args: string[], token = writer): Promise<{ code: number; stdout: string; stderr: string }> {
     const collect = () => {
-      const stream = Object.assign(new Writable({ write: (chunk: Buffer, _e, done) => ((stream.text += chunk.toString()), done()) }), { text: '' });
+      const stream = Object.assign(
+        new Writable({ write: (chunk: Buffer, _e, done) => ((stream.text += chunk.toString()), done()) }),
+        { text: '' },
+      );
       return stream;
     };
     const stdout = collect();
@@ -30,7 +36,11 @@ describe('bkg align', () => {
   beforeAll(async () => {
     h = await createHarness({ sites: { tower: STRIPPED }, env: { BKG_IFC_WORKERS: '1' } });
     writer = (await h.services.keys.create({ name: 'writer', sites: ['tower'], write: true, admin: false })).secret;
-    const response = await postForm(h, '/api/files/', { site_id: 'tower', category: 'bim-source', file: file(fixture('demo-files/demo-tower.ifc'), 'demo-tower.ifc') });
+    const response = await postForm(h, '/api/files/', {
+      site_id: 'tower',
+      category: 'bim-source',
+      file: file(fixture('demo-files/demo-tower.ifc'), 'demo-tower.ifc'),
+    });
     expect(response.status).toBe(201);
     await h.services.ifc.idle();
   });
@@ -54,7 +64,8 @@ describe('bkg align', () => {
     expect(chiller.entityId).toBe('CH-1');
     const accepted = await bkg(['align', 'accept', 'tower', '--ids', chiller.id]);
     expect(accepted.stdout, accepted.stderr).toBe('Accepted 1 link.\n');
-    const boiler = JSON.parse((await bkg(['align', 'proposals', 'tower', '--json', '--ifc-class', 'IfcBoiler'])).stdout).items[0];
+    const boiler = JSON.parse((await bkg(['align', 'proposals', 'tower', '--json', '--ifc-class', 'IfcBoiler'])).stdout)
+      .items[0];
     const rejected = await bkg(['align', 'reject', 'tower', '--ids', boiler.id]);
     expect(rejected.stdout, rejected.stderr).toBe('Rejected 1 pair.\n');
     const coverage = await bkg(['align', 'coverage', 'tower']);
@@ -75,7 +86,10 @@ describe('bkg align', () => {
     const bad = await bkg(['align', 'proposals', 'tower', '--min-score', 'high']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--min-score is a number from 0 to 1');
-    const readOnly = await bkg(['align', 'accept', 'tower'], (await h.services.keys.create({ name: 'reader', sites: ['tower'], write: false, admin: false })).secret);
+    const readOnly = await bkg(
+      ['align', 'accept', 'tower'],
+      (await h.services.keys.create({ name: 'reader', sites: ['tower'], write: false, admin: false })).secret,
+    );
     expect(readOnly.code).not.toBe(0);
     expect(readOnly.stderr).toContain('may not write');
   });

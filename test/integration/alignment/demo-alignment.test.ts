@@ -26,20 +26,33 @@ describe('IFC alignment on the demo tower', () => {
   let reader: string;
   let ifc: Json;
   const call = (path: string, token: string, init: RequestInit = {}) =>
-    h.fetch(path, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    h.fetch(path, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(init.headers as Record<string, string>),
+      },
+    });
   const json = async (path: string, token = writer, init: RequestInit = {}): Promise<Json> => {
     const response = await call(path, token, init);
     expect(response.status, await response.clone().text()).toBe(200);
     return response.json();
   };
-  const post = (path: string, body: unknown, token = writer) => call(path, token, { method: 'POST', body: JSON.stringify(body) });
-  const allProposals = async (query = ''): Promise<Json[]> => (await json(`/api/v1/sites/tower/alignment/proposals?limit=1000${query}`)).items;
+  const post = (path: string, body: unknown, token = writer) =>
+    call(path, token, { method: 'POST', body: JSON.stringify(body) });
+  const allProposals = async (query = ''): Promise<Json[]> =>
+    (await json(`/api/v1/sites/tower/alignment/proposals?limit=1000${query}`)).items;
 
   beforeAll(async () => {
     h = await createHarness({ sites: { tower: STRIPPED, demo: DEMO }, env: { BKG_IFC_WORKERS: '1' } });
     writer = (await h.services.keys.create({ name: 'writer', sites: ['tower'], write: true, admin: false })).secret;
     reader = (await h.services.keys.create({ name: 'reader', sites: ['tower'], write: false, admin: false })).secret;
-    const response = await postForm(h, '/api/files/', { site_id: 'tower', category: 'bim-source', file: file(fixture('demo-files/demo-tower.ifc'), 'demo-tower.ifc') });
+    const response = await postForm(h, '/api/files/', {
+      site_id: 'tower',
+      category: 'bim-source',
+      file: file(fixture('demo-files/demo-tower.ifc'), 'demo-tower.ifc'),
+    });
     expect(response.status).toBe(201);
     ifc = await response.json();
     await h.services.ifc.idle();
@@ -59,7 +72,9 @@ describe('IFC alignment on the demo tower', () => {
     const correct = proposals.filter((p) => TRUTH[p.globalId] === p.entityId).length;
     const precision = correct / proposals.length;
     const recall = correct / Object.keys(TRUTH).length;
-    console.log(`demo tower: ${proposals.length} proposals >= ${AUTO_ACCEPT_SCORE}, ${correct} correct of ${Object.keys(TRUTH).length} links: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}`);
+    console.log(
+      `demo tower: ${proposals.length} proposals >= ${AUTO_ACCEPT_SCORE}, ${correct} correct of ${Object.keys(TRUTH).length} links: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}`,
+    );
     expect(precision).toBeGreaterThanOrEqual(0.9);
     expect(recall).toBeGreaterThanOrEqual(0.8);
   });
@@ -70,22 +85,47 @@ describe('IFC alignment on the demo tower', () => {
     expect(page.nextOffset).toBe(5);
     const scores = (await allProposals()).map((p) => p.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    const vav = (await allProposals('&ifcClass=IfcAirTerminalBox&storey=Floor%202')).find((p) => p.ifcName === 'VAV-2-03')!;
-    expect(vav).toMatchObject({ entityId: 'VAV-2-03', entityType: 'VAV', ifcClass: 'IfcAirTerminalBox', storey: 'Floor 2', fileId: ifc.id, status: 'proposed' });
+    const vav = (await allProposals('&ifcClass=IfcAirTerminalBox&storey=Floor%202')).find(
+      (p) => p.ifcName === 'VAV-2-03',
+    )!;
+    expect(vav).toMatchObject({
+      entityId: 'VAV-2-03',
+      entityType: 'VAV',
+      ifcClass: 'IfcAirTerminalBox',
+      storey: 'Floor 2',
+      fileId: ifc.id,
+      status: 'proposed',
+    });
     expect(vav.evidence.map((e: Json) => e.kind)).toEqual(['class', 'name', 'containment']);
-    expect((await allProposals('&minScore=0.99'))).toEqual([]);
+    expect(await allProposals('&minScore=0.99')).toEqual([]);
     expect((await call('/api/v1/sites/tower/alignment/proposals?minScore=2', writer)).status).toBe(400);
     expect((await call('/api/v1/sites/tower/alignment/proposals?status=maybe', writer)).status).toBe(400);
   });
 
   it('answers as the OpenAPI document says', async () => {
     const { check } = openApiChecker();
-    for (const path of ['/api/v1/sites/tower/alignment/proposals?status=all', '/api/v1/sites/tower/alignment/coverage', '/api/v1/sites/tower/alignment/proposals?limit=0']) {
+    for (const path of [
+      '/api/v1/sites/tower/alignment/proposals?status=all',
+      '/api/v1/sites/tower/alignment/coverage',
+      '/api/v1/sites/tower/alignment/proposals?limit=0',
+    ]) {
       await check('GET', path, await call(path, reader));
     }
-    await check('POST', '/api/v1/sites/tower/alignment/accept', await post('/api/v1/sites/tower/alignment/accept', { minScore: 1 }));
-    await check('POST', '/api/v1/sites/tower/alignment/reject', await post('/api/v1/sites/tower/alignment/reject', { ids: [] }));
-    await check('POST', '/api/v1/sites/tower/alignment/reject', await post('/api/v1/sites/tower/alignment/reject', { minScore: 0.5 }, reader));
+    await check(
+      'POST',
+      '/api/v1/sites/tower/alignment/accept',
+      await post('/api/v1/sites/tower/alignment/accept', { minScore: 1 }),
+    );
+    await check(
+      'POST',
+      '/api/v1/sites/tower/alignment/reject',
+      await post('/api/v1/sites/tower/alignment/reject', { ids: [] }),
+    );
+    await check(
+      'POST',
+      '/api/v1/sites/tower/alignment/reject',
+      await post('/api/v1/sites/tower/alignment/reject', { minScore: 0.5 }, reader),
+    );
   });
 
   it('lets readers read but not decide, and keeps the demo site read-only', async () => {
@@ -95,14 +135,29 @@ describe('IFC alignment on the demo tower', () => {
     expect((await post('/api/v1/sites/tower/alignment/accept', { ids: [] })).status).toBe(400);
     expect((await post('/api/v1/sites/tower/alignment/accept', { ids: ['nope'] })).status).toBe(404);
     expect((await post('/api/v1/sites/tower/alignment/accept', { minScore: 0.5, ids: ['x'] })).status).toBe(400);
-    expect((await call('/api/v1/sites/tower/alignment/accept', writer, { method: 'POST', body: 'ids=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (
+        await call('/api/v1/sites/tower/alignment/accept', writer, {
+          method: 'POST',
+          body: 'ids=x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await call('/api/v1/sites/elsewhere/alignment/coverage', writer)).status).toBe(404);
   });
 
   it('accepts one proposal: the link is in the graph and entityByIfcId finds it at once', async () => {
     const vav = (await allProposals()).find((p) => p.entityId === 'VAV-2-03')!;
-    expect(await json('/api/v1/sites/tower/alignment/accept', writer, { method: 'POST', body: JSON.stringify({ ids: [vav.id] }) })).toEqual({ accepted: 1 });
-    const found = await h.graphql(`{ entityByIfcId(siteId: "tower", ifcId: "${vav.globalId}") { ... on Equipment { id } } }`);
+    expect(
+      await json('/api/v1/sites/tower/alignment/accept', writer, {
+        method: 'POST',
+        body: JSON.stringify({ ids: [vav.id] }),
+      }),
+    ).toEqual({ accepted: 1 });
+    const found = await h.graphql(
+      `{ entityByIfcId(siteId: "tower", ifcId: "${vav.globalId}") { ... on Equipment { id } } }`,
+    );
     expect(found.data).toEqual({ entityByIfcId: { id: 'VAV-2-03' } });
     const accepted = await allProposals('&status=accepted');
     expect(accepted.map((p) => [p.id, p.status])).toEqual([[vav.id, 'accepted']]);
@@ -110,8 +165,15 @@ describe('IFC alignment on the demo tower', () => {
 
   it('rejects an accepted link: its triples leave the graph and the pair is never proposed again', async () => {
     const vav = (await allProposals('&status=accepted'))[0]!;
-    expect(await json('/api/v1/sites/tower/alignment/reject', writer, { method: 'POST', body: JSON.stringify({ ids: [vav.id] }) })).toEqual({ rejected: 1 });
-    const found = await h.graphql(`{ entityByIfcId(siteId: "tower", ifcId: "${vav.globalId}") { ... on Equipment { id } } }`);
+    expect(
+      await json('/api/v1/sites/tower/alignment/reject', writer, {
+        method: 'POST',
+        body: JSON.stringify({ ids: [vav.id] }),
+      }),
+    ).toEqual({ rejected: 1 });
+    const found = await h.graphql(
+      `{ entityByIfcId(siteId: "tower", ifcId: "${vav.globalId}") { ... on Equipment { id } } }`,
+    );
     expect(found.data).toEqual({ entityByIfcId: null });
     const open = await allProposals();
     expect(open.some((p) => p.id === vav.id)).toBe(false);
@@ -120,22 +182,39 @@ describe('IFC alignment on the demo tower', () => {
 
   it('accepts every proposal above a score, and the coverage report counts them mapped', async () => {
     const before = (await allProposals()).filter((p) => p.score >= AUTO_ACCEPT_SCORE).length;
-    expect(await json('/api/v1/sites/tower/alignment/accept', writer, { method: 'POST', body: JSON.stringify({ minScore: AUTO_ACCEPT_SCORE }) })).toEqual({ accepted: before });
+    expect(
+      await json('/api/v1/sites/tower/alignment/accept', writer, {
+        method: 'POST',
+        body: JSON.stringify({ minScore: AUTO_ACCEPT_SCORE }),
+      }),
+    ).toEqual({ accepted: before });
     const report = await json('/api/v1/sites/tower/alignment/coverage', reader);
     const mapped = report.elements.filter((e: Json) => e.status === 'mapped');
     expect(mapped).toHaveLength(before);
     for (const e of mapped) expect(TRUTH[e.globalId]).toBe(e.entityId);
     // Walls, slabs and ducts are no element that should map.
-    expect(Object.keys(report.byClass).sort()).toEqual(['IfcAirTerminalBox', 'IfcBoiler', 'IfcBuilding', 'IfcBuildingStorey', 'IfcChiller', 'IfcSpace', 'IfcUnitaryEquipment']);
+    expect(Object.keys(report.byClass).sort()).toEqual([
+      'IfcAirTerminalBox',
+      'IfcBoiler',
+      'IfcBuilding',
+      'IfcBuildingStorey',
+      'IfcChiller',
+      'IfcSpace',
+      'IfcUnitaryEquipment',
+    ]);
     expect(report.byClass.IfcAirTerminalBox).toEqual({ mapped: 15, proposed: 0, unmatched: 1 });
     expect(report.byStorey['Floor 2'].mapped).toBeGreaterThan(0);
     // The graph's equipment no element stands for (the model has no pumps, FCUs, meters).
-    expect(report.entitiesWithoutElement.map((e: Json) => e.entityId)).toEqual(expect.arrayContaining(['FCU-1-1', 'CWP-1']));
-    const found = await h.graphql(`{ entityByIfcId(siteId: "tower", ifcId: "2FFAh41eHDyuxPyXfNKB5t") { ... on Equipment { id } } }`);
+    expect(report.entitiesWithoutElement.map((e: Json) => e.entityId)).toEqual(
+      expect.arrayContaining(['FCU-1-1', 'CWP-1']),
+    );
+    const found = await h.graphql(
+      `{ entityByIfcId(siteId: "tower", ifcId: "2FFAh41eHDyuxPyXfNKB5t") { ... on Equipment { id } } }`,
+    );
     expect(found.data).toEqual({ entityByIfcId: { id: 'B-1' } });
   });
 
-  it('writes links that pass Brick\'s shapes (each reference names its project, with its id and file)', async () => {
+  it("writes links that pass Brick's shapes (each reference names its project, with its id and file)", async () => {
     /** The findings about IFC references of the site's graph, or of `ntriples` in its place. */
     const ifcFindings = async (ntriples?: string): Promise<Json[]> => {
       const type: Record<string, string> = ntriples === undefined ? {} : { 'content-type': 'application/n-triples' };
@@ -146,7 +225,9 @@ describe('IFC alignment on the demo tower', () => {
     };
     expect(await ifcFindings()).toEqual([]);
     // The shapes do check the links written: without their projects, each one is a finding.
-    const lines = (await h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text())).split('\n');
+    const lines = (
+      await h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text())
+    ).split('\n');
     const projectOf = (line: string) => line.includes('Brick/ref#hasIfcProjectReference>');
     const links = lines.filter(projectOf).length;
     expect(links).toBeGreaterThan(0);
@@ -156,9 +237,13 @@ describe('IFC alignment on the demo tower', () => {
 
   it('accepts each proposal once, however often and however many at once', async () => {
     const accepted = await allProposals('&status=accepted');
-    const again = await Promise.all([0, 1].map(() => post('/api/v1/sites/tower/alignment/accept', { ids: [accepted[0]!.id] }).then((r) => r.json())));
+    const again = await Promise.all(
+      [0, 1].map(() => post('/api/v1/sites/tower/alignment/accept', { ids: [accepted[0]!.id] }).then((r) => r.json())),
+    );
     expect(again).toEqual([{ accepted: 0 }, { accepted: 0 }]);
-    const triples = await h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text());
+    const triples = await h
+      .fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } })
+      .then((r) => r.text());
     expect(triples.split('\n').filter((line) => line.includes(`"${accepted[0]!.globalId}"`))).toHaveLength(1);
   });
 
@@ -185,12 +270,18 @@ describe('IFC alignment on the demo tower', () => {
     } finally {
       store.exportGraph = exportGraph;
     }
-    const graph = () => h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text());
+    const graph = () =>
+      h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text());
     expect(await graph()).toContain('"meanwhile"');
     expect(await graph()).toContain(`"${proposal!.globalId}"`);
     expect((await allProposals('&status=all')).find((p) => p.id === proposal!.id)?.status).toBe('accepted');
     // Asked again, with nothing changing meanwhile, the link goes and the load stays.
-    expect(await json('/api/v1/sites/tower/alignment/reject', writer, { method: 'POST', body: JSON.stringify({ ids: [proposal!.id] }) })).toEqual({ rejected: 1 });
+    expect(
+      await json('/api/v1/sites/tower/alignment/reject', writer, {
+        method: 'POST',
+        body: JSON.stringify({ ids: [proposal!.id] }),
+      }),
+    ).toEqual({ rejected: 1 });
     expect(await graph()).toContain('"meanwhile"');
     expect(await graph()).not.toContain(`"${proposal!.globalId}"`);
   });

@@ -45,8 +45,22 @@ const spec: IfcBuildingSpec = {
       elevation: -3,
       spaces: [{ globalId: G.plantRoom, name: 'B.01', longName: 'Plant Room' }],
       elements: [
-        { globalId: G.b1, name: 'Boiler - Condensing: 120 kW: 401101', kind: 'boiler', box, space: G.plantRoom, tag: 'B-1' },
-        { globalId: G.b2, name: 'Boiler - Condensing: 120 kW: 401102', kind: 'boiler', box, space: G.plantRoom, tag: 'B-2' },
+        {
+          globalId: G.b1,
+          name: 'Boiler - Condensing: 120 kW: 401101',
+          kind: 'boiler',
+          box,
+          space: G.plantRoom,
+          tag: 'B-1',
+        },
+        {
+          globalId: G.b2,
+          name: 'Boiler - Condensing: 120 kW: 401102',
+          kind: 'boiler',
+          box,
+          space: G.plantRoom,
+          tag: 'B-2',
+        },
         { globalId: G.p1, name: 'Pump - Inline: DN50: 402201', kind: 'pump', box, space: G.plantRoom },
         { globalId: G.p2, name: 'Pump - Inline: DN50: 402202', kind: 'pump', box, space: G.plantRoom },
         { globalId: G.cp, name: 'Pump - Circulator: DN40: 402203', kind: 'pump', box, space: G.plantRoom, tag: 'CP-1' },
@@ -66,8 +80,22 @@ const spec: IfcBuildingSpec = {
         { globalId: G.meeting, name: '0.02', longName: 'Meeting' },
       ],
       elements: [
-        { globalId: G.rad1, name: 'Radiator - Panel: 600x1200: 404401', kind: 'radiator', box, space: G.office, tag: 'RAD-0.01' },
-        { globalId: G.rad2, name: 'Radiator - Panel: 600x1200: 404402', kind: 'radiator', box, space: G.meeting, tag: 'RAD-0.02' },
+        {
+          globalId: G.rad1,
+          name: 'Radiator - Panel: 600x1200: 404401',
+          kind: 'radiator',
+          box,
+          space: G.office,
+          tag: 'RAD-0.01',
+        },
+        {
+          globalId: G.rad2,
+          name: 'Radiator - Panel: 600x1200: 404402',
+          kind: 'radiator',
+          box,
+          space: G.meeting,
+          tag: 'RAD-0.02',
+        },
         { globalId: G.flow, name: 'Pipe Types: Steel: 505', kind: 'pipe', box },
       ],
     },
@@ -90,7 +118,8 @@ const spec: IfcBuildingSpec = {
 };
 
 /** The plant as IFC4, or as IFC2X3 writes it (generic classes: IfcFlowMovingDevice for the pumps, …; millimetres). */
-export const heatingPlantIfc = (schema: IfcSchema): string => writeIfc({ ...spec, lengthUnit: schema === 'IFC2X3' ? 'millimetre' : 'metre' }, schema);
+export const heatingPlantIfc = (schema: IfcSchema): string =>
+  writeIfc({ ...spec, lengthUnit: schema === 'IFC2X3' ? 'millimetre' : 'metre' }, schema);
 
 /** The Brick model, as an integrator writes it: its own ids and labels, no IFC links. */
 export const HEATING_PLANT_TTL = `@prefix brick: <https://brickschema.org/schema/Brick#> .

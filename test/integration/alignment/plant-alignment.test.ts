@@ -17,7 +17,11 @@ describe.each(['IFC4', 'IFC2X3'] as const)('IFC alignment on a heating plant (%s
 
   beforeAll(async () => {
     h = await createHarness({ sites: { plant: HEATING_PLANT_TTL }, env: { BKG_IFC_WORKERS: '1' } });
-    const response = await postForm(h, '/api/files/', { site_id: 'plant', category: 'bim-source', file: file(heatingPlantIfc(schema), 'heating-plant.ifc') });
+    const response = await postForm(h, '/api/files/', {
+      site_id: 'plant',
+      category: 'bim-source',
+      file: file(heatingPlantIfc(schema), 'heating-plant.ifc'),
+    });
     expect(response.status).toBe(201);
     await h.services.ifc.idle();
     proposals = (await (await h.fetch('/api/v1/sites/plant/alignment/proposals?limit=1000')).json()).items;
@@ -31,15 +35,30 @@ describe.each(['IFC4', 'IFC2X3'] as const)('IFC alignment on a heating plant (%s
     const above = proposals.filter((p) => p.score >= threshold);
     const correct = above.filter((p) => HEATING_PLANT_TRUTH[p.globalId] === p.entityId).length;
     const total = Object.keys(HEATING_PLANT_TRUTH).length;
-    return { above: above.length, correct, precision: above.length === 0 ? 1 : correct / above.length, recall: correct / total, total };
+    return {
+      above: above.length,
+      correct,
+      precision: above.length === 0 ? 1 : correct / above.length,
+      recall: correct / total,
+      total,
+    };
   };
 
   it('prints precision and recall at the auto-accept threshold and over every proposal', () => {
-    for (const [label, threshold] of [[`auto-accept (${AUTO_ACCEPT_SCORE})`, AUTO_ACCEPT_SCORE], ['review (0.5)', 0.5], ['every proposal', 0]] as const) {
+    for (const [label, threshold] of [
+      [`auto-accept (${AUTO_ACCEPT_SCORE})`, AUTO_ACCEPT_SCORE],
+      ['review (0.5)', 0.5],
+      ['every proposal', 0],
+    ] as const) {
       const m = measure(threshold);
-      console.log(`heating plant ${schema}, ${label}: ${m.above} proposals, ${m.correct} correct of ${m.total} links: precision ${m.precision.toFixed(3)}, recall ${m.recall.toFixed(3)}`);
+      console.log(
+        `heating plant ${schema}, ${label}: ${m.above} proposals, ${m.correct} correct of ${m.total} links: precision ${m.precision.toFixed(3)}, recall ${m.recall.toFixed(3)}`,
+      );
     }
-    for (const p of proposals) console.log(`  ${p.score.toFixed(2)} ${p.ifcClass} "${p.ifcName}" -> ${p.entityId} ${HEATING_PLANT_TRUTH[p.globalId] === p.entityId ? 'right' : 'WRONG'} [${p.evidence.map((e: Json) => `${e.kind} ${e.weight}`).join(', ')}]`);
+    for (const p of proposals)
+      console.log(
+        `  ${p.score.toFixed(2)} ${p.ifcClass} "${p.ifcName}" -> ${p.entityId} ${HEATING_PLANT_TRUTH[p.globalId] === p.entityId ? 'right' : 'WRONG'} [${p.evidence.map((e: Json) => `${e.kind} ${e.weight}`).join(', ')}]`,
+      );
     expect(measure(AUTO_ACCEPT_SCORE).precision).toBeGreaterThanOrEqual(0.9);
     // What reaches review: every link, and nothing wrong.
     expect(measure(0).precision).toBeGreaterThanOrEqual(0.9);
@@ -55,7 +74,7 @@ describe.each(['IFC4', 'IFC2X3'] as const)('IFC alignment on a heating plant (%s
     expect(pumps).toHaveLength(2);
   });
 
-  it('costs the demo tower\'s round trips and two more for feeds, as the model has ports', async () => {
+  it("costs the demo tower's round trips and two more for feeds, as the model has ports", async () => {
     h.resetRoundTrips();
     expect((await h.fetch('/api/v1/sites/plant/alignment/coverage')).status).toBe(200);
     expect(h.roundTrips()).toBe(9);

@@ -65,11 +65,14 @@ describe('reads', () => {
     for (const [name, token] of Object.entries(callers)) {
       const as = fetchAs(h, token);
       const record = await as('/api/v1/sites/demo/');
-      if (record.status !== 200 || (await record.json()).name !== 'Demo Tower') failures.push(`${name}: GET site ${record.status}`);
+      if (record.status !== 200 || (await record.json()).name !== 'Demo Tower')
+        failures.push(`${name}: GET site ${record.status}`);
       const graph = await as('/api/v1/sites/demo/graph', { headers: { accept: 'application/n-triples' } });
-      if (graph.status !== 200 || (await graph.text()).length === 0) failures.push(`${name}: GET graph ${graph.status}`);
+      if (graph.status !== 200 || (await graph.text()).length === 0)
+        failures.push(`${name}: GET graph ${graph.status}`);
       const query = await (await postGraphQL(h, token, AHUS)).json();
-      if (query.errors || byName(query.data.equipment).length !== fixtureAhus.length) failures.push(`${name}: GraphQL ${JSON.stringify(query.errors)}`);
+      if (query.errors || byName(query.data.equipment).length !== fixtureAhus.length)
+        failures.push(`${name}: GraphQL ${JSON.stringify(query.errors)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -77,7 +80,9 @@ describe('reads', () => {
   it('every authenticated caller finds the demo site in the site list', async () => {
     const failures: string[] = [];
     for (const [name, token] of Object.entries(callers)) {
-      const ids = ((await (await fetchAs(h, token)('/api/v1/sites/')).json()) as Array<{ id: string }>).map((s) => s.id);
+      const ids = ((await (await fetchAs(h, token)('/api/v1/sites/')).json()) as Array<{ id: string }>).map(
+        (s) => s.id,
+      );
       if (!ids.includes('demo')) failures.push(`${name}: ${JSON.stringify(ids)}`);
     }
     expect(failures).toEqual([]);
@@ -101,7 +106,9 @@ describe('reads', () => {
       const value = Object.values(body.data)[0];
       expect(Array.isArray(value) ? value.length : value, query).toBeTruthy();
     }
-    expect((await h.graphql('{ building(siteId: "demo") { name } }', undefined, null)).data.building).toEqual([{ name: 'Demo Tower' }]);
+    expect((await h.graphql('{ building(siteId: "demo") { name } }', undefined, null)).data.building).toEqual([
+      { name: 'Demo Tower' },
+    ]);
   });
 
   it('an anonymous caller gets 401 on REST, the demo site included', async () => {
@@ -112,14 +119,27 @@ describe('reads', () => {
 });
 
 describe('writes answer 403 for every caller, admin included', () => {
-  const turtle = '@prefix brick: <https://brickschema.org/schema/Brick#> .\n<https://example.org/intruder#AHU-X> a brick:AHU .\n';
+  const turtle =
+    '@prefix brick: <https://brickschema.org/schema/Brick#> .\n<https://example.org/intruder#AHU-X> a brick:AHU .\n';
   const WRITES: Array<[string, string, RequestInit]> = [
     ['create it again', '/api/v1/sites/', jsonBody('POST', { id: 'demo', name: 'Demo Tower, mine now' })],
     ['delete it', '/api/v1/sites/demo/', { method: 'DELETE' }],
     ['rename it', '/api/v1/sites/demo/', jsonBody('PATCH', { name: 'Demo Tower, mine now', timezone: 'Asia/Tokyo' })],
-    ['replace its graph', '/api/v1/sites/demo/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle }],
-    ['merge into its graph', '/api/v1/sites/demo/graph', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: turtle }],
-    ['replace its graph (unversioned path)', '/api/sites/demo/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle }],
+    [
+      'replace its graph',
+      '/api/v1/sites/demo/graph',
+      { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle },
+    ],
+    [
+      'merge into its graph',
+      '/api/v1/sites/demo/graph',
+      { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: turtle },
+    ],
+    [
+      'replace its graph (unversioned path)',
+      '/api/sites/demo/graph',
+      { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle },
+    ],
     ['delete it (unversioned path)', '/api/sites/demo/', { method: 'DELETE' }],
   ];
 
@@ -129,7 +149,8 @@ describe('writes answer 403 for every caller, admin included', () => {
       for (const [write, path, init] of WRITES) {
         const res = await fetchAs(h, token)(path, init);
         const body = await res.json();
-        if (res.status !== 403 || body.code !== 'FORBIDDEN') cells.push(`${name} × ${write}: ${res.status} ${JSON.stringify(body)}`);
+        if (res.status !== 403 || body.code !== 'FORBIDDEN')
+          cells.push(`${name} × ${write}: ${res.status} ${JSON.stringify(body)}`);
       }
     }
     expect(cells).toEqual([]);
@@ -141,7 +162,11 @@ describe('writes answer 403 for every caller, admin included', () => {
 
   it('nothing was written', async () => {
     expect(await exportTriples(h, 'demo')).toEqual(fixtureState);
-    expect(await (await h.fetch('/api/v1/sites/demo/')).json()).toMatchObject({ id: 'demo', name: 'Demo Tower', timezone: 'Europe/Berlin' });
+    expect(await (await h.fetch('/api/v1/sites/demo/')).json()).toMatchObject({
+      id: 'demo',
+      name: 'Demo Tower',
+      timezone: 'Europe/Berlin',
+    });
   });
 });
 
@@ -177,9 +202,18 @@ describe('resets (BKG_DEMO_RESET_SECONDS=1)', () => {
   });
 
   it('a graph emptied and a record deleted behind the API come back', async () => {
-    await h.services.store.replaceGraph(DEMO_GRAPH, '<https://example.org/x> <https://example.org/y> "z" .', 'application/n-triples');
+    await h.services.store.replaceGraph(
+      DEMO_GRAPH,
+      '<https://example.org/x> <https://example.org/y> "z" .',
+      'application/n-triples',
+    );
     await h.services.sites.delete('demo');
-    await eventually(async () => (await h.fetch('/api/v1/sites/demo/')).status === 200 && (await h.services.store.countTriples(DEMO_GRAPH)) === fixtureState.length, 15_000);
+    await eventually(
+      async () =>
+        (await h.fetch('/api/v1/sites/demo/')).status === 200 &&
+        (await h.services.store.countTriples(DEMO_GRAPH)) === fixtureState.length,
+      15_000,
+    );
     expect(await exportTriples(h, 'demo')).toEqual(fixtureState);
   });
 
@@ -193,7 +227,8 @@ describe('resets (BKG_DEMO_RESET_SECONDS=1)', () => {
       while (resets < start + 2 && Date.now() < deadline) {
         const [graphql, record] = await Promise.all([postGraphQL(h, null, AHUS), h.fetch('/api/v1/sites/demo/')]);
         const body = await graphql.json();
-        if (graphql.status !== 200 || body.errors) failures.push(`GraphQL ${graphql.status} ${JSON.stringify(body.errors)}`);
+        if (graphql.status !== 200 || body.errors)
+          failures.push(`GraphQL ${graphql.status} ${JSON.stringify(body.errors)}`);
         else if (JSON.stringify(sorted(body.data.equipment)) !== JSON.stringify(sorted(fixtureAhus))) {
           failures.push(`GraphQL answered ${JSON.stringify(body.data.equipment).slice(0, 200)}`);
         }

@@ -31,7 +31,11 @@ function expectNoViolation(report: Json): void {
 
 describe('the demo model validates', () => {
   it('with no violation when loaded with ?validate=1', async () => {
-    const response = await h.fetch(`${graphPath}?validate=1`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: DEMO });
+    const response = await h.fetch(`${graphPath}?validate=1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: DEMO,
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as Json;
     expectNoViolation(body.validation);
@@ -39,19 +43,37 @@ describe('the demo model validates', () => {
   });
 
   it('with no violation on POST …/graph/validate, the body and the stored graph alike', async () => {
-    const posted = await h.fetch(`${graphPath}/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: DEMO });
+    const posted = await h.fetch(`${graphPath}/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: DEMO,
+    });
     expect(posted.status).toBe(200);
     const report = (await posted.json()) as Json;
     expectNoViolation(report);
     // The warnings and infos left are the ones the demo keeps on purpose (fixtures/README.md).
-    expect(Object.keys(report.counts)).toEqual(['deprecated-class', 'equipment-without-location', 'inverse-relationship', 'point-without-equipment']);
-    expect(report.results.filter((f: Json) => f.kind === 'equipment-without-location').map((f: Json) => f.label).sort()).toEqual(['VM-CHW', 'VM-HVAC']);
+    expect(Object.keys(report.counts)).toEqual([
+      'deprecated-class',
+      'equipment-without-location',
+      'inverse-relationship',
+      'point-without-equipment',
+    ]);
+    expect(
+      report.results
+        .filter((f: Json) => f.kind === 'equipment-without-location')
+        .map((f: Json) => f.label)
+        .sort(),
+    ).toEqual(['VM-CHW', 'VM-HVAC']);
     const stored = (await (await h.fetch(`${graphPath}/validate`, { method: 'POST' })).json()) as Json;
     expect(stored.summary).toEqual(report.summary);
   });
 
   it('passes ?strict=1, which refuses a model with violations', async () => {
-    const response = await h.fetch(`${graphPath}?strict=1`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: DEMO });
+    const response = await h.fetch(`${graphPath}?strict=1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: DEMO,
+    });
     expect(response.status).toBe(200);
   });
 });

@@ -7,7 +7,8 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { describeNeeding, requiredEngineUrl } from '../../support/needs.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
-const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `<urn:replicas:${from + i}> <urn:replicas:p> "${from + i}" .\n`).join('');
+const lines = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => `<urn:replicas:${from + i}> <urn:replicas:p> "${from + i}" .\n`).join('');
 
 describeNeeding(['REDIS_URL'], 'a graph load’s progress across replicas through Redis', () => {
   let a: Harness;
@@ -49,12 +50,21 @@ describeNeeding(['REDIS_URL'], 'a graph load’s progress across replicas throug
     // Awaited below; a failure before then (the test's) must not be left unhandled.
     answered.catch(() => undefined);
     upload.write(first);
-    await expect.poll(() => progressOn(b), { timeout: 5_000, interval: 50 }).toMatchObject({ site, state: 'receiving', replace: true, bytesReceived: first.length });
+    await expect
+      .poll(() => progressOn(b), { timeout: 5_000, interval: 50 })
+      .toMatchObject({ site, state: 'receiving', replace: true, bytesReceived: first.length });
     upload.end(rest);
     const { status, body } = await answered;
     expect([status, JSON.parse(body).triples]).toEqual([200, 1000]);
     // Told by the time the load answers: no waiting for the next write.
-    expect(await progressOn(b)).toMatchObject({ site, state: 'done', replace: true, triples: 1000, bytesReceived: first.length + rest.length, message: null });
+    expect(await progressOn(b)).toMatchObject({
+      site,
+      state: 'done',
+      replace: true,
+      triples: 1000,
+      bytesReceived: first.length + rest.length,
+      message: null,
+    });
     expect(await progressOn(a)).toMatchObject({ state: 'done', triples: 1000 });
   });
 });
@@ -75,9 +85,16 @@ describeNeeding(['redis-server'], 'a graph load while Redis is gone', () => {
   it('loads as ever, and the replica that took it tells its progress', async () => {
     await redis.stop();
     const body = lines(0, 50);
-    const response = await h.fetch('/api/v1/sites/alone/graph', { method: 'PUT', headers: { 'content-type': 'application/n-triples' }, body });
+    const response = await h.fetch('/api/v1/sites/alone/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/n-triples' },
+      body,
+    });
     expect([response.status, (await response.json()).triples]).toEqual([200, 50]);
     const progress = await h.fetch('/api/v1/sites/alone/graph/load');
-    expect([progress.status, await progress.json()]).toEqual([200, expect.objectContaining({ state: 'done', triples: 50, bytesReceived: body.length })]);
+    expect([progress.status, await progress.json()]).toEqual([
+      200,
+      expect.objectContaining({ state: 'done', triples: 50, bytesReceived: body.length }),
+    ]);
   });
 });

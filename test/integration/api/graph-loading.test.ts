@@ -37,7 +37,11 @@ afterAll(async () => {
 
 /** Sends `body` to the site's graph with `method` (PUT or POST) and Content-Type `type`. */
 const load = (siteId: string, method: 'PUT' | 'POST', type: string | undefined, body: string) =>
-  h.fetch(`/api/v1/sites/${siteId}/graph`, { method, headers: type === undefined ? {} : { 'content-type': type }, body });
+  h.fetch(`/api/v1/sites/${siteId}/graph`, {
+    method,
+    headers: type === undefined ? {} : { 'content-type': type },
+    body,
+  });
 
 describe('PUT replaces and POST merges', () => {
   it('PUT Turtle replaces the graph and answers the triple count', async () => {
@@ -55,7 +59,12 @@ describe('PUT replaces and POST merges', () => {
   });
 
   it('POST N-Triples merges into the graph; the count is of the whole graph after the merge', async () => {
-    const res = await load('loading', 'POST', 'application/n-triples', [nt('d', 'D'), nt('e', 'E'), nt('f', 'F')].join('\n'));
+    const res = await load(
+      'loading',
+      'POST',
+      'application/n-triples',
+      [nt('d', 'D'), nt('e', 'E'), nt('f', 'F')].join('\n'),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ site: 'loading', triples: 3 });
     expect(await exportTriples(h, 'loading')).toEqual([nt('d', 'D'), nt('e', 'E'), nt('f', 'F')]);
@@ -72,11 +81,15 @@ describe('PUT replaces and POST merges', () => {
     await load('loading', 'PUT', 'text/turtle', fixture('tenant-b'));
     await load('loading', 'POST', 'text/turtle', fixture('tenant-a'));
     expect(await exportTriples(h, 'alpha')).toEqual(alpha);
-    expect(await exportTriples(h, 'alpha')).toEqual(canonicalTriples(await h.services.store.exportGraph('urn:bkg:site:alpha', 'application/n-triples')));
+    expect(await exportTriples(h, 'alpha')).toEqual(
+      canonicalTriples(await h.services.store.exportGraph('urn:bkg:site:alpha', 'application/n-triples')),
+    );
   });
 
   it('accepts a charset parameter and the application/x-turtle alias', async () => {
-    expect((await load('loading', 'PUT', 'text/turtle; charset=utf-8', `<${EX}h> <${LABEL}> "Hähnchen" .`)).status).toBe(200);
+    expect(
+      (await load('loading', 'PUT', 'text/turtle; charset=utf-8', `<${EX}h> <${LABEL}> "Hähnchen" .`)).status,
+    ).toBe(200);
     expect(await exportTriples(h, 'loading')).toEqual([nt('h', 'Hähnchen')]);
     expect((await load('loading', 'POST', 'application/x-turtle', `<${EX}i> <${LABEL}> "I" .`)).status).toBe(200);
     expect(await exportTriples(h, 'loading')).toEqual([nt('h', 'Hähnchen'), nt('i', 'I')]);
@@ -95,36 +108,47 @@ describe('N-Quads: only the default graph is taken', () => {
   /** Graphs (and the default graph) that hold a triple about one of the stray subjects. */
   const whereStraysAre = async () =>
     h.services.store.select(
-      selectQuery(`SELECT DISTINCT ?g WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } FILTER(?s IN (${strays.join(', ')})) }`),
+      selectQuery(
+        `SELECT DISTINCT ?g WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } FILTER(?s IN (${strays.join(', ')})) }`,
+      ),
     );
 
-  it.each(['PUT', 'POST'] as const)('%s writes the default-graph triples and no quad naming a graph, anywhere', async (method) => {
-    const beta = await exportTriples(h, 'beta');
-    const ontology = await h.services.store.countTriples('urn:bkg:ontology');
-    const res = await load('quads', method, 'application/n-quads', body);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ site: 'quads', triples: 2 });
-    expect(await exportTriples(h, 'quads')).toEqual([nt('q0', 'default'), nt('q0', 'default, second')]);
-    expect(await exportTriples(h, 'beta')).toEqual(beta);
-    expect(await h.services.store.countTriples('urn:bkg:ontology')).toBe(ontology);
-    expect(await whereStraysAre()).toEqual([]);
-    const graphql = await h.graphql('{ building(siteId: "beta") { name } }');
-    expect(graphql).toEqual({ data: { building: [{ name: 'Beta Building' }] } });
-  });
+  it.each(['PUT', 'POST'] as const)(
+    '%s writes the default-graph triples and no quad naming a graph, anywhere',
+    async (method) => {
+      const beta = await exportTriples(h, 'beta');
+      const ontology = await h.services.store.countTriples('urn:bkg:ontology');
+      const res = await load('quads', method, 'application/n-quads', body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ site: 'quads', triples: 2 });
+      expect(await exportTriples(h, 'quads')).toEqual([nt('q0', 'default'), nt('q0', 'default, second')]);
+      expect(await exportTriples(h, 'beta')).toEqual(beta);
+      expect(await h.services.store.countTriples('urn:bkg:ontology')).toBe(ontology);
+      expect(await whereStraysAre()).toEqual([]);
+      const graphql = await h.graphql('{ building(siteId: "beta") { name } }');
+      expect(graphql).toEqual({ data: { building: [{ name: 'Beta Building' }] } });
+    },
+  );
 });
 
 describe('JSON-LD', () => {
   const context = { '@context': { ex: EX, label: `http://www.w3.org/2000/01/rdf-schema#label` } };
 
   it('PUT application/ld+json loads the default graph', async () => {
-    const doc = { ...context, '@graph': [{ '@id': 'ex:j1', label: 'J1' }, { '@id': 'ex:j2', label: 'J2' }] };
+    const doc = {
+      ...context,
+      '@graph': [
+        { '@id': 'ex:j1', label: 'J1' },
+        { '@id': 'ex:j2', label: 'J2' },
+      ],
+    };
     const res = await load('jsonld', 'PUT', 'application/ld+json', JSON.stringify(doc));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ site: 'jsonld', triples: 2 });
     expect(await exportTriples(h, 'jsonld')).toEqual([nt('j1', 'J1'), nt('j2', 'J2')]);
   });
 
-  it('POST of a document naming another site\'s graph writes nothing there', async () => {
+  it("POST of a document naming another site's graph writes nothing there", async () => {
     const beta = await exportTriples(h, 'beta');
     const doc = [
       { ...context, '@id': 'urn:bkg:site:beta', '@graph': [{ '@id': 'ex:intruder', label: 'Intruder' }] },
@@ -157,13 +181,16 @@ describe('Content-Type', () => {
 
 describe('GET exports by Accept', () => {
   const exportAs = (accept: string) => h.fetch('/api/v1/sites/alpha/graph', { headers: { accept } });
-  const parse = (text: string, format: string) => new Parser({ format }).parse(text).map((q) => `${q.subject.id} ${q.predicate.id} ${q.object.id}`);
+  const parse = (text: string, format: string) =>
+    new Parser({ format }).parse(text).map((q) => `${q.subject.id} ${q.predicate.id} ${q.object.id}`);
 
   it('answers Turtle for text/turtle, with every triple of the graph', async () => {
     const res = await exportAs('text/turtle');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/turtle/);
-    expect(parse(await res.text(), 'text/turtle')).toHaveLength(await h.services.store.countTriples('urn:bkg:site:alpha'));
+    expect(parse(await res.text(), 'text/turtle')).toHaveLength(
+      await h.services.store.countTriples('urn:bkg:site:alpha'),
+    );
   });
 
   it('answers N-Triples for application/n-triples', async () => {
@@ -171,22 +198,31 @@ describe('GET exports by Accept', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/n-triples/);
     const text = await res.text();
-    expect(parse(text, 'application/n-triples')).toHaveLength(await h.services.store.countTriples('urn:bkg:site:alpha'));
+    expect(parse(text, 'application/n-triples')).toHaveLength(
+      await h.services.store.countTriples('urn:bkg:site:alpha'),
+    );
     expect(text).toContain('"Alpha Building"');
   });
 
   it('honours preferences and wildcards', async () => {
-    expect((await exportAs('application/n-triples;q=1, text/turtle;q=0.5')).headers.get('content-type')).toMatch(/^application\/n-triples/);
-    expect((await exportAs('text/turtle;q=0.2, application/n-triples;q=0.9')).headers.get('content-type')).toMatch(/^application\/n-triples/);
+    expect((await exportAs('application/n-triples;q=1, text/turtle;q=0.5')).headers.get('content-type')).toMatch(
+      /^application\/n-triples/,
+    );
+    expect((await exportAs('text/turtle;q=0.2, application/n-triples;q=0.9')).headers.get('content-type')).toMatch(
+      /^application\/n-triples/,
+    );
     expect((await exportAs('*/*')).headers.get('content-type')).toMatch(/^text\/turtle/);
     expect((await exportAs('text/*')).headers.get('content-type')).toMatch(/^text\/turtle/);
   });
 
-  it.each(['application/json', 'application/rdf+xml', 'application/ld+json', 'text/html'])('answers 406 for Accept: %s', async (accept) => {
-    const res = await exportAs(accept);
-    expect(res.status).toBe(406);
-    expect(await res.json()).toMatchObject({ code: 'NOT_ACCEPTABLE' });
-  });
+  it.each(['application/json', 'application/rdf+xml', 'application/ld+json', 'text/html'])(
+    'answers 406 for Accept: %s',
+    async (accept) => {
+      const res = await exportAs(accept);
+      expect(res.status).toBe(406);
+      expect(await res.json()).toMatchObject({ code: 'NOT_ACCEPTABLE' });
+    },
+  );
 
   it('exports an empty graph as an empty document', async () => {
     const created = await h.fetch('/api/v1/sites/', jsonBody('POST', { id: 'empty', name: 'Empty' }));
@@ -198,7 +234,8 @@ describe('GET exports by Accept', () => {
 });
 
 describe('Turtle exports declare the prefixes the model had', () => {
-  const turtleOf = async (siteId: string) => (await h.fetch(`/api/v1/sites/${siteId}/graph`, { headers: { accept: 'text/turtle' } })).text();
+  const turtleOf = async (siteId: string) =>
+    (await h.fetch(`/api/v1/sites/${siteId}/graph`, { headers: { accept: 'text/turtle' } })).text();
   const MODEL = `@prefix hq: <https://example.org/hq#> .
 @prefix brick: <https://brickschema.org/schema/Brick#> .
 @prefix unused: <https://example.org/unused#> .
@@ -216,7 +253,16 @@ hq:AHU1 a brick:AHU ; brick:feeds hq:VAV1 .
     expect(text).not.toContain('unused');
     expect(new Parser().parse(text)).toHaveLength(2);
 
-    expect((await load('prefixed', 'POST', 'text/turtle', 'PREFIX wing: <https://example.org/wing#>\nwing:VAV2 a <https://brickschema.org/schema/Brick#VAV> .\n')).status).toBe(200);
+    expect(
+      (
+        await load(
+          'prefixed',
+          'POST',
+          'text/turtle',
+          'PREFIX wing: <https://example.org/wing#>\nwing:VAV2 a <https://brickschema.org/schema/Brick#VAV> .\n',
+        )
+      ).status,
+    ).toBe(200);
     const merged = await turtleOf('prefixed');
     expect(merged).toContain('@prefix hq: <https://example.org/hq#>.');
     expect(merged).toContain('@prefix wing: <https://example.org/wing#>.');
@@ -224,7 +270,16 @@ hq:AHU1 a brick:AHU ; brick:feeds hq:VAV1 .
   });
 
   it('a model that declared none (N-Triples, a start-up file) gets the well-known prefixes and site: for its entities', async () => {
-    expect((await load('prefixed', 'PUT', 'application/n-triples', '<https://example.org/nt#AHU9> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://brickschema.org/schema/Brick#AHU> .\n')).status).toBe(200);
+    expect(
+      (
+        await load(
+          'prefixed',
+          'PUT',
+          'application/n-triples',
+          '<https://example.org/nt#AHU9> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://brickschema.org/schema/Brick#AHU> .\n',
+        )
+      ).status,
+    ).toBe(200);
     const text = await turtleOf('prefixed');
     expect(text).not.toContain('hq:');
     expect(text).toContain('@prefix brick: <https://brickschema.org/schema/Brick#>.');
@@ -239,9 +294,27 @@ describe('syntax errors', () => {
   // error is at `token` on line `line`; the column is where that token starts (1-based).
   const cases: Array<[string, string, string, number, string]> = [
     ['Turtle', 'text/turtle', `@prefix ex: <${EX}> .\nex:new1 a ex:Thing .\nex:new2 a ex:Thing ] .\n`, 3, ']'],
-    ['N-Triples', 'application/n-triples', `${nt('new1', 'ok')}\n${nt('new2', 'ok')}\n<${EX}new3> <${LABEL}> "unterminated\n`, 3, '"unterminated'],
-    ['N-Quads', 'application/n-quads', `${nt('new1', 'ok')}\n<${EX}new2> <${LABEL}> <${EX}o> <urn:g> <urn:extra> .\n`, 2, '<urn:extra>'],
-    ['JSON-LD', 'application/ld+json', `[\n  {"@id": "${EX}new1", "${LABEL}": "ok"},\n  {"@id": "${EX}new2", oops}\n]\n`, 3, 'oops'],
+    [
+      'N-Triples',
+      'application/n-triples',
+      `${nt('new1', 'ok')}\n${nt('new2', 'ok')}\n<${EX}new3> <${LABEL}> "unterminated\n`,
+      3,
+      '"unterminated',
+    ],
+    [
+      'N-Quads',
+      'application/n-quads',
+      `${nt('new1', 'ok')}\n<${EX}new2> <${LABEL}> <${EX}o> <urn:g> <urn:extra> .\n`,
+      2,
+      '<urn:extra>',
+    ],
+    [
+      'JSON-LD',
+      'application/ld+json',
+      `[\n  {"@id": "${EX}new1", "${LABEL}": "ok"},\n  {"@id": "${EX}new2", oops}\n]\n`,
+      3,
+      'oops',
+    ],
   ];
 
   beforeAll(async () => {
@@ -250,19 +323,22 @@ describe('syntax errors', () => {
   });
 
   describe.each(['PUT', 'POST'] as const)('%s', (method) => {
-    it.each(cases)('%s: 400 with line and column, and the graph exactly as it was', async (_name, type, body, line, token) => {
-      const column = body.split('\n')[line - 1]!.indexOf(token) + 1;
-      expect(column).toBeGreaterThan(0);
-      const before = await exportTriples(h, 'broken');
-      expect(before.length).toBeGreaterThan(0);
-      const res = await load('broken', method, type, body);
-      expect(res.status).toBe(400);
-      const answer = await res.json();
-      expect(answer).toMatchObject({ code: 'BAD_USER_INPUT', line, column });
-      expect(answer.detail).toContain(`line ${line}`);
-      expect(await exportTriples(h, 'broken')).toEqual(before);
-      expect(await h.services.store.countTriples('urn:bkg:site:broken')).toBe(before.length);
-    });
+    it.each(cases)(
+      '%s: 400 with line and column, and the graph exactly as it was',
+      async (_name, type, body, line, token) => {
+        const column = body.split('\n')[line - 1]!.indexOf(token) + 1;
+        expect(column).toBeGreaterThan(0);
+        const before = await exportTriples(h, 'broken');
+        expect(before.length).toBeGreaterThan(0);
+        const res = await load('broken', method, type, body);
+        expect(res.status).toBe(400);
+        const answer = await res.json();
+        expect(answer).toMatchObject({ code: 'BAD_USER_INPUT', line, column });
+        expect(answer.detail).toContain(`line ${line}`);
+        expect(await exportTriples(h, 'broken')).toEqual(before);
+        expect(await h.services.store.countTriples('urn:bkg:site:broken')).toBe(before.length);
+      },
+    );
   });
 
   it('a valid body loads after a failed one', async () => {
@@ -343,7 +419,14 @@ describe('large bodies stream', () => {
     const sampler = setInterval(sample, 10);
     let sent: CurlAnswer;
     try {
-      const headers = ['-H', `authorization: Bearer ${h.adminKey}`, '-H', 'content-type: application/n-triples', '-H', 'transfer-encoding: chunked'];
+      const headers = [
+        '-H',
+        `authorization: Bearer ${h.adminKey}`,
+        '-H',
+        'content-type: application/n-triples',
+        '-H',
+        'transfer-encoding: chunked',
+      ];
       sent = await curl(['-X', 'PUT', ...headers, '-T', file, `${h.url}/api/v1/sites/big/graph`]);
     } finally {
       clearInterval(sampler);
@@ -377,7 +460,10 @@ describe('BKG_MAX_GRAPH_UPLOAD_BYTES', () => {
   const LIMIT = 4096;
   let small: Harness;
   beforeAll(async () => {
-    small = await createHarness({ sites: { alpha: fixture('tenant-a') }, env: { BKG_MAX_GRAPH_UPLOAD_BYTES: String(LIMIT) } });
+    small = await createHarness({
+      sites: { alpha: fixture('tenant-a') },
+      env: { BKG_MAX_GRAPH_UPLOAD_BYTES: String(LIMIT) },
+    });
   });
   afterAll(async () => {
     await small?.close();
@@ -393,16 +479,28 @@ describe('BKG_MAX_GRAPH_UPLOAD_BYTES', () => {
   it('loads a body of exactly the limit', async () => {
     const body = bodyOf(LIMIT);
     expect(Buffer.byteLength(body)).toBe(LIMIT);
-    const res = await small.fetch('/api/v1/sites/alpha/graph', { method: 'POST', headers: { 'content-type': 'application/n-triples' }, body });
+    const res = await small.fetch('/api/v1/sites/alpha/graph', {
+      method: 'POST',
+      headers: { 'content-type': 'application/n-triples' },
+      body,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ bytes: LIMIT });
-    await small.fetch('/api/v1/sites/alpha/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: fixture('tenant-a') });
+    await small.fetch('/api/v1/sites/alpha/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: fixture('tenant-a'),
+    });
   });
 
   it('answers 413 for a larger body with a Content-Length, and changes nothing', async () => {
     const before = await exportTriples(small, 'alpha');
     for (const method of ['PUT', 'POST'] as const) {
-      const res = await small.fetch('/api/v1/sites/alpha/graph', { method, headers: { 'content-type': 'application/n-triples' }, body: bodyOf(LIMIT + 1) });
+      const res = await small.fetch('/api/v1/sites/alpha/graph', {
+        method,
+        headers: { 'content-type': 'application/n-triples' },
+        body: bodyOf(LIMIT + 1),
+      });
       expect(res.status, method).toBe(413);
       expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', limit: LIMIT });
     }
@@ -412,12 +510,23 @@ describe('BKG_MAX_GRAPH_UPLOAD_BYTES', () => {
   it('answers 413 for a larger streamed body without a Content-Length, and changes nothing', async () => {
     const before = await exportTriples(small, 'alpha');
     for (const method of ['PUT', 'POST'] as const) {
-      const res = await small.fetch('/api/v1/sites/alpha/graph', streamed(method, 'application/n-triples', generatedNTriples(256 * 1024).stream));
+      const res = await small.fetch(
+        '/api/v1/sites/alpha/graph',
+        streamed(method, 'application/n-triples', generatedNTriples(256 * 1024).stream),
+      );
       expect(res.status, method).toBe(413);
       expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', limit: LIMIT });
     }
     // The connection the cut-off body came on is not reused: the next requests are answered.
     expect(await exportTriples(small, 'alpha')).toEqual(before);
-    expect((await small.fetch('/api/v1/sites/alpha/graph', { method: 'POST', headers: { 'content-type': 'application/n-triples' }, body: nt('next', 'Next') })).status).toBe(200);
+    expect(
+      (
+        await small.fetch('/api/v1/sites/alpha/graph', {
+          method: 'POST',
+          headers: { 'content-type': 'application/n-triples' },
+          body: nt('next', 'Next'),
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -28,23 +28,38 @@ afterAll(async () => {
 describe('POST /sites/{id}/graph/validate', () => {
   it('answers the report on the body as JSON, without loading it', async () => {
     const before = await exported();
-    const response = await h.fetch(`${graphPath}/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: FAULTY });
+    const response = await h.fetch(`${graphPath}/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: FAULTY,
+    });
     expect(response.status).toBe(200);
     const report = (await response.json()) as Json;
     expect(report).toMatchObject({ conforms: false, summary: { violations: 6, warnings: 3, infos: 1 }, triples: 20 });
     expect(report.counts['unknown-class']).toBe(1);
-    expect(report.results[0]).toMatchObject({ severity: 'Violation', focusNode: expect.any(String), message: expect.any(String) });
+    expect(report.results[0]).toMatchObject({
+      severity: 'Violation',
+      focusNode: expect.any(String),
+      message: expect.any(String),
+    });
     // A blank node (the IFC reference without a project) is named by the entity holding it.
     expect(report.results.find((f: Json) => f.focusNode.startsWith('_:'))).toMatchObject({
       kind: 'shacl:minCount',
       label: 'vav-2 › ref:hasExternalReference (a ref:IFCReference)',
-      heldBy: { entity: 'https://example.org/faulty#vav-2', path: ['https://brickschema.org/schema/Brick/ref#hasExternalReference'] },
+      heldBy: {
+        entity: 'https://example.org/faulty#vav-2',
+        path: ['https://brickschema.org/schema/Brick/ref#hasExternalReference'],
+      },
     });
     expect(await exported()).toBe(before);
   });
 
   it('answers a SHACL sh:ValidationReport in Turtle by Accept', async () => {
-    const response = await h.fetch(`${graphPath}/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle', accept: 'text/turtle' }, body: FAULTY });
+    const response = await h.fetch(`${graphPath}/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle', accept: 'text/turtle' },
+      body: FAULTY,
+    });
     expect(response.headers.get('content-type')).toMatch(/^text\/turtle/);
     const text = await response.text();
     expect(text).toContain('sh:ValidationReport');
@@ -57,7 +72,11 @@ describe('POST /sites/{id}/graph/validate', () => {
   });
 
   it('answers 400 with the line of a syntax error, and 404 for a site the caller cannot read', async () => {
-    const bad = await h.fetch(`${graphPath}/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '@prefix ex: <urn:ex#> .\nex:a ex:b .\n' });
+    const bad = await h.fetch(`${graphPath}/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: '@prefix ex: <urn:ex#> .\nex:a ex:b .\n',
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Json).line).toBe(2);
     expect((await h.fetch('/api/v1/sites/nowhere/graph/validate', { method: 'POST' })).status).toBe(404);
@@ -97,12 +116,17 @@ describe('?validate=1 and ?strict=1 on PUT and POST graph', () => {
   it('checks with POST the graph the merge would make', async () => {
     await send('PUT', '', VALID);
     const before = await exported();
-    const merge = '<https://example.org/valid#vav-1> <https://brickschema.org/schema/Brick#hasLocation> <https://example.org/valid#ahu-1> .\n';
+    const merge =
+      '<https://example.org/valid#vav-1> <https://brickschema.org/schema/Brick#hasLocation> <https://example.org/valid#ahu-1> .\n';
     const response = await send('POST', '?strict=1', merge, 'application/n-triples');
     expect(response.status).toBe(400);
     const body = (await response.json()) as Json;
     expect(body.report.triples).toBe(18);
-    expect(body.report.results[0]).toMatchObject({ focusNode: 'https://example.org/valid#vav-1', label: 'VAV 1', path: 'https://brickschema.org/schema/Brick#hasLocation' });
+    expect(body.report.results[0]).toMatchObject({
+      focusNode: 'https://example.org/valid#vav-1',
+      label: 'VAV 1',
+      path: 'https://brickschema.org/schema/Brick#hasLocation',
+    });
     expect(await exported()).toBe(before);
   });
 
@@ -116,7 +140,11 @@ describe('?validate=1 and ?strict=1 on PUT and POST graph', () => {
 describe('while a model is validated', () => {
   it('other requests are answered (the validation runs in a worker thread)', async () => {
     // The demo building: a validation of a few seconds.
-    const validation = h.fetch(`${graphPath}/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: read('fixtures/demo.ttl') });
+    const validation = h.fetch(`${graphPath}/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: read('fixtures/demo.ttl'),
+    });
     let validated = false;
     void validation.then(() => (validated = true));
     await new Promise((resolve) => setTimeout(resolve, 200));

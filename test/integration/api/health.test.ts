@@ -42,13 +42,17 @@ describe('kept-alive connections', () => {
   it('carry the next request even when the service stalls for 6 s in between', async () => {
     // The client is another process, so that it goes on while this one (the service) is busy: it
     // asks twice on one connection, and between the two the service's event loop is held for 6 s.
-    const client = spawn(process.execPath, ['--input-type=module', '-e', `
+    const client = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `
       const url = ${JSON.stringify(`${h.url}/healthz`)};
       await (await fetch(url)).text();
       console.log('first');
       await new Promise((resolve) => setTimeout(resolve, 50));
       try { console.log((await fetch(url)).status); } catch (error) { console.log(error.cause?.code ?? error.message); }
-    `]);
+    `,
+    ]);
     const lines: string[] = [];
     client.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       lines.push(...chunk.trim().split('\n'));
@@ -85,7 +89,10 @@ describe('/readyz', () => {
     await h.services.database.close();
     const res = await fetchAs(h, null)('/readyz');
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ status: 'unavailable', engines: { graph: 'unavailable', database: 'unavailable' } });
+    expect(await res.json()).toMatchObject({
+      status: 'unavailable',
+      engines: { graph: 'unavailable', database: 'unavailable' },
+    });
   });
 });
 
@@ -105,6 +112,9 @@ describeNeeding(['REDIS_URL'], '/readyz with Redis', () => {
     await withRedis.services.redis!.close();
     const res = await fetchAs(withRedis, null)('/readyz');
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ status: 'unavailable', engines: { redis: 'unavailable', graph: 'ok', database: 'ok' } });
+    expect(await res.json()).toMatchObject({
+      status: 'unavailable',
+      engines: { redis: 'unavailable', graph: 'ok', database: 'ok' },
+    });
   });
 });

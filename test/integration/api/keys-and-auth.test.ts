@@ -107,7 +107,17 @@ describe('GET /api/v1/keys/', () => {
     const keys = JSON.parse(text) as Array<Record<string, unknown>>;
     const { key: _secret, ...record } = created;
     expect(keys.find((k) => k.id === created.id)).toEqual(record);
-    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['admin', 'created_at', 'id', 'last_used_at', 'name', 'revoked_at', 'sites', 'write']);
+    for (const key of keys)
+      expect(Object.keys(key).sort()).toEqual([
+        'admin',
+        'created_at',
+        'id',
+        'last_used_at',
+        'name',
+        'revoked_at',
+        'sites',
+        'write',
+      ]);
   });
 
   it('records when a key was last used', async () => {
@@ -135,9 +145,13 @@ describe('DELETE /api/v1/keys/{id}/', () => {
   it('keeps the first revocation time when revoked twice', async () => {
     const key = await createKey(h, { sites: '*' });
     expect((await h.fetch(`/api/v1/keys/${key.id}/`, { method: 'DELETE' })).status).toBe(204);
-    const first = ((await (await h.fetch('/api/v1/keys/')).json()) as CreatedKey[]).find((k) => k.id === key.id)!.revoked_at;
+    const first = ((await (await h.fetch('/api/v1/keys/')).json()) as CreatedKey[]).find(
+      (k) => k.id === key.id,
+    )!.revoked_at;
     expect((await h.fetch(`/api/v1/keys/${key.id}`, { method: 'DELETE' })).status).toBe(204);
-    const second = ((await (await h.fetch('/api/v1/keys/')).json()) as CreatedKey[]).find((k) => k.id === key.id)!.revoked_at;
+    const second = ((await (await h.fetch('/api/v1/keys/')).json()) as CreatedKey[]).find(
+      (k) => k.id === key.id,
+    )!.revoked_at;
     expect(second).toBe(first);
     await expectInvalidToken(await fetchAs(h, key.key)('/api/v1/sites/'));
   });
@@ -159,12 +173,16 @@ describe('keys are managed by admins only', () => {
     for (const token of [writer.key, user]) {
       const as = fetchAs(h, token);
       expect((await as('/api/v1/keys/')).status).toBe(403);
-      expect((await as('/api/v1/keys/', jsonBody('POST', { name: 'escalate', sites: '*', admin: true }))).status).toBe(403);
+      expect((await as('/api/v1/keys/', jsonBody('POST', { name: 'escalate', sites: '*', admin: true }))).status).toBe(
+        403,
+      );
       expect((await as(`/api/v1/keys/${victim.id}/`, { method: 'DELETE' })).status).toBe(403);
     }
     const anonymous = fetchAs(h, null);
     expect((await anonymous('/api/v1/keys/')).status).toBe(401);
-    expect((await anonymous('/api/v1/keys/', jsonBody('POST', { name: 'escalate', sites: '*', admin: true }))).status).toBe(401);
+    expect(
+      (await anonymous('/api/v1/keys/', jsonBody('POST', { name: 'escalate', sites: '*', admin: true }))).status,
+    ).toBe(401);
     expect((await fetchAs(h, victim.key)('/api/v1/sites/alpha/')).status).toBe(200);
   });
 
@@ -174,7 +192,10 @@ describe('keys are managed by admins only', () => {
     const made = await as('/api/v1/keys/', jsonBody('POST', { name: 'made by admin', sites: ['beta'] }));
     expect(made.status).toBe(201);
     const madeKey = (await made.json()) as CreatedKey;
-    expect(await readable(madeKey.key)).toEqual({ alpha: { rest: 404, graphql: 'NOT_FOUND' }, beta: { rest: 200, graphql: 'Beta Building' } });
+    expect(await readable(madeKey.key)).toEqual({
+      alpha: { rest: 404, graphql: 'NOT_FOUND' },
+      beta: { rest: 200, graphql: 'Beta Building' },
+    });
     expect((await as(`/api/v1/keys/${madeKey.id}/`, { method: 'DELETE' })).status).toBe(204);
     expect((await as('/api/v1/sites/', jsonBody('POST', { id: 'by-second-admin', name: 'x' }))).status).toBe(201);
   });
@@ -205,8 +226,15 @@ describe('user tokens', () => {
   });
 
   it('without a sites claim (or with one that is no list) reads nothing', async () => {
-    for (const token of [await hs256Token({}), await hs256Token({ sites: 'alpha' }), await jwks.sign('RS256', { sites: { alpha: true } })]) {
-      expect(await readable(token)).toEqual({ alpha: { rest: 404, graphql: 'NOT_FOUND' }, beta: { rest: 404, graphql: 'NOT_FOUND' } });
+    for (const token of [
+      await hs256Token({}),
+      await hs256Token({ sites: 'alpha' }),
+      await jwks.sign('RS256', { sites: { alpha: true } }),
+    ]) {
+      expect(await readable(token)).toEqual({
+        alpha: { rest: 404, graphql: 'NOT_FOUND' },
+        beta: { rest: 404, graphql: 'NOT_FOUND' },
+      });
       expect(await (await fetchAs(h, token)('/api/v1/sites/')).json()).toEqual([]);
     }
   });
@@ -218,7 +246,11 @@ describe('user tokens', () => {
   });
 
   it('enforces exp: an expired token answers 401 and says so', async () => {
-    for (const token of [await hs256Token({ sites: '*', exp: expiredAt() }), await jwks.sign('RS256', { sites: '*', exp: expiredAt() }), await jwks.sign('ES256', { sites: '*', exp: expiredAt() })]) {
+    for (const token of [
+      await hs256Token({ sites: '*', exp: expiredAt() }),
+      await jwks.sign('RS256', { sites: '*', exp: expiredAt() }),
+      await jwks.sign('ES256', { sites: '*', exp: expiredAt() }),
+    ]) {
       const res = await fetchAs(h, token)('/api/v1/sites/alpha/');
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe(INVALID_TOKEN);
@@ -239,7 +271,10 @@ async function badTokens(): Promise<Record<string, string>> {
     'three dots of garbage': 'abc.def.ghi',
     'an unknown API key': `bkg_${randomBytes(24).toString('base64url')}`,
     'a revoked API key': revoked.key,
-    'HS256 signed with another secret': await hs256Token({ sites: '*' }, 'another-secret-that-is-long-enough-0123456789'),
+    'HS256 signed with another secret': await hs256Token(
+      { sites: '*' },
+      'another-secret-that-is-long-enough-0123456789',
+    ),
     'HS256 expired': await hs256Token({ sites: '*', exp: expiredAt() }),
     'HS256 without exp': await hs256Token({ sites: '*', exp: null }),
     'HS256 without sub': await hs256Token({ sites: '*', sub: null }),
@@ -257,8 +292,16 @@ const ENDPOINTS: Array<[string, string, RequestInit]> = [
   ['GET /api/v1/sites/alpha/', '/api/v1/sites/alpha/', {}],
   ['DELETE /api/v1/sites/alpha/', '/api/v1/sites/alpha/', { method: 'DELETE' }],
   ['GET /api/v1/sites/alpha/graph', '/api/v1/sites/alpha/graph', {}],
-  ['PUT /api/v1/sites/alpha/graph', '/api/v1/sites/alpha/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' }],
-  ['POST /api/v1/sites/alpha/graph', '/api/v1/sites/alpha/graph', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '' }],
+  [
+    'PUT /api/v1/sites/alpha/graph',
+    '/api/v1/sites/alpha/graph',
+    { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' },
+  ],
+  [
+    'POST /api/v1/sites/alpha/graph',
+    '/api/v1/sites/alpha/graph',
+    { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '' },
+  ],
   ['GET /api/sites/alpha/', '/api/sites/alpha/', {}],
   ['GET /api/v1/keys/', '/api/v1/keys/', {}],
   ['POST /api/v1/keys/', '/api/v1/keys/', jsonBody('POST', { name: 'x', sites: '*', admin: true })],
@@ -285,8 +328,14 @@ describe('a bad, expired or revoked token answers 401 invalid_token on every end
       for (const [endpoint, path, init] of [...ENDPOINTS, ...OTHER_ENDPOINTS]) {
         const res = await fetchAs(h, token)(path, init);
         const body = await res.json();
-        const ok = res.status === 401 && res.headers.get('www-authenticate') === INVALID_TOKEN && body.code === 'UNAUTHENTICATED';
-        if (!ok) cells.push(`${tokenName} × ${endpoint}: ${res.status} ${res.headers.get('www-authenticate')} ${JSON.stringify(body)}`);
+        const ok =
+          res.status === 401 &&
+          res.headers.get('www-authenticate') === INVALID_TOKEN &&
+          body.code === 'UNAUTHENTICATED';
+        if (!ok)
+          cells.push(
+            `${tokenName} × ${endpoint}: ${res.status} ${res.headers.get('www-authenticate')} ${JSON.stringify(body)}`,
+          );
       }
     }
     expect(cells).toEqual([]);
@@ -299,11 +348,20 @@ describe('a bad, expired or revoked token answers 401 invalid_token on every end
     for (const [tokenName, token] of Object.entries(tokens)) {
       const responses = [
         ['POST', await postGraphQL(h, token, BUILDINGS)],
-        ['GET', await fetchAs(h, token)(`/graphql?query=${encodeURIComponent(BUILDINGS)}`, { headers: { accept: 'application/json' } })],
+        [
+          'GET',
+          await fetchAs(h, token)(`/graphql?query=${encodeURIComponent(BUILDINGS)}`, {
+            headers: { accept: 'application/json' },
+          }),
+        ],
       ] as const;
       for (const [method, res] of responses) {
         const body = await res.json();
-        const ok = res.status === 401 && res.headers.get('www-authenticate') === INVALID_TOKEN && body.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' && body.data === undefined;
+        const ok =
+          res.status === 401 &&
+          res.headers.get('www-authenticate') === INVALID_TOKEN &&
+          body.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' &&
+          body.data === undefined;
         if (!ok) cells.push(`${tokenName} × ${method} /graphql: ${res.status} ${JSON.stringify(body)}`);
       }
     }

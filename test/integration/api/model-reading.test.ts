@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonBody } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/real-models/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/real-models/${name}.ttl`, import.meta.url), 'utf8');
 const BRICK = 'https://brickschema.org/schema/Brick#';
 
 let h: Harness;
@@ -23,7 +24,11 @@ afterAll(async () => {
 });
 
 async function load(site: string, turtle: string): Promise<any> {
-  const res = await h.fetch(`/api/v1/sites/${site}/graph`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle });
+  const res = await h.fetch(`/api/v1/sites/${site}/graph`, {
+    method: 'PUT',
+    headers: { 'content-type': 'text/turtle' },
+    body: turtle,
+  });
   expect(res.status).toBe(200);
   return (await res.json()).reading;
 }
@@ -35,7 +40,11 @@ describe('a load answers its reading', () => {
     expect(reading.renamedClasses).toEqual(
       expect.arrayContaining([
         { class: `${BRICK}Zone_Temperature_Sensor`, entities: 1, readAs: `${BRICK}Zone_Air_Temperature_Sensor` },
-        { class: 'https://brickschema.org/schema/1.0.2/Brick#AHU_Supply_Air_Temperature_Sensor', entities: 1, readAs: `${BRICK}Supply_Air_Temperature_Sensor` },
+        {
+          class: 'https://brickschema.org/schema/1.0.2/Brick#AHU_Supply_Air_Temperature_Sensor',
+          entities: 1,
+          readAs: `${BRICK}Supply_Air_Temperature_Sensor`,
+        },
         { class: 'https://brickschema.org/schema/1.1/Brick#AHU', entities: 1, readAs: `${BRICK}AHU` },
       ]),
     );
@@ -50,7 +59,11 @@ describe('a load answers its reading', () => {
 :Zone_Temp a x:Zone_Air_Temprature_Sensor .`;
     const reading = await load('messy', turtle);
     expect(reading.unknownClasses.map((c: { class: string }) => c.class)).toEqual(
-      expect.arrayContaining(['https://example.org/vendor#Relay_State', 'https://example.org/vendor#Wing', 'https://example.org/vendor#Zone_Air_Temprature_Sensor']),
+      expect.arrayContaining([
+        'https://example.org/vendor#Relay_State',
+        'https://example.org/vendor#Wing',
+        'https://example.org/vendor#Zone_Air_Temprature_Sensor',
+      ]),
     );
     const relay = reading.unknownClasses.find((c: { class: string }) => c.class.endsWith('#Relay_State'));
     expect(relay.entities).toBe(2);
@@ -61,7 +74,11 @@ describe('a load answers its reading', () => {
     expect(reading.ignoredRelations).toEqual(
       expect.arrayContaining([
         { predicate: `${BRICK}controls`, triples: 1 },
-        expect.objectContaining({ predicate: 'https://brickschema.org/schema/1.0.2/BrickFrame#isLocatedIn', triples: 1, note: expect.stringContaining('brick:hasLocation') }),
+        expect.objectContaining({
+          predicate: 'https://brickschema.org/schema/1.0.2/BrickFrame#isLocatedIn',
+          triples: 1,
+          note: expect.stringContaining('brick:hasLocation'),
+        }),
       ]),
     );
     expect(reading.brickVersion.looksLike).toBe('1.0.2');
@@ -71,13 +88,27 @@ describe('a load answers its reading', () => {
     const declared = await load('declared', fixture('site-declared-classes'));
     expect(declared.siteClasses).toEqual(
       expect.arrayContaining([
-        { class: 'https://example.org/boilerhouse#Pilot_Flame_Sensor', entities: 1, superclasses: ['https://example.org/boilerhouse#Firing_Rate_Sensor'] },
-        { class: 'https://example.org/boilerhouse#Steam_Header', entities: 1, superclasses: [`${BRICK}HVAC_Equipment`] },
+        {
+          class: 'https://example.org/boilerhouse#Pilot_Flame_Sensor',
+          entities: 1,
+          superclasses: ['https://example.org/boilerhouse#Firing_Rate_Sensor'],
+        },
+        {
+          class: 'https://example.org/boilerhouse#Steam_Header',
+          entities: 1,
+          superclasses: [`${BRICK}HVAC_Equipment`],
+        },
       ]),
     );
     const plant = await load('plant', fixture('deprecated-hot-water-setpoints'));
     expect(plant.deprecatedClasses).toEqual(
-      expect.arrayContaining([{ class: `${BRICK}Supply_Hot_Water_Temperature_Setpoint`, entities: 1, readAs: `${BRICK}Leaving_Hot_Water_Temperature_Setpoint` }]),
+      expect.arrayContaining([
+        {
+          class: `${BRICK}Supply_Hot_Water_Temperature_Setpoint`,
+          entities: 1,
+          readAs: `${BRICK}Leaving_Hot_Water_Temperature_Setpoint`,
+        },
+      ]),
     );
     expect(plant.brickVersion.looksLike).toBe('1.1–1.3');
   });
@@ -86,7 +117,10 @@ describe('a load answers its reading', () => {
     const res = await h.fetch('/api/v1/sites/declared/graph/reading');
     expect(res.status).toBe(200);
     expect((await res.json()).siteClasses).toHaveLength(4);
-    const current = await load('current', '@prefix brick: <https://brickschema.org/schema/Brick#> .\n<urn:x:ahu> a brick:AHU ; brick:hasPoint <urn:x:sat> .\n<urn:x:sat> a brick:Supply_Air_Temperature_Sensor .\n');
+    const current = await load(
+      'current',
+      '@prefix brick: <https://brickschema.org/schema/Brick#> .\n<urn:x:ahu> a brick:AHU ; brick:hasPoint <urn:x:sat> .\n<urn:x:sat> a brick:Supply_Air_Temperature_Sensor .\n',
+    );
     expect(current.brickVersion.looksLike).toBe('1.4');
     expect(current.renamedClasses).toEqual([]);
   });

@@ -48,7 +48,8 @@ async function expectGraphQLLimited(res: Response): Promise<void> {
 describe('configured limits', () => {
   let h: Harness;
   /** A fresh API key, made behind the API so that the admin's own budget is not spent. */
-  const newKey = async (sites: string[] | '*' = ['alpha']) => (await h.services.keys.create({ name: `rate ${randomUUID()}`, sites, write: false, admin: false })).secret;
+  const newKey = async (sites: string[] | '*' = ['alpha']) =>
+    (await h.services.keys.create({ name: `rate ${randomUUID()}`, sites, write: false, admin: false })).secret;
 
   beforeAll(async () => {
     h = await createHarness({
@@ -71,7 +72,11 @@ describe('configured limits', () => {
       await as('/api/v1/sites/alpha/'),
       await as('/api/v1/sites/beta/'),
       await as('/api/v1/sites/alpha/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '' }),
-      await postGraphQL(h, (await h.services.keys.create({ name: 'gql', sites: ['alpha'], write: false, admin: false })).secret, QUERY),
+      await postGraphQL(
+        h,
+        (await h.services.keys.create({ name: 'gql', sites: ['alpha'], write: false, admin: false })).secret,
+        QUERY,
+      ),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 404, 403, 200]);
     for (const res of answers) expect(res.headers.get('ratelimit-policy')).toBe(`${LIMITS.key};w=60`);
@@ -88,7 +93,8 @@ describe('configured limits', () => {
     const key = await newKey();
     const as = fetchAs(h, key);
     const statuses = [];
-    for (let i = 0; i < LIMITS.key; i++) statuses.push(i % 2 ? (await postGraphQL(h, key, QUERY)).status : (await as('/api/v1/sites/alpha/')).status);
+    for (let i = 0; i < LIMITS.key; i++)
+      statuses.push(i % 2 ? (await postGraphQL(h, key, QUERY)).status : (await as('/api/v1/sites/alpha/')).status);
     expect(statuses).toEqual(Array(LIMITS.key).fill(200));
     await expectLimited(await as('/api/v1/sites/alpha/'), LIMITS.key);
     await expectGraphQLLimited(await postGraphQL(h, key, QUERY));
@@ -102,7 +108,12 @@ describe('configured limits', () => {
       as('/mcp', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_sites', arguments: {} } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'list_sites', arguments: {} },
+        }),
       });
     const statuses = [];
     for (let i = 0; i < LIMITS.key - 1; i++) statuses.push((await mcp(i)).status);
@@ -124,7 +135,11 @@ describe('configured limits', () => {
     const sub = `user-${randomUUID()}`;
     const first = await hs256Token({ sub, sites: ['alpha'] });
     const second = await hs256Token({ sub, sites: '*' });
-    expect(rateLimit(await fetchAs(h, first)('/api/v1/sites/alpha/'))).toEqual({ limit: LIMITS.user, remaining: 2, reset: expect.any(Number) });
+    expect(rateLimit(await fetchAs(h, first)('/api/v1/sites/alpha/'))).toEqual({
+      limit: LIMITS.user,
+      remaining: 2,
+      reset: expect.any(Number),
+    });
     expect((await postGraphQL(h, second, QUERY)).status).toBe(200);
     expect((await fetchAs(h, first)('/api/v1/sites/alpha/')).status).toBe(200);
     await expectLimited(await fetchAs(h, second)('/api/v1/sites/alpha/'), LIMITS.user);
@@ -135,23 +150,51 @@ describe('configured limits', () => {
 
   it(`an anonymous client gets ${LIMITS.anonymous} requests per IP, then 429; another IP is counted apart`, async () => {
     const ip = clientIp();
-    const first = await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+    const first = await fetchFrom(
+      h,
+      null,
+      ip,
+    )('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: QUERY }),
+    });
     expect(first.status).toBe(200);
     expect(rateLimit(first)).toMatchObject({ limit: LIMITS.anonymous, remaining: 1 });
     // REST answers 401 to anonymous callers, and still counts.
     const rest = await fetchFrom(h, null, ip)('/api/v1/sites/');
     expect(rest.status).toBe(401);
     expect(rateLimit(rest)).toMatchObject({ limit: LIMITS.anonymous, remaining: 0 });
-    await expectGraphQLLimited(await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) }));
+    await expectGraphQLLimited(
+      await fetchFrom(
+        h,
+        null,
+        ip,
+      )('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: QUERY }),
+      }),
+    );
     await expectLimited(await fetchFrom(h, null, ip)('/api/v1/sites/'), LIMITS.anonymous);
-    const elsewhere = await fetchFrom(h, null, clientIp())('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+    const elsewhere = await fetchFrom(
+      h,
+      null,
+      clientIp(),
+    )('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: QUERY }),
+    });
     expect(elsewhere.status).toBe(200);
   });
 
   it('a GraphQL GET over the limit answers a GraphQL body too', async () => {
     const key = await newKey();
     for (let i = 0; i < LIMITS.key; i++) await fetchAs(h, key)('/api/v1/sites/');
-    await expectGraphQLLimited(await fetchAs(h, key)(`/graphql?query=${encodeURIComponent(QUERY)}`, { headers: { accept: 'application/json' } }));
+    await expectGraphQLLimited(
+      await fetchAs(h, key)(`/graphql?query=${encodeURIComponent(QUERY)}`, { headers: { accept: 'application/json' } }),
+    );
   });
 
   it('leaves the probes out: /healthz and /readyz answer 200 past any limit, without RateLimit headers', async () => {
@@ -175,14 +218,29 @@ describe('default limits', () => {
   it('are what a service started without BKG_RATE_LIMIT_* announces', async () => {
     const h = await createHarness({
       sites: { alpha: fixture('tenant-a') },
-      env: { BKG_JWT_SECRET: JWT_SECRET, BKG_RATE_LIMIT_KEY: '', BKG_RATE_LIMIT_USER: '', BKG_RATE_LIMIT_ANONYMOUS: '' },
+      env: {
+        BKG_JWT_SECRET: JWT_SECRET,
+        BKG_RATE_LIMIT_KEY: '',
+        BKG_RATE_LIMIT_USER: '',
+        BKG_RATE_LIMIT_ANONYMOUS: '',
+      },
     });
     try {
       const key = (await h.services.keys.create({ name: 'defaults', sites: '*', write: false, admin: false })).secret;
       const policies = {
         key: (await fetchAs(h, key)('/api/v1/sites/')).headers.get('ratelimit-policy'),
         user: (await fetchAs(h, await hs256Token({ sites: '*' }))('/api/v1/sites/')).headers.get('ratelimit-policy'),
-        anonymous: (await fetchFrom(h, null, clientIp())('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).headers.get('ratelimit-policy'),
+        anonymous: (
+          await fetchFrom(
+            h,
+            null,
+            clientIp(),
+          )('/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: QUERY }),
+          })
+        ).headers.get('ratelimit-policy'),
       };
       expect(policies).toEqual({ key: '2400;w=60', user: '1200;w=60', anonymous: '120;w=60' });
     } finally {
@@ -202,14 +260,21 @@ describeNeeding(['REDIS_URL'], 'shared counters in Redis across two instances', 
       BKG_RATE_LIMIT_USER: String(SHARED.user),
       BKG_RATE_LIMIT_ANONYMOUS: String(SHARED.anonymous),
     };
-    [a, b] = await Promise.all([createHarness({ sites: { alpha: fixture('tenant-a') }, env }), createHarness({ sites: { alpha: fixture('tenant-a') }, env })]);
+    [a, b] = await Promise.all([
+      createHarness({ sites: { alpha: fixture('tenant-a') }, env }),
+      createHarness({ sites: { alpha: fixture('tenant-a') }, env }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
   });
 
   it('both instances report Redis ready', async () => {
-    for (const h of [a, b]) expect(await (await fetchAs(h, null)('/readyz')).json()).toMatchObject({ status: 'ready', engines: { redis: 'ok' } });
+    for (const h of [a, b])
+      expect(await (await fetchAs(h, null)('/readyz')).json()).toMatchObject({
+        status: 'ready',
+        engines: { redis: 'ok' },
+      });
   });
 
   it('a user (unique to this run) gets the limit once across both instances, not once on each', async () => {
@@ -229,7 +294,19 @@ describeNeeding(['REDIS_URL'], 'shared counters in Redis across two instances', 
     const ip = clientIp();
     const statuses = [];
     for (const h of [a, b, a, b]) {
-      statuses.push((await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).status);
+      statuses.push(
+        (
+          await fetchFrom(
+            h,
+            null,
+            ip,
+          )('/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: QUERY }),
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });

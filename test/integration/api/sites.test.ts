@@ -11,7 +11,10 @@ const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sites: { alpha: fixture('tenant-a'), beta: fixture('tenant-b') }, env: { BKG_JWT_SECRET: JWT_SECRET } });
+  h = await createHarness({
+    sites: { alpha: fixture('tenant-a'), beta: fixture('tenant-b') },
+    env: { BKG_JWT_SECRET: JWT_SECRET },
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -67,24 +70,36 @@ describe('POST /api/v1/sites/', () => {
     });
   });
 
-  it.each(['UTC', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata', 'Etc/GMT+5'])('accepts the IANA time zone %s', async (timezone) => {
-    const id = `tz-${timezone.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-    const res = await createSite({ id, name: 'Time zone', timezone });
-    expect(res.status, await res.clone().text()).toBe(201);
-    expect((await res.json()).timezone).toBe(timezone);
-  });
+  it.each(['UTC', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata', 'Etc/GMT+5'])(
+    'accepts the IANA time zone %s',
+    async (timezone) => {
+      const id = `tz-${timezone.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+      const res = await createSite({ id, name: 'Time zone', timezone });
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect((await res.json()).timezone).toBe(timezone);
+    },
+  );
 
-  it.each(['Mars/Olympus_Mons', 'Europe/Atlantis', 'CET+1', '+02:00', ''])('refuses the time zone %j with a field error', async (timezone) => {
-    const res = await createSite({ id: 'bad-tz', name: 'Bad time zone', timezone });
-    expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(Object.keys(body)).toEqual(['timezone']);
-    expect(body.timezone).toEqual([expect.any(String)]);
-    expect((await h.fetch('/api/v1/sites/bad-tz/')).status).toBe(404);
-  });
+  it.each(['Mars/Olympus_Mons', 'Europe/Atlantis', 'CET+1', '+02:00', ''])(
+    'refuses the time zone %j with a field error',
+    async (timezone) => {
+      const res = await createSite({ id: 'bad-tz', name: 'Bad time zone', timezone });
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(Object.keys(body)).toEqual(['timezone']);
+      expect(body.timezone).toEqual([expect.any(String)]);
+      expect((await h.fetch('/api/v1/sites/bad-tz/')).status).toBe(404);
+    },
+  );
 
   it('answers 400 with one entry per invalid field', async () => {
-    const res = await createSite({ id: 'Not A Slug', latitude: 91, longitude: 'east', country_code: 'DEU', address: 'x'.repeat(512) });
+    const res = await createSite({
+      id: 'Not A Slug',
+      latitude: 91,
+      longitude: 'east',
+      country_code: 'DEU',
+      address: 'x'.repeat(512),
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual(['address', 'country_code', 'id', 'latitude', 'longitude', 'name']);
@@ -92,7 +107,11 @@ describe('POST /api/v1/sites/', () => {
   });
 
   it('answers 400 for a body that is not JSON, and for a JSON array', async () => {
-    const notJson = await h.fetch('/api/v1/sites/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id": "x",' });
+    const notJson = await h.fetch('/api/v1/sites/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"id": "x",',
+    });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ code: 'BAD_USER_INPUT' });
     const array = await createSite([fullSite]);
@@ -101,7 +120,11 @@ describe('POST /api/v1/sites/', () => {
   });
 
   it('answers 415 saying JSON is expected for a form, text or untyped body, on every JSON-only route', async () => {
-    const form = await h.fetch('/api/v1/sites/', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'id=formed&name=Formed' });
+    const form = await h.fetch('/api/v1/sites/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'id=formed&name=Formed',
+    });
     expect(form.status).toBe(415);
     expect(await form.json()).toEqual({
       detail: 'Send the body as JSON (Content-Type: application/json), not application/x-www-form-urlencoded.',
@@ -118,7 +141,9 @@ describe('POST /api/v1/sites/', () => {
     for (const [method, path] of routes) {
       for (const headers of [{ 'content-type': 'text/plain' }, {} as Record<string, string>]) {
         const res = await h.fetch(path, { method, headers, body: new TextEncoder().encode('{"name": "x"}') });
-        expect(`${method} ${path} ${JSON.stringify(headers)}: ${res.status}`).toBe(`${method} ${path} ${JSON.stringify(headers)}: 415`);
+        expect(`${method} ${path} ${JSON.stringify(headers)}: ${res.status}`).toBe(
+          `${method} ${path} ${JSON.stringify(headers)}: 415`,
+        );
         expect(((await res.json()) as { detail: string }).detail).toMatch(/^Send the body as JSON/);
       }
     }
@@ -158,7 +183,8 @@ describe('GET /api/v1/sites/', () => {
     const key = await createKey(h, { sites: ['beta', 'no-such-site'] });
     const user = await hs256Token({ sites: ['alpha'] });
     const nobody = await hs256Token({ sites: [] });
-    const idsFor = async (token: string) => ((await (await fetchAs(h, token)('/api/v1/sites/')).json()) as Array<{ id: string }>).map((s) => s.id);
+    const idsFor = async (token: string) =>
+      ((await (await fetchAs(h, token)('/api/v1/sites/')).json()) as Array<{ id: string }>).map((s) => s.id);
     expect(await idsFor(key.key)).toEqual(['beta']);
     expect(await idsFor(user)).toEqual(['alpha']);
     expect(await idsFor(nobody)).toEqual([]);
@@ -171,7 +197,8 @@ describe('GET /api/v1/sites/', () => {
 });
 
 describe('PATCH /api/v1/sites/{id}/', () => {
-  const patch = (id: string, body: unknown, token?: string | null) => (token === undefined ? h.fetch : fetchAs(h, token))(`/api/v1/sites/${id}/`, jsonBody('PATCH', body));
+  const patch = (id: string, body: unknown, token?: string | null) =>
+    (token === undefined ? h.fetch : fetchAs(h, token))(`/api/v1/sites/${id}/`, jsonBody('PATCH', body));
 
   it('changes the name and the time zone (only the fields given) and answers 200 with the record', async () => {
     expect((await createSite({ id: 'renamed', name: 'Old name', city: 'Hamburg' })).status).toBe(201);
@@ -179,11 +206,22 @@ describe('PATCH /api/v1/sites/{id}/', () => {
     const res = await patch('renamed', { name: 'New name', timezone: 'America/New_York' });
     expect(res.status).toBe(200);
     const after = await res.json();
-    expect(after).toMatchObject({ id: 'renamed', name: 'New name', timezone: 'America/New_York', city: 'Hamburg', created_at: before.created_at });
+    expect(after).toMatchObject({
+      id: 'renamed',
+      name: 'New name',
+      timezone: 'America/New_York',
+      city: 'Hamburg',
+      created_at: before.created_at,
+    });
     expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     expect(await (await h.fetch('/api/sites/renamed/')).json()).toEqual(after);
     // null clears an optional field; the time zone goes back to UTC.
-    expect(await (await patch('renamed', { city: null, timezone: null, country_code: 'us' })).json()).toMatchObject({ city: null, timezone: 'UTC', country_code: 'US', name: 'New name' });
+    expect(await (await patch('renamed', { city: null, timezone: null, country_code: 'us' })).json()).toMatchObject({
+      city: null,
+      timezone: 'UTC',
+      country_code: 'US',
+      name: 'New name',
+    });
   });
 
   it('checks the fields as create does, and refuses to change the id', async () => {
@@ -223,7 +261,11 @@ describe('DELETE /api/v1/sites/{id}/', () => {
 
   it('removes the graph: a site created again with the same id starts empty', async () => {
     expect((await createSite({ id: 'rebuilt', name: 'Rebuilt' })).status).toBe(201);
-    const load = await h.fetch('/api/v1/sites/rebuilt/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: fixture('tenant-a') });
+    const load = await h.fetch('/api/v1/sites/rebuilt/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: fixture('tenant-a'),
+    });
     expect(load.status).toBe(200);
     expect((await exportTriples(h, 'rebuilt')).length).toBeGreaterThan(0);
     expect((await h.fetch('/api/v1/sites/rebuilt/', { method: 'DELETE' })).status).toBe(204);
@@ -275,7 +317,11 @@ describe('/api/sites/ without the version segment', () => {
     expect(await read.json()).toMatchObject({ id: 'unversioned', timezone: 'Asia/Tokyo' });
     expect((await h.fetch('/api/v1/sites/unversioned/')).status).toBe(200);
 
-    const loaded = await h.fetch('/api/sites/unversioned/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: fixture('tenant-b') });
+    const loaded = await h.fetch('/api/sites/unversioned/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: fixture('tenant-b'),
+    });
     expect(loaded.status).toBe(200);
     const exported = await h.fetch('/api/sites/unversioned/graph', { headers: { accept: 'application/n-triples' } });
     expect(exported.status).toBe(200);

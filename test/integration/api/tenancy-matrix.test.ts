@@ -24,7 +24,10 @@ let readOnlyKey: string;
 let foreignBefore: string[];
 
 beforeAll(async () => {
-  h = await createHarness({ sites: { [OWN]: fixture('tenant-a'), [FOREIGN]: fixture('tenant-b') }, env: { BKG_JWT_SECRET: JWT_SECRET } });
+  h = await createHarness({
+    sites: { [OWN]: fixture('tenant-a'), [FOREIGN]: fixture('tenant-b') },
+    env: { BKG_JWT_SECRET: JWT_SECRET },
+  });
   tokens.key = (await createKey(h, { name: 'alpha writer', sites: [OWN], write: true })).key;
   tokens.user = await hs256Token({ sites: [OWN] });
   readOnlyKey = (await createKey(h, { name: 'alpha reader', sites: [OWN] })).key;
@@ -39,32 +42,56 @@ afterAll(async () => {
 const REST: Record<string, (siteId: string) => [string, RequestInit]> = {
   'GET site': (id) => [`/api/v1/sites/${id}/`, {}],
   'GET graph': (id) => [`/api/v1/sites/${id}/graph`, { headers: { accept: 'text/turtle' } }],
-  'PUT graph': (id) => [`/api/v1/sites/${id}/graph`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: fixture('tenant-a') }],
+  'PUT graph': (id) => [
+    `/api/v1/sites/${id}/graph`,
+    { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: fixture('tenant-a') },
+  ],
   'POST graph': (id) => [
     `/api/v1/sites/${id}/graph`,
-    { method: 'POST', headers: { 'content-type': 'application/n-triples' }, body: '<https://example.org/f#Bldg> <http://www.w3.org/2000/01/rdf-schema#comment> "touched" .\n' },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/n-triples' },
+      body: '<https://example.org/f#Bldg> <http://www.w3.org/2000/01/rdf-schema#comment> "touched" .\n',
+    },
   ],
   'DELETE site': (id) => [`/api/v1/sites/${id}/`, { method: 'DELETE' }],
-  'GET sparql': (id) => [`/api/v1/sites/${id}/sparql?query=${encodeURIComponent('SELECT * { ?s ?p ?o } LIMIT 1')}`, { headers: { accept: 'application/sparql-results+json' } }],
+  'GET sparql': (id) => [
+    `/api/v1/sites/${id}/sparql?query=${encodeURIComponent('SELECT * { ?s ?p ?o } LIMIT 1')}`,
+    { headers: { accept: 'application/sparql-results+json' } },
+  ],
   'POST validate': (id) => [`/api/v1/sites/${id}/graph/validate`, { method: 'POST' }],
   'GET models': (id) => [`/api/v1/sites/${id}/models`, {}],
-  'POST readings': (id) => [`/api/v1/sites/${id}/readings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ timeseriesId: 'ts-x', timestamp: '2026-11-22T10:00:00Z', value: 1 }]) }],
-  'POST timeseries': (id) => [`/api/v1/sites/${id}/timeseries`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timeseriesIds: ['ts-x'] }) }],
+  'POST readings': (id) => [
+    `/api/v1/sites/${id}/readings`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ timeseriesId: 'ts-x', timestamp: '2026-11-22T10:00:00Z', value: 1 }]),
+    },
+  ],
+  'POST timeseries': (id) => [
+    `/api/v1/sites/${id}/timeseries`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timeseriesIds: ['ts-x'] }),
+    },
+  ],
 };
 
 /** Expected status per endpoint and client, for [own, foreign, unknown]. */
 const REST_MATRIX: Record<string, Record<ClientName, [number, number, number]>> = {
   //                 own  foreign unknown
-  'GET site':    { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
-  'GET graph':   { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
-  'PUT graph':   { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
-  'POST graph':  { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
+  'GET site': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
+  'GET graph': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
+  'PUT graph': { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
+  'POST graph': { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
   // Deleting a site is for admins: the writer key and the user may see the site, not delete it.
   'DELETE site': { key: [403, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
   // Like GraphQL, the SPARQL endpoint serves anonymous callers the demo site; any other is not found.
-  'GET sparql':  { key: [200, 404, 404], user: [200, 404, 404], anonymous: [404, 404, 404] },
+  'GET sparql': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [404, 404, 404] },
   'POST validate': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
-  'GET models':  { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
+  'GET models': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
   'POST readings': { key: [200, 404, 404], user: [403, 404, 404], anonymous: [401, 401, 401] },
   'POST timeseries': { key: [200, 404, 404], user: [200, 404, 404], anonymous: [401, 401, 401] },
 };
@@ -113,7 +140,8 @@ const ROOTS: Record<string, (siteId: string) => string> = {
   zone: (id) => `{ zone(siteId: "${id}") { name } }`,
   system: (id) => `{ system(siteId: "${id}") { name } }`,
   location: (id) => `{ location(siteId: "${id}", locationId: "Room1") { name } }`,
-  entityByIfcId: (id) => `{ entityByIfcId(siteId: "${id}", ifcId: "1AlphaAHUGlobalId00001") { ... on Equipment { name } } }`,
+  entityByIfcId: (id) =>
+    `{ entityByIfcId(siteId: "${id}", ifcId: "1AlphaAHUGlobalId00001") { ... on Equipment { name } } }`,
 };
 
 /** What each root answers on the own site (tenant-a), read off fixtures/small/tenant-a.ttl. */
@@ -160,16 +188,23 @@ describe('GraphQL matrix', () => {
   it('answers a foreign site with the very error of an unknown one', async () => {
     for (const token of [tokens.key, tokens.user, null]) {
       for (const root of Object.values(ROOTS)) {
-        const bodyFor = async (siteId: string) => (await (await postGraphQL(h, token, root(siteId))).text()).replaceAll(siteId, '<site>');
+        const bodyFor = async (siteId: string) =>
+          (await (await postGraphQL(h, token, root(siteId))).text()).replaceAll(siteId, '<site>');
         expect(await bodyFor(FOREIGN)).toBe(await bodyFor(UNKNOWN));
       }
     }
   });
 
   it('gives the data of readable sites and NOT_FOUND for the rest in one request', async () => {
-    const res = await postGraphQL(h, tokens.key, `{ mine: building(siteId: "${OWN}") { name } theirs: building(siteId: "${FOREIGN}") { name } }`);
+    const res = await postGraphQL(
+      h,
+      tokens.key,
+      `{ mine: building(siteId: "${OWN}") { name } theirs: building(siteId: "${FOREIGN}") { name } }`,
+    );
     const body = await res.json();
-    expect(body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code])).toEqual([[['theirs'], 'NOT_FOUND']]);
+    expect(
+      body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code]),
+    ).toEqual([[['theirs'], 'NOT_FOUND']]);
     expect(JSON.stringify(body)).not.toContain('Beta');
   });
 });

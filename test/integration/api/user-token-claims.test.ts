@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
 import { fetchAs } from '../../support/api-client.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
-import { hs256Token, JWT_SECRET, startJwksServer, type JwksServer, type UserClaims } from '../../support/user-tokens.ts';
+import {
+  hs256Token,
+  JWT_SECRET,
+  startJwksServer,
+  type JwksServer,
+  type UserClaims,
+} from '../../support/user-tokens.ts';
 
 const fixture = readFileSync(new URL('../../../fixtures/small/tenant-a.ttl', import.meta.url), 'utf8');
 const ISSUER = 'https://login.example.com/';
@@ -30,7 +36,15 @@ beforeAll(async () => {
   jwks = await startJwksServer();
   const unreachable = `http://127.0.0.1:${await closedPort()}/.well-known/jwks.json`;
   [checked, unchecked] = await Promise.all([
-    createHarness({ sites: { alpha: fixture }, env: { BKG_JWT_SECRET: JWT_SECRET, BKG_JWKS_URL: jwks.url, BKG_JWT_ISSUER: ISSUER, BKG_JWT_AUDIENCE: ` ${AUDIENCE.join(' , ')} ` } }),
+    createHarness({
+      sites: { alpha: fixture },
+      env: {
+        BKG_JWT_SECRET: JWT_SECRET,
+        BKG_JWKS_URL: jwks.url,
+        BKG_JWT_ISSUER: ISSUER,
+        BKG_JWT_AUDIENCE: ` ${AUDIENCE.join(' , ')} `,
+      },
+    }),
     createHarness({ sites: { alpha: fixture }, env: { BKG_JWT_SECRET: JWT_SECRET, BKG_JWKS_URL: unreachable } }),
   ]);
 });
@@ -55,8 +69,14 @@ const SIGNERS: Array<[string, Signer]> = [
 
 describe('BKG_JWT_ISSUER and BKG_JWT_AUDIENCE', () => {
   it('are read as an issuer and a comma-separated list of audiences; empty leaves them unchecked', () => {
-    expect(loadConfig({ BKG_JWT_ISSUER: ISSUER, BKG_JWT_AUDIENCE: 'bkg-api, bkg-viewer,' }).auth).toMatchObject({ jwtIssuer: ISSUER, jwtAudience: AUDIENCE });
-    expect(loadConfig({ BKG_JWT_ISSUER: '', BKG_JWT_AUDIENCE: ' , ' }).auth).toMatchObject({ jwtIssuer: undefined, jwtAudience: undefined });
+    expect(loadConfig({ BKG_JWT_ISSUER: ISSUER, BKG_JWT_AUDIENCE: 'bkg-api, bkg-viewer,' }).auth).toMatchObject({
+      jwtIssuer: ISSUER,
+      jwtAudience: AUDIENCE,
+    });
+    expect(loadConfig({ BKG_JWT_ISSUER: '', BKG_JWT_AUDIENCE: ' , ' }).auth).toMatchObject({
+      jwtIssuer: undefined,
+      jwtAudience: undefined,
+    });
   });
 
   describe.each(SIGNERS)('%s tokens, when set', (_alg, sign) => {
@@ -91,7 +111,10 @@ describe('a key set that cannot be fetched', () => {
   it('answers 503 to a token only its keys could judge, saying why', async () => {
     const res = await fetchAs(unchecked, await jwks.sign('RS256', { sites: ['alpha'] }))('/api/v1/sites/alpha/');
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', detail: 'The token keys could not be fetched' });
+    expect(await res.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      detail: 'The token keys could not be fetched',
+    });
   });
 
   it('still answers 401 to tokens bad on their face, and serves HS256 users', async () => {

@@ -19,7 +19,19 @@ describe('npm run bench, smallest size', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-bench-smoke-'));
-    const args = ['--import', 'tsx', 'scripts/bench/bench.ts', '--sizes', '20k', '--iterations', '1', '--budget-ms', '500', '--http-seconds', '1'];
+    const args = [
+      '--import',
+      'tsx',
+      'scripts/bench/bench.ts',
+      '--sizes',
+      '20k',
+      '--iterations',
+      '1',
+      '--budget-ms',
+      '500',
+      '--http-seconds',
+      '1',
+    ];
     args.push('--only', QUERIES.join(','), '--data-dir', dir, '--out-dir', dir);
     // The migrated records database vitest's global setup made: creating one takes seconds.
     const template = inject('recordsTemplate');
@@ -52,7 +64,12 @@ describe('npm run bench, smallest size', () => {
   });
 
   it('measures every query with its round trips, in-process, over HTTP and raw, without errors', () => {
-    for (const id of QUERIES) expect(report).toMatch(new RegExp(`\\| ${id} \\| [\\d,]+(?: \\([\\d,]+\\))? \\| \\d+( \\+ 1 lookup)? \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ \\|`));
+    for (const id of QUERIES)
+      expect(report).toMatch(
+        new RegExp(
+          `\\| ${id} \\| [\\d,]+(?: \\([\\d,]+\\))? \\| \\d+( \\+ 1 lookup)? \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ \\|`,
+        ),
+      );
     expect(report).toMatch(/\| points-current-value \| [\d,]+ \| 1 \+ 1 lookup \|/);
     expect(report).toMatch(/\| building-equipment-points \| 1 \([\d,]+\) \| 3 \|/);
     expect(report).not.toContain('error:');
@@ -60,7 +77,9 @@ describe('npm run bench, smallest size', () => {
 
   it('sets competing shapes beside the planner’s, with their answers compared', () => {
     expect(report).toMatch(/\| hvac-in-building \| the planner’s shape \*\*\(planner\)\*\* \| [\d.]+ \| reference \|/);
-    expect(report).toMatch(/building IRI, then `FILTER EXISTS \{ VALUES \?k \{ closure \} \?e a \?k \}` \| [\d.]+ \| same \|/);
+    expect(report).toMatch(
+      /building IRI, then `FILTER EXISTS \{ VALUES \?k \{ closure \} \?e a \?k \}` \| [\d.]+ \| same \|/,
+    );
   });
 
   it('compares batching with one query per parent, and measures throughput', () => {

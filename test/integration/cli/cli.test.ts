@@ -27,11 +27,21 @@ let dir: string;
 const JWT_SECRET = 'a-user-token-secret-of-at-least-32-characters';
 
 /** Runs the CLI as the admin (or with `env`'s token), without touching this process's event loop. */
-function cli(args: string[], env: Record<string, string> = {}, entry = ['--import', 'tsx', 'src/cli/main.ts']): Promise<Run> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  entry = ['--import', 'tsx', 'src/cli/main.ts'],
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BKG_URL: h.url, BKG_TOKEN: h.adminKey, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        BKG_URL: h.url,
+        BKG_TOKEN: h.adminKey,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -78,7 +88,18 @@ describe('help', () => {
   it('bkg --help (through bin/bkg.js, what `npx bkg` runs) lists every command and exits 0', async () => {
     const run = await cli(['--help'], {}, ['bin/bkg.js']);
     expect(run.code).toBe(0);
-    for (const command of ['sites list', 'sites create <id>', 'sites update <id>', 'sites delete <id>', 'load <siteId> <file>', 'export <siteId>', 'keys create', 'keys list', 'keys revoke <id>', 'tokens issue']) {
+    for (const command of [
+      'sites list',
+      'sites create <id>',
+      'sites update <id>',
+      'sites delete <id>',
+      'load <siteId> <file>',
+      'export <siteId>',
+      'keys create',
+      'keys list',
+      'keys revoke <id>',
+      'tokens issue',
+    ]) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -102,7 +123,17 @@ describe('help', () => {
 
 describe('sites, load and export', () => {
   it('creates a site and lists it', async () => {
-    const created = await cli(['sites', 'create', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin', '--city', 'Berlin']);
+    const created = await cli([
+      'sites',
+      'create',
+      'plant',
+      '--name',
+      'Plant Building',
+      '--timezone',
+      'Europe/Berlin',
+      '--city',
+      'Berlin',
+    ]);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toBe('Created site "plant" (Plant Building, Europe/Berlin).\n');
@@ -123,7 +154,9 @@ describe('sites, load and export', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe('Error (HTTP 400): timezone: An IANA time zone name, e.g. "Europe/Berlin".\n');
     expect((await cliInProcess(['sites', 'update', 'plant'])).stderr).toContain('Give at least one field to change');
-    expect((await cli(['sites', 'update', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin'])).code).toBe(0);
+    expect(
+      (await cli(['sites', 'update', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin'])).code,
+    ).toBe(0);
   });
 
   it('a field error from the service is one line per request, exit 1', async () => {
@@ -137,11 +170,16 @@ describe('sites, load and export', () => {
     const run = await cli(['load', 'plant', fixture]);
     expect(run.code).toBe(0);
     // The answer's line, then what the service made of the model (the load report).
-    const answer = /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\nLooks like Brick [^\n]+\n  Entities: [\d,]+ with a class, [\d,]+ without/.exec(run.stdout);
+    const answer =
+      /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\nLooks like Brick [^\n]+\n  Entities: [\d,]+ with a class, [\d,]+ without/.exec(
+        run.stdout,
+      );
     expect(answer, run.stdout).not.toBeNull();
     expect(Number(answer![1]!.replace(/,/g, ''))).toBe(expected);
     // stderr is a pipe here, so progress is plain lines: the upload, then the service's own (GET …/graph/load).
-    expect(run.stderr).toMatch(/^uploaded \d+(\.\d)? KiB in \d+\.\d s \([\d.]+ [KMG]?i?B\/s\)\nthe service is loading equipment\.ttl… 0s\n(the service is (loading|parsing) equipment\.ttl[^\n]*\n)*$/);
+    expect(run.stderr).toMatch(
+      /^uploaded \d+(\.\d)? KiB in \d+\.\d s \([\d.]+ [KMG]?i?B\/s\)\nthe service is loading equipment\.ttl… 0s\n(the service is (loading|parsing) equipment\.ttl[^\n]*\n)*$/,
+    );
 
     const json = await cli(['load', 'plant', fixture, '--json', '--quiet']);
     expect(json.stderr).toBe('');
@@ -156,7 +194,11 @@ describe('sites, load and export', () => {
     expect(turtle.code).toBe(0);
     expect(countTriples(turtle.stdout, 'text/turtle')).toBe(expected);
     // With the prefixes the model declared, used in the triples: not a page of full IRIs.
-    for (const line of ['@prefix ex: <https://example.org/f#>.', '@prefix brick: <https://brickschema.org/schema/Brick#>.', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.']) {
+    for (const line of [
+      '@prefix ex: <https://example.org/f#>.',
+      '@prefix brick: <https://brickschema.org/schema/Brick#>.',
+      '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.',
+    ]) {
       expect(turtle.stdout).toContain(line);
     }
     expect(turtle.stdout).toMatch(/^ex:\S+ /m);
@@ -223,7 +265,13 @@ describe('keys', () => {
   it('--all-sites, --write and --admin; --json carries the secret in "key"', async () => {
     const run = await cli(['keys', 'create', '--name', 'loader', '--all-sites', '--write', '--json']);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ name: 'loader', sites: '*', write: true, admin: false, key: expect.stringMatching(/^bkg_/) });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      name: 'loader',
+      sites: '*',
+      write: true,
+      admin: false,
+      key: expect.stringMatching(/^bkg_/),
+    });
   });
 
   it('needs --sites or --all-sites', async () => {
@@ -246,7 +294,8 @@ describe('tokens issue', () => {
     const res = await fetch(`${h.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     return { status: res.status, body: (await res.json()) as unknown };
   };
-  const issue = (args: string[], env: Record<string, string> = { BKG_JWT_SECRET: JWT_SECRET }) => cli(['tokens', 'issue', ...args], { BKG_URL: '', BKG_TOKEN: '', ...env });
+  const issue = (args: string[], env: Record<string, string> = { BKG_JWT_SECRET: JWT_SECRET }) =>
+    cli(['tokens', 'issue', ...args], { BKG_URL: '', BKG_TOKEN: '', ...env });
 
   it('issues a token, with no service needed, that reads the named sites only and never writes', async () => {
     expect((await cli(['sites', 'create', 'lab', '--name', 'Lab'])).code).toBe(0);
@@ -262,16 +311,25 @@ describe('tokens issue', () => {
     expect((await getAs(token, '/api/v1/sites/vault/')).status).toBe(404);
     const listed = (await getAs(token, '/api/v1/sites/')).body as Array<{ id: string }>;
     expect(listed.map((s) => s.id).sort()).toEqual(['lab', 'plant']);
-    const write = await fetch(`${h.url}/api/v1/sites/plant/graph`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/turtle' }, body: '' });
+    const write = await fetch(`${h.url}/api/v1/sites/plant/graph`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/turtle' },
+      body: '',
+    });
     expect(write.status).toBe(403);
-    expect(await write.json()).toMatchObject({ detail: 'This token may not write to this site: user tokens only read.' });
+    expect(await write.json()).toMatchObject({
+      detail: 'This token may not write to this site: user tokens only read.',
+    });
   });
 
   it('--json prints the claims and the token; --all-sites reads every site', async () => {
     const before = Math.floor(Date.now() / 1000);
     const run = await issue(['--user', 'bob', '--all-sites', '--hours', '0.5', '--json']);
     expect(run.code).toBe(0);
-    const { token, claims } = JSON.parse(run.stdout) as { token: string; claims: { sub: string; sites: unknown; iat: number; exp: number } };
+    const { token, claims } = JSON.parse(run.stdout) as {
+      token: string;
+      claims: { sub: string; sites: unknown; iat: number; exp: number };
+    };
     expect(claims).toMatchObject({ sub: 'bob', sites: '*' });
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp - claims.iat).toBe(1800);
@@ -286,7 +344,10 @@ describe('tokens issue', () => {
     const { token, claims } = JSON.parse(run.stdout) as { token: string; claims: { exp: number } };
     expect((await getAs(token, '/api/v1/sites/plant/')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, claims.exp * 1000 - Date.now()) + 1100));
-    expect(await getAs(token, '/api/v1/sites/plant/')).toEqual({ status: 401, body: expect.objectContaining({ detail: 'The token has expired.' }) });
+    expect(await getAs(token, '/api/v1/sites/plant/')).toEqual({
+      status: 401,
+      body: expect.objectContaining({ detail: 'The token has expired.' }),
+    });
   }, 30_000);
 
   it('a token signed with another secret is refused', async () => {
@@ -297,7 +358,9 @@ describe('tokens issue', () => {
 
   it('says what is missing: the secret, the user, the sites, a sensible lifetime', async () => {
     expect((await issue(['--user', 'alice', '--sites', 'plant'], {})).stderr).toContain('Set BKG_JWT_SECRET');
-    expect((await issue(['--user', 'alice', '--sites', 'plant'], { BKG_JWT_SECRET: 'short' })).stderr).toContain('BKG_JWT_SECRET must be at least 32 characters');
+    expect((await issue(['--user', 'alice', '--sites', 'plant'], { BKG_JWT_SECRET: 'short' })).stderr).toContain(
+      'BKG_JWT_SECRET must be at least 32 characters',
+    );
     expect((await issue(['--sites', 'plant'])).stderr).toContain('--user <name>');
     expect((await issue(['--user', 'alice'])).stderr).toContain('--sites hq,lab (or --all-sites)');
     expect((await issue(['--user', 'alice', '--sites', 'Bad_Site'])).stderr).toContain('"Bad_Site" is not a site id');
@@ -330,7 +393,9 @@ describe('an unreachable service', () => {
     const url = `http://127.0.0.1:${port}`;
     const run = await cli(['sites', 'list', '--url', url]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`Error: Cannot reach the service at ${url} (connection refused). Is it running? Set --url or BKG_URL.\n`);
+    expect(run.stderr).toBe(
+      `Error: Cannot reach the service at ${url} (connection refused). Is it running? Set --url or BKG_URL.\n`,
+    );
   });
 });
 
@@ -341,6 +406,8 @@ describe('the progress bar on a terminal', () => {
     const progress = new UploadProgress(out, 'big.ttl', 4 * 1024 * 1024);
     progress.add(4 * 1024 * 1024);
     progress.finish();
-    expect(text).toMatch(/^\r\x1b\[2Kbig\.ttl \[#{40}\] 100% {2}4\.0 MiB \/ 4\.0 MiB {2}[\d.]+ [KMGT]?i?B\/s {2}\d+s\n$/);
+    expect(text).toMatch(
+      /^\r\x1b\[2Kbig\.ttl \[#{40}\] 100% {2}4\.0 MiB \/ 4\.0 MiB {2}[\d.]+ [KMGT]?i?B\/s {2}\d+s\n$/,
+    );
   });
 });

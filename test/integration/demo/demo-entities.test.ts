@@ -26,15 +26,36 @@ const sorted = (xs: string[]): string[] => [...xs].sort();
 const byName = <T extends { name: string }>(xs: T[]): T[] => [...xs].sort((a, b) => a.name.localeCompare(b.name));
 
 const FLOORS = [1, 2, 3, 4];
-const ROOMS = [...FLOORS.flatMap((f) => ['01', '02', '03', '04', '05', '06', '07', '08'].map((n) => `Room ${f}-${n}`)), 'Mechanical Room'];
+const ROOMS = [
+  ...FLOORS.flatMap((f) => ['01', '02', '03', '04', '05', '06', '07', '08'].map((n) => `Room ${f}-${n}`)),
+  'Mechanical Room',
+];
 const LEVELS = ['Floor 1', 'Floor 2', 'Floor 3', 'Floor 4', 'Roof'];
 const ZONES = FLOORS.flatMap((f) => [1, 2, 3, 4, 5].map((n) => `Zone ${f}-0${n}`));
 const VAVS = FLOORS.flatMap((f) => [1, 2, 3, 4].map((n) => `VAV-${f}-0${n}`));
 const FCUS = ['FCU-1-1', 'FCU-2-1', 'FCU-3-1', 'FCU-4-1'];
 const EQUIPMENT = [
-  'AHU-1', 'AHU-1-SF', 'AHU-1-CC', 'AHU-1-HC', 'AHU-2', 'AHU-2-SF', 'AHU-2-CC', 'AHU-2-HC',
-  ...VAVS, ...FCUS,
-  'CH-1', 'B-1', 'CT-1', 'CWP-1', 'CHWP-1', 'HWP-1', 'HX-1', 'EM-MAIN', 'VM-HVAC', 'VM-CHW', 'WS-1',
+  'AHU-1',
+  'AHU-1-SF',
+  'AHU-1-CC',
+  'AHU-1-HC',
+  'AHU-2',
+  'AHU-2-SF',
+  'AHU-2-CC',
+  'AHU-2-HC',
+  ...VAVS,
+  ...FCUS,
+  'CH-1',
+  'B-1',
+  'CT-1',
+  'CWP-1',
+  'CHWP-1',
+  'HWP-1',
+  'HX-1',
+  'EM-MAIN',
+  'VM-HVAC',
+  'VM-CHW',
+  'WS-1',
 ];
 
 describe('kinds of entity', () => {
@@ -78,7 +99,9 @@ describe('locations', () => {
   });
 
   it('Floor 4 has its eight rooms, Room 4-02 among them', async () => {
-    const data = await run(`{ location(siteId: "demo", locationId: "Floor-4") { name type locations { name } parent { name } } }`);
+    const data = await run(
+      `{ location(siteId: "demo", locationId: "Floor-4") { name type locations { name } parent { name } } }`,
+    );
     expect({ ...data.location, locations: sorted(names(data.location.locations)) }).toEqual({
       name: 'Floor 4',
       type: 'Level',
@@ -91,8 +114,16 @@ describe('locations', () => {
     const data = await run(`{ location(siteId: "demo", locationId: "Room-2-04") {
       id name type parent { name } zones { name } points { name } equipment { name } } }`);
     // Location points: the room's own three and those of the equipment located in it (docs/brick-mapping.md).
-    const vav203 = ['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
-      'Damper Position', 'Zone Air Humidity', 'Occupancy'].map((w) => `VAV-2-03 ${w}`);
+    const vav203 = [
+      'Zone Air Temp',
+      'Zone Air Temp Setpoint',
+      'Supply Air Flow',
+      'Supply Air Flow Setpoint',
+      'Damper Command',
+      'Damper Position',
+      'Zone Air Humidity',
+      'Occupancy',
+    ].map((w) => `VAV-2-03 ${w}`);
     expect({ ...data.location, points: sorted(names(data.location.points)) }).toEqual({
       id: 'Room-2-04',
       name: 'Room 2-04',
@@ -105,12 +136,16 @@ describe('locations', () => {
   });
 
   it("a room's own points only: filtered by class, the CO2 sensor of Room 2-04", async () => {
-    const data = await run(`{ location(siteId: "demo", locationId: "Room-2-04") { points(is: "CO2_Sensor") { name } } }`);
+    const data = await run(
+      `{ location(siteId: "demo", locationId: "Room-2-04") { points(is: "CO2_Sensor") { name } } }`,
+    );
     expect(names(data.location.points)).toEqual(['Room 2-04 CO2']);
   });
 
   it('location accepts the full IRI as locationId', async () => {
-    const data = await run(`{ location(siteId: "demo", locationId: "https://example.org/buildings/demo#Room-1-MER") { name } }`);
+    const data = await run(
+      `{ location(siteId: "demo", locationId: "https://example.org/buildings/demo#Room-1-MER") { name } }`,
+    );
     expect(data.location).toEqual({ name: 'Mechanical Room' });
   });
 
@@ -125,7 +160,9 @@ describe('locations', () => {
   });
 
   it('the building has no zone of its own, and all 20 recursively (each zone holds rooms, Zone-3-03 by Room-3-04 isPartOf)', async () => {
-    const data = await run(`{ building(siteId: "demo") { direct: zones { name } all: zones(recursive: true) { name } } }`);
+    const data = await run(
+      `{ building(siteId: "demo") { direct: zones { name } all: zones(recursive: true) { name } } }`,
+    );
     expect(data.building[0].direct).toEqual([]);
     expect(sorted(names(data.building[0].all))).toEqual(sorted(ZONES));
   });
@@ -136,7 +173,11 @@ describe('locations', () => {
       b: location(siteId: "demo", locationId: "Room-3-04") { zones { name } }
       c: location(siteId: "demo", locationId: "Room-2-08") { zones { name } }
     }`);
-    expect(data).toEqual({ a: { zones: [{ name: 'Zone 2-04' }] }, b: { zones: [{ name: 'Zone 3-03' }] }, c: { zones: [] } });
+    expect(data).toEqual({
+      a: { zones: [{ name: 'Zone 2-04' }] },
+      b: { zones: [{ name: 'Zone 3-03' }] },
+      c: { zones: [] },
+    });
   });
 
   it('equipment(locationName:) and (locationId:) take everything located under the match', async () => {
@@ -201,7 +242,9 @@ describe('zones', () => {
   });
 
   it('a point of a zone has no equipment and equipmentId ""', async () => {
-    const data = await run(`{ point(siteId: "demo", id: "Zone-1-02-AVG-ZAT") { equipmentId equipment { name } location { name } } }`);
+    const data = await run(
+      `{ point(siteId: "demo", id: "Zone-1-02-AVG-ZAT") { equipmentId equipment { name } location { name } } }`,
+    );
     expect(data.point).toEqual([{ equipmentId: '', equipment: null, location: { name: 'Zone 1-02' } }]);
   });
 
@@ -214,9 +257,17 @@ describe('zones', () => {
     expect(names(data.a).every((n) => n.startsWith('VAV-2-04 '))).toBe(true);
     expect(sorted(names(data.b))).toEqual(
       sorted([
-        'Zone 2-02 Average Air Temp', 'Zone 2-02 Occupancy Status',
-        ...['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
-          'Damper Position', 'Occupancy'].map((w) => `VAV-2-02 ${w}`),
+        'Zone 2-02 Average Air Temp',
+        'Zone 2-02 Occupancy Status',
+        ...[
+          'Zone Air Temp',
+          'Zone Air Temp Setpoint',
+          'Supply Air Flow',
+          'Supply Air Flow Setpoint',
+          'Damper Command',
+          'Damper Position',
+          'Occupancy',
+        ].map((w) => `VAV-2-02 ${w}`),
       ]),
     );
   });
@@ -248,7 +299,12 @@ describe('old and equivalent class names', () => {
   });
 
   // B-1-LHWT is a brick:Hot_Water_Supply_Temperature_Sensor, replaced by Leaving_Hot_Water_Temperature_Sensor.
-  const LHWT = ['AHU-1-HC Leaving Hot Water Temp', 'AHU-2-HC Leaving Hot Water Temp', 'B-1 Leaving Hot Water Temp', 'HX-1 Primary Leaving Water Temp'];
+  const LHWT = [
+    'AHU-1-HC Leaving Hot Water Temp',
+    'AHU-2-HC Leaving Hot Water Temp',
+    'B-1 Leaving Hot Water Temp',
+    'HX-1 Primary Leaving Water Temp',
+  ];
   it('is: "Leaving_Hot_Water_Temperature_Sensor" finds B-1-LHWT (Hot_Water_Supply_Temperature_Sensor)', async () => {
     expect(await pointNames({ is: 'Leaving_Hot_Water_Temperature_Sensor' })).toEqual(LHWT);
   });
@@ -257,7 +313,11 @@ describe('old and equivalent class names', () => {
   });
 
   it('Supply_ and Discharge_Air_Flow_Sensor are equivalent: 16 VAV air flow sensors either way', async () => {
-    const expected = sorted(VAVS.map((v) => (v.startsWith('VAV-1') || v.startsWith('VAV-2') ? `${v} Supply Air Flow` : `${v} Discharge Air Flow`)));
+    const expected = sorted(
+      VAVS.map((v) =>
+        v.startsWith('VAV-1') || v.startsWith('VAV-2') ? `${v} Supply Air Flow` : `${v} Discharge Air Flow`,
+      ),
+    );
     expect(await pointNames({ is: 'Discharge_Air_Flow_Sensor', eq: 'VAV' })).toEqual(expected);
     expect(await pointNames({ is: 'Supply_Air_Flow_Sensor', eq: 'VAV' })).toEqual(expected);
   });
@@ -279,13 +339,17 @@ describe('old and equivalent class names', () => {
   });
 
   it('is: "HVAC_Zone" (replaced by rec:HVACZone) and is: "rec:HVACZone" both find all 20 zones', async () => {
-    const data = await run(`{ a: zone(siteId: "demo", is: "HVAC_Zone") { name } b: zone(siteId: "demo", is: "rec:HVACZone") { name } }`);
+    const data = await run(
+      `{ a: zone(siteId: "demo", is: "HVAC_Zone") { name } b: zone(siteId: "demo", is: "rec:HVACZone") { name } }`,
+    );
     expect(sorted(names(data.a))).toEqual(sorted(ZONES));
     expect(sorted(names(data.b))).toEqual(sorted(ZONES));
   });
 
   it('equipmentIs: "Fan_Coil_Unit" (equivalent of FCU) finds the FCUs\' points', async () => {
-    const data = await run(`{ point(siteId: "demo", equipmentIs: "Fan_Coil_Unit", is: "Zone_Air_Temperature_Sensor") { name } }`);
+    const data = await run(
+      `{ point(siteId: "demo", equipmentIs: "Fan_Coil_Unit", is: "Zone_Air_Temperature_Sensor") { name } }`,
+    );
     expect(sorted(names(data.point))).toEqual(FCUS.map((f) => `${f} Zone Air Temp`));
   });
 

@@ -73,7 +73,8 @@ const AHU_POINTS = (ahu: 'AHU-1' | 'AHU-2'): PointRow[] => [
   [`${ahu} Outside Air Damper Command`, 'Damper_Position_Command', 'PERCENT', `demo:${ahu}-OAD-CMD`],
   [`${ahu} Supply Air Flow`, 'Supply_Air_Flow_Sensor', 'M3-PER-SEC', `demo:${ahu}-SAF`],
 ];
-const asPoints = (rows: PointRow[]) => rows.map(([name, type, unit, timeseriesId]) => ({ name, type, unit, timeseriesId }));
+const asPoints = (rows: PointRow[]) =>
+  rows.map(([name, type, unit, timeseriesId]) => ({ name, type, unit, timeseriesId }));
 
 const EXAMPLE_EQUIPMENT = `{ equipment(siteId: "demo", is: "AHU") { name type points { name type unit timeseriesId } } }`;
 
@@ -134,14 +135,22 @@ describe('example: zone(name: "Zone 2-04") { name upstream(maxDepth: 3) { name t
 // --- Example 3: building { locations(recursive: true) { equipment } } ------------------------------
 
 /** Locations under Demo Tower by hasPart, with their asserted type and the equipment located in each. */
-function expectedBuildingLocations(): Array<{ name: string; type: string; equipment: Array<{ name: string; type: string }> }> {
+function expectedBuildingLocations(): Array<{
+  name: string;
+  type: string;
+  equipment: Array<{ name: string; type: string }>;
+}> {
   const e = (name: string, type: string) => ({ name, type });
   const out = [
     { name: 'Floor 1', type: 'Level', equipment: [] },
     { name: 'Floor 2', type: 'Level', equipment: [] },
     { name: 'Floor 3', type: 'Floor', equipment: [] },
     { name: 'Floor 4', type: 'Level', equipment: [] },
-    { name: 'Roof', type: 'RoofLevel', equipment: [e('CT-1', 'Cooling_Tower'), e('AHU-2', 'Air_Handling_Unit'), e('WS-1', 'Weather_Station')] },
+    {
+      name: 'Roof',
+      type: 'RoofLevel',
+      equipment: [e('CT-1', 'Cooling_Tower'), e('AHU-2', 'Air_Handling_Unit'), e('WS-1', 'Weather_Station')],
+    },
     {
       name: 'Mechanical Room',
       type: 'UtilitiesRoom',
@@ -200,14 +209,46 @@ const EXAMPLE_POINT = `{ point(siteId: "demo", locationName: "Floor 2", equipmen
 
 /** Points of floor 2's VAVs (VAV-2-01 has reheat and humidity; VAV-2-03 humidity), from demo.ttl. */
 const FLOOR_2_VAV_POINTS: Record<string, string[]> = {
-  'VAV-2-01': ['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
-    'Damper Position', 'Zone Air Humidity', 'Occupancy', 'Reheat Valve Command', 'Discharge Air Temp'],
-  'VAV-2-02': ['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
-    'Damper Position', 'Occupancy'],
-  'VAV-2-03': ['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
-    'Damper Position', 'Zone Air Humidity', 'Occupancy'],
-  'VAV-2-04': ['Zone Air Temp', 'Zone Air Temp Setpoint', 'Supply Air Flow', 'Supply Air Flow Setpoint', 'Damper Command',
-    'Damper Position', 'Occupancy'],
+  'VAV-2-01': [
+    'Zone Air Temp',
+    'Zone Air Temp Setpoint',
+    'Supply Air Flow',
+    'Supply Air Flow Setpoint',
+    'Damper Command',
+    'Damper Position',
+    'Zone Air Humidity',
+    'Occupancy',
+    'Reheat Valve Command',
+    'Discharge Air Temp',
+  ],
+  'VAV-2-02': [
+    'Zone Air Temp',
+    'Zone Air Temp Setpoint',
+    'Supply Air Flow',
+    'Supply Air Flow Setpoint',
+    'Damper Command',
+    'Damper Position',
+    'Occupancy',
+  ],
+  'VAV-2-03': [
+    'Zone Air Temp',
+    'Zone Air Temp Setpoint',
+    'Supply Air Flow',
+    'Supply Air Flow Setpoint',
+    'Damper Command',
+    'Damper Position',
+    'Zone Air Humidity',
+    'Occupancy',
+  ],
+  'VAV-2-04': [
+    'Zone Air Temp',
+    'Zone Air Temp Setpoint',
+    'Supply Air Flow',
+    'Supply Air Flow Setpoint',
+    'Damper Command',
+    'Damper Position',
+    'Occupancy',
+  ],
 };
 
 describe('example: point(locationName: "Floor 2", equipmentIs: "VAV") { name equipment { name } }', () => {
@@ -224,7 +265,10 @@ describe('example: point(locationName: "Floor 2", equipmentIs: "VAV") { name equ
     const { data } = await run(`{ point(siteId: "demo", locationName: "Floor 2", nameMatch: EXACT, equipmentIs: "VAV",
       is: "Zone_Air_Temperature_Sensor") { name equipment { name } } }`);
     expect(sortByName(data.point)).toEqual(
-      ['VAV-2-01', 'VAV-2-02', 'VAV-2-03', 'VAV-2-04'].map((v) => ({ name: `${v} Zone Air Temp`, equipment: { name: v } })),
+      ['VAV-2-01', 'VAV-2-02', 'VAV-2-03', 'VAV-2-04'].map((v) => ({
+        name: `${v} Zone Air Temp`,
+        equipment: { name: v },
+      })),
     );
   });
 
@@ -243,7 +287,11 @@ describe('example: entityByIfcId { ... on Equipment { name points { name } } ...
     const { data } = await run(EXAMPLE_IFC, { ifcId: '2t4oFYgav4YgXJsMhiI4RW' });
     expect(data.entityByIfcId.__typename).toBe('Equipment');
     expect(data.entityByIfcId.name).toBe('AHU-1');
-    expect(data.entityByIfcId.points.map((p: any) => p.name).sort()).toEqual(AHU_POINTS('AHU-1').map(([n]) => n).sort());
+    expect(data.entityByIfcId.points.map((p: any) => p.name).sort()).toEqual(
+      AHU_POINTS('AHU-1')
+        .map(([n]) => n)
+        .sort(),
+    );
   });
 
   it('answers AHU-2 for 07Nck6zjD1BPZbUQpI_lrO and CH-1 (its ten points, CH-1-RUN by isPointOf, and the chilled water system enable command) for 2HWO$XNpf9huQctQuMQBVs', async () => {
@@ -253,9 +301,17 @@ describe('example: entityByIfcId { ... on Equipment { name points { name } } ...
     expect([ch1.__typename, ch1.name]).toEqual(['Equipment', 'CH-1']);
     expect(ch1.points.map((p: any) => p.name).sort()).toEqual(
       [
-        'CH-1 Leaving Chilled Water Temp', 'CH-1 Entering Chilled Water Temp', 'CH-1 Leaving Chilled Water Temp Setpoint',
-        'CH-1 Leaving Condenser Water Temp', 'CH-1 Entering Condenser Water Temp', 'CH-1 Chilled Water Flow',
-        'CH-1 Enable Command', 'CH-1 Run Status', 'CH-1 Fault', 'CH-1 Electric Power', 'CHW-SYS Enable Command',
+        'CH-1 Leaving Chilled Water Temp',
+        'CH-1 Entering Chilled Water Temp',
+        'CH-1 Leaving Chilled Water Temp Setpoint',
+        'CH-1 Leaving Condenser Water Temp',
+        'CH-1 Entering Condenser Water Temp',
+        'CH-1 Chilled Water Flow',
+        'CH-1 Enable Command',
+        'CH-1 Run Status',
+        'CH-1 Fault',
+        'CH-1 Electric Power',
+        'CHW-SYS Enable Command',
       ].sort(),
     );
   });

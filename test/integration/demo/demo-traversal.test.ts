@@ -71,7 +71,11 @@ const FCUS = ['FCU-1-1', 'FCU-2-1', 'FCU-3-1', 'FCU-4-1'];
 
 describe('zone upstream', () => {
   it('Zone-2-04 at maxDepth 3: VAV-2-04, AHU-1, then CHWP-1 and HX-1', async () => {
-    expectNearestFirst(await zoneField('Zone-2-04', 'upstream(maxDepth: 3)'), [['VAV-2-04'], ['AHU-1'], ['CHWP-1', 'HX-1']]);
+    expectNearestFirst(await zoneField('Zone-2-04', 'upstream(maxDepth: 3)'), [
+      ['VAV-2-04'],
+      ['AHU-1'],
+      ['CHWP-1', 'HX-1'],
+    ]);
   });
 
   it('Zone-2-04 at any depth: the whole plant behind AHU-1, 6 hops up to CT-1', async () => {
@@ -105,7 +109,11 @@ describe('zone upstream', () => {
   });
 
   it('Zone-2-05 (telecom room, FCU): FCU-2-1, then both pumps, then chiller and boiler', async () => {
-    expectNearestFirst(await zoneField('Zone-2-05', 'upstream(maxDepth: 3)'), [['FCU-2-1'], ['CHWP-1', 'HWP-1'], ['CH-1', 'B-1']]);
+    expectNearestFirst(await zoneField('Zone-2-05', 'upstream(maxDepth: 3)'), [
+      ['FCU-2-1'],
+      ['CHWP-1', 'HWP-1'],
+      ['CH-1', 'B-1'],
+    ]);
   });
 
   it('is: filters the result, not the walk: the pumps upstream of Zone-2-04', async () => {
@@ -150,11 +158,19 @@ describe('equipment feeds, fedBy, upstream and downstream', () => {
   });
 
   it('AHU-1 upstream: the chilled- and hot-water plant, 4 hops up to CT-1', async () => {
-    expectNearestFirst(await equipmentField('AHU-1', 'upstream'), [['CHWP-1', 'HX-1'], ['CH-1', 'HWP-1'], ['CWP-1', 'B-1'], ['CT-1']]);
+    expectNearestFirst(await equipmentField('AHU-1', 'upstream'), [
+      ['CHWP-1', 'HX-1'],
+      ['CH-1', 'HWP-1'],
+      ['CWP-1', 'B-1'],
+      ['CT-1'],
+    ]);
   });
 
   it('maxDepth bounds hops: CH-1 downstream(maxDepth: 2) is CHWP-1, then the AHUs and FCUs', async () => {
-    expectNearestFirst(await equipmentField('CH-1', 'downstream(maxDepth: 2)'), [['CHWP-1'], ['AHU-1', 'AHU-2', ...FCUS]]);
+    expectNearestFirst(await equipmentField('CH-1', 'downstream(maxDepth: 2)'), [
+      ['CHWP-1'],
+      ['AHU-1', 'AHU-2', ...FCUS],
+    ]);
   });
 
   it('downstream(is: "VAV") of B-1: every VAV (HX-1 reaches the reheat ones first, the AHUs the rest)', async () => {
@@ -164,15 +180,24 @@ describe('equipment feeds, fedBy, upstream and downstream', () => {
 
 describe('medium (an edge carries what its source outputs)', () => {
   it('CH-1 downstream on CHILLED_WATER reaches CHWP-1, the AHUs and the FCUs, and not the VAVs behind the AHUs (air edges)', async () => {
-    expectNearestFirst(await equipmentField('CH-1', 'downstream(medium: "CHILLED_WATER")'), [['CHWP-1'], ['AHU-1', 'AHU-2', ...FCUS]]);
+    expectNearestFirst(await equipmentField('CH-1', 'downstream(medium: "CHILLED_WATER")'), [
+      ['CHWP-1'],
+      ['AHU-1', 'AHU-2', ...FCUS],
+    ]);
   });
 
   it('without medium, CH-1 downstream also takes the 16 VAVs', async () => {
-    expectNearestFirst(await equipmentField('CH-1', 'downstream'), [['CHWP-1'], ['AHU-1', 'AHU-2', ...FCUS], vavs([1, 2, 3, 4])]);
+    expectNearestFirst(await equipmentField('CH-1', 'downstream'), [
+      ['CHWP-1'],
+      ['AHU-1', 'AHU-2', ...FCUS],
+      vavs([1, 2, 3, 4]),
+    ]);
   });
 
   it('WATER matches chilled water edges too (Chilled_Water is narrower than Water)', async () => {
-    expect(sorted(await equipmentField('CH-1', 'downstream(medium: "WATER")'))).toEqual(sorted(['CHWP-1', 'AHU-1', 'AHU-2', ...FCUS]));
+    expect(sorted(await equipmentField('CH-1', 'downstream(medium: "WATER")'))).toEqual(
+      sorted(['CHWP-1', 'AHU-1', 'AHU-2', ...FCUS]),
+    );
   });
 
   it('CH-1 downstream on AIR is empty: its first edge carries chilled water', async () => {
@@ -180,7 +205,9 @@ describe('medium (an edge carries what its source outputs)', () => {
   });
 
   it('the medium value is case-insensitive', async () => {
-    expect(sorted(await equipmentField('CH-1', 'downstream(medium: "chilled_water")'))).toEqual(sorted(['CHWP-1', 'AHU-1', 'AHU-2', ...FCUS]));
+    expect(sorted(await equipmentField('CH-1', 'downstream(medium: "chilled_water")'))).toEqual(
+      sorted(['CHWP-1', 'AHU-1', 'AHU-2', ...FCUS]),
+    );
   });
 
   it('AHU-1 upstream on CHILLED_WATER: CHWP-1, CH-1 (CWP-1 → CH-1 carries condenser water; HX-1 → AHU-1 hot water)', async () => {
@@ -205,7 +232,11 @@ describe('medium (an edge carries what its source outputs)', () => {
   });
 
   it('VAV-1-01 upstream on HOT_WATER is its reheat supply HX-1, HWP-1, B-1 (AHU-1 → VAV-1-01 is air)', async () => {
-    expectNearestFirst(await equipmentField('VAV-1-01', 'upstream(medium: "HOT_WATER")'), [['HX-1'], ['HWP-1'], ['B-1']]);
+    expectNearestFirst(await equipmentField('VAV-1-01', 'upstream(medium: "HOT_WATER")'), [
+      ['HX-1'],
+      ['HWP-1'],
+      ['B-1'],
+    ]);
   });
 
   it('B-1 downstream on HOT_WATER: HWP-1; HX-1 and the FCUs; the AHUs and the four reheat VAVs', async () => {
@@ -221,7 +252,9 @@ describe('medium (an edge carries what its source outputs)', () => {
   });
 
   it('an unknown medium is an UNKNOWN_MEDIUM error', async () => {
-    const res: GraphQLResult = await h.graphql('{ equipment(siteId: "demo", id: "CH-1") { downstream(medium: "LAVA") { name } } }');
+    const res: GraphQLResult = await h.graphql(
+      '{ equipment(siteId: "demo", id: "CH-1") { downstream(medium: "LAVA") { name } } }',
+    );
     expect(res.errors?.[0]?.extensions?.code).toBe('UNKNOWN_MEDIUM');
   });
 });
@@ -232,7 +265,9 @@ describe('parts and location of parts', () => {
   });
 
   it('a part answers partOf, and its location is that of the AHU', async () => {
-    const data = await run(`{ equipment(siteId: "demo", name: "AHU-", is: "Supply_Fan") { name partOf { name } location { name } } }`);
+    const data = await run(
+      `{ equipment(siteId: "demo", name: "AHU-", is: "Supply_Fan") { name partOf { name } location { name } } }`,
+    );
     expect([...data.equipment].sort((a: any, b: any) => a.name.localeCompare(b.name))).toEqual([
       { name: 'AHU-1-SF', partOf: { name: 'AHU-1' }, location: { name: 'Mechanical Room' } },
       { name: 'AHU-2-SF', partOf: { name: 'AHU-2' }, location: { name: 'Roof' } },
@@ -270,7 +305,9 @@ describe('systems', () => {
 
   it('AIR-SYS-1 has AHU-1 and its eight VAVs (VAV-1-03 stated as isPartOf AIR-SYS-1); recursive adds the AHU parts', async () => {
     expect(await systemEquipment('AIR-SYS-1', false)).toEqual(sorted(['AHU-1', ...vavs([1, 2])]));
-    expect(await systemEquipment('AIR-SYS-1', true)).toEqual(sorted(['AHU-1', 'AHU-1-CC', 'AHU-1-HC', 'AHU-1-SF', ...vavs([1, 2])]));
+    expect(await systemEquipment('AIR-SYS-1', true)).toEqual(
+      sorted(['AHU-1', 'AHU-1-CC', 'AHU-1-HC', 'AHU-1-SF', ...vavs([1, 2])]),
+    );
   });
 
   it('AIR-SYS-2 has AHU-2 and its eight VAVs', async () => {
@@ -281,9 +318,23 @@ describe('systems', () => {
     expect(await systemEquipment('HVAC-SYS', false)).toEqual([]);
     expect(await systemEquipment('HVAC-SYS', true)).toEqual(
       sorted([
-        'CH-1', 'CHWP-1', 'CT-1', 'CWP-1', 'B-1', 'HWP-1', 'HX-1',
-        'AHU-1', 'AHU-1-CC', 'AHU-1-HC', 'AHU-1-SF', ...vavs([1, 2]),
-        'AHU-2', 'AHU-2-CC', 'AHU-2-HC', 'AHU-2-SF', ...vavs([3, 4]),
+        'CH-1',
+        'CHWP-1',
+        'CT-1',
+        'CWP-1',
+        'B-1',
+        'HWP-1',
+        'HX-1',
+        'AHU-1',
+        'AHU-1-CC',
+        'AHU-1-HC',
+        'AHU-1-SF',
+        ...vavs([1, 2]),
+        'AHU-2',
+        'AHU-2-CC',
+        'AHU-2-HC',
+        'AHU-2-SF',
+        ...vavs([3, 4]),
       ]),
     );
   });
@@ -313,6 +364,8 @@ describe('systems', () => {
 
   it('the building, recursively, has the four systems with located members', async () => {
     const data = await run(`{ building(siteId: "demo") { systems(recursive: true) { name } } }`);
-    expect(names(data.building[0].systems)).toEqual(expect.arrayContaining(['AIR-SYS-1', 'AIR-SYS-2', 'CHW-SYS', 'HW-SYS']));
+    expect(names(data.building[0].systems)).toEqual(
+      expect.arrayContaining(['AIR-SYS-1', 'AIR-SYS-2', 'CHW-SYS', 'HW-SYS']),
+    );
   });
 });

@@ -47,7 +47,12 @@ describe('properties', () => {
       ['virtual', null],
     ]);
     // The value as a number here; its exact lexical form is checked on its own below.
-    expect(actual.map((p) => (p.name === 'coolingCapacity' ? Number(p.value) : p.value))).toEqual(['DDC-PLANT-1', 650_000, '11', 'false']);
+    expect(actual.map((p) => (p.name === 'coolingCapacity' ? Number(p.value) : p.value))).toEqual([
+      'DDC-PLANT-1',
+      650_000,
+      '11',
+      'false',
+    ]);
   });
 
   it('Room 2-04: its area, 30.4 M2', async () => {
@@ -113,7 +118,10 @@ describe('point values and references', () => {
 
   it('timeseriesId in each of the three styles', async () => {
     // ref:hasExternalReference [ a ref:TimeseriesReference ; ref:hasTimeseriesId … ]
-    expect(await point('VAV-2-04-ZAT', 'timeseriesId unit')).toEqual({ timeseriesId: 'demo:VAV-2-04-ZAT', unit: 'DEG_C' });
+    expect(await point('VAV-2-04-ZAT', 'timeseriesId unit')).toEqual({
+      timeseriesId: 'demo:VAV-2-04-ZAT',
+      unit: 'DEG_C',
+    });
     // ref:hasTimeseriesReference
     expect(await point('CT-1-LCWT', 'timeseriesId')).toEqual({ timeseriesId: 'demo:CT-1-LCWT' });
     expect(await point('CT-1-ECWT', 'timeseriesId')).toEqual({ timeseriesId: 'demo:CT-1-ECWT' });
@@ -137,14 +145,26 @@ describe('point values and references', () => {
   });
 
   it('CH-1-LCHWT-SP: a setpoint whose stated writable "false" overrides the class default', async () => {
-    expect(await point('CH-1-LCHWT-SP', 'writable valueType unit')).toEqual({ writable: 'false', valueType: 'float', unit: 'DEG_C' });
+    expect(await point('CH-1-LCHWT-SP', 'writable valueType unit')).toEqual({
+      writable: 'false',
+      valueType: 'float',
+      unit: 'DEG_C',
+    });
   });
 
   it('writable: stated, else true for commands, setpoints and parameters, false for sensors and statuses', async () => {
     const rows = await Promise.all(
-      ['AHU-1-SAT-SP', 'B-1-LHWT-SP', 'AHU-2-SAT-SP', 'CH-1-EN-CMD', 'VAV-1-01-DPR-CMD', 'VAV-4-02-MINF', 'CH-1-LCHWT', 'AHU-1-SF-STS', 'CH-1-FAULT'].map(
-        async (id) => [id, await point(id, 'writable valueType')],
-      ),
+      [
+        'AHU-1-SAT-SP',
+        'B-1-LHWT-SP',
+        'AHU-2-SAT-SP',
+        'CH-1-EN-CMD',
+        'VAV-1-01-DPR-CMD',
+        'VAV-4-02-MINF',
+        'CH-1-LCHWT',
+        'AHU-1-SF-STS',
+        'CH-1-FAULT',
+      ].map(async (id) => [id, await point(id, 'writable valueType')]),
     );
     expect(Object.fromEntries(rows)).toEqual({
       'AHU-1-SAT-SP': { writable: 'true', valueType: 'float' }, // stated
@@ -178,9 +198,18 @@ describe('point values and references', () => {
   });
 
   it('the example point VAV-2-04-ZAT by name', async () => {
-    const data = await run(`{ point(siteId: "demo", name: "VAV-2-04 Zone Air Temp", nameMatch: EXACT) { id name type unit timeseriesId writable } }`);
+    const data = await run(
+      `{ point(siteId: "demo", name: "VAV-2-04 Zone Air Temp", nameMatch: EXACT) { id name type unit timeseriesId writable } }`,
+    );
     expect(data.point).toEqual([
-      { id: 'VAV-2-04-ZAT', name: 'VAV-2-04 Zone Air Temp', type: 'Zone_Air_Temperature_Sensor', unit: 'DEG_C', timeseriesId: 'demo:VAV-2-04-ZAT', writable: 'false' },
+      {
+        id: 'VAV-2-04-ZAT',
+        name: 'VAV-2-04 Zone Air Temp',
+        type: 'Zone_Air_Temperature_Sensor',
+        unit: 'DEG_C',
+        timeseriesId: 'demo:VAV-2-04-ZAT',
+        writable: 'false',
+      },
     ]);
   });
 
@@ -189,7 +218,13 @@ describe('point values and references', () => {
       point(siteId: "demo", id: "VAV-2-04-ZAT") { typeHierarchy }
       equipment(siteId: "demo", id: "VAV-2-04") { typeHierarchy }
     }`);
-    expect(data.point[0].typeHierarchy).toEqual(['Zone_Air_Temperature_Sensor', 'Air_Temperature_Sensor', 'Temperature_Sensor', 'Sensor', 'Point']);
+    expect(data.point[0].typeHierarchy).toEqual([
+      'Zone_Air_Temperature_Sensor',
+      'Air_Temperature_Sensor',
+      'Temperature_Sensor',
+      'Sensor',
+      'Point',
+    ]);
     expect(data.equipment[0].typeHierarchy).toEqual(['VAV', 'Terminal_Unit', 'HVAC_Equipment', 'Equipment']);
   });
 

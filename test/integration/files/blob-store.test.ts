@@ -23,7 +23,8 @@ const local: StoreVariant = {
   async open(dir) {
     const root = join(dir, 'blobs');
     const store = await LocalBlobStore.open(root);
-    const keys = async () => (await readdir(join(root, 'files')).catch(() => [] as string[])).map((name) => `files/${name}`).sort();
+    const keys = async () =>
+      (await readdir(join(root, 'files')).catch(() => [] as string[])).map((name) => `files/${name}`).sort();
     return { store, tempDir: join(root, '.tmp'), keys };
   },
   async teardown() {},
@@ -52,12 +53,17 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 
 /** A stream of `data` in chunks of `size` bytes, as a request body arrives. */
 const chunked = (data: Buffer, size = 64 * 1024) =>
-  Readable.from((function* () {
-    for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
-  })());
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+    })(),
+  );
 
 async function expectAppError(promise: Promise<unknown>, code: AppError['code']): Promise<void> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe(code);
 }
@@ -96,7 +102,10 @@ describeVariants('BlobStore on $name', variants, (variant) => {
 
   it('stores an empty file', async () => {
     const k = key();
-    expect(await store.put(k, Readable.from([]), { contentType: 'text/plain' })).toEqual({ size: 0, sha256: sha256(Buffer.alloc(0)) });
+    expect(await store.put(k, Readable.from([]), { contentType: 'text/plain' })).toEqual({
+      size: 0,
+      sha256: sha256(Buffer.alloc(0)),
+    });
     expect(await store.stat(k)).toEqual({ size: 0 });
     expect(await bytesOf(await store.get(k))).toHaveLength(0);
   });
@@ -111,21 +120,28 @@ describeVariants('BlobStore on $name', variants, (variant) => {
 
   it('refuses more than maxBytes with PAYLOAD_TOO_LARGE and keeps nothing', async () => {
     const k = key();
-    await expectAppError(store.put(k, chunked(randomBytes(200_000), 10_000), { contentType: 'text/plain', maxBytes: 100_000 }), 'PAYLOAD_TOO_LARGE');
+    await expectAppError(
+      store.put(k, chunked(randomBytes(200_000), 10_000), { contentType: 'text/plain', maxBytes: 100_000 }),
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(await store.stat(k)).toBeUndefined();
     expect(await keys()).not.toContain(k);
     expect(await readdir(tempDir)).toEqual([]);
     // Exactly the limit is allowed.
-    expect((await store.put(k, chunked(randomBytes(100_000)), { contentType: 'text/plain', maxBytes: 100_000 })).size).toBe(100_000);
+    expect(
+      (await store.put(k, chunked(randomBytes(100_000)), { contentType: 'text/plain', maxBytes: 100_000 })).size,
+    ).toBe(100_000);
   });
 
   it('keeps nothing when the body fails half-way', async () => {
     const k = key();
     const failure = new Error('client went away');
-    const body = Readable.from((async function* () {
-      yield randomBytes(256 * 1024);
-      throw failure;
-    })());
+    const body = Readable.from(
+      (async function* () {
+        yield randomBytes(256 * 1024);
+        throw failure;
+      })(),
+    );
     await expect(store.put(k, body, { contentType: 'text/plain' })).rejects.toBe(failure);
     expect(await store.stat(k)).toBeUndefined();
     expect(await keys()).not.toContain(k);
@@ -171,7 +187,11 @@ describeVariants('BlobStore on $name', variants, (variant) => {
   it.runIf(variant === s3)('presigns a short-lived download URL with the given type and disposition', async () => {
     const k = key();
     await store.put(k, Readable.from([Buffer.from('presigned bytes')]), { contentType: 'text/plain' });
-    const url = await store.presignedUrl(k, { expiresSeconds: 60, contentType: 'text/plain', contentDisposition: 'attachment; filename="a.txt"' });
+    const url = await store.presignedUrl(k, {
+      expiresSeconds: 60,
+      contentType: 'text/plain',
+      contentDisposition: 'attachment; filename="a.txt"',
+    });
     expect(url).toMatch(/X-Amz-Signature=/);
     expect(url).toMatch(/X-Amz-Expires=60/);
     const response = await fetch(url!);
@@ -179,20 +199,39 @@ describeVariants('BlobStore on $name', variants, (variant) => {
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="a.txt"');
     expect(await response.text()).toBe('presigned bytes');
     // s3rver checks only expiry (never the signature): an expired URL is refused.
-    const expired = await store.presignedUrl(k, { expiresSeconds: 1, contentType: 'text/plain', contentDisposition: 'attachment' });
+    const expired = await store.presignedUrl(k, {
+      expiresSeconds: 1,
+      contentType: 'text/plain',
+      contentDisposition: 'attachment',
+    });
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await fetch(expired!)).status).toBe(403);
   });
 
   it.runIf(variant === s3)('signs presigned URLs for S3_PUBLIC_ENDPOINT, the host viewers reach', async () => {
-    const publicStore = await S3BlobStore.open({ ...s3Bucket, publicEndpoint: 'https://files.example.com' }, join(dir, 'spool-public'));
-    const url = new URL((await publicStore.presignedUrl(key(), { expiresSeconds: 60, contentType: 'text/plain', contentDisposition: 'attachment' }))!);
+    const publicStore = await S3BlobStore.open(
+      { ...s3Bucket, publicEndpoint: 'https://files.example.com' },
+      join(dir, 'spool-public'),
+    );
+    const url = new URL(
+      (await publicStore.presignedUrl(key(), {
+        expiresSeconds: 60,
+        contentType: 'text/plain',
+        contentDisposition: 'attachment',
+      }))!,
+    );
     expect(url.origin).toBe('https://files.example.com');
     expect(url.pathname).toMatch(new RegExp(`^/${s3Bucket.bucket}/files/`));
   });
 
   it.runIf(variant === local)('has no presigned URLs: the service streams the bytes itself', async () => {
-    expect(await store.presignedUrl(key(), { expiresSeconds: 60, contentType: 'text/plain', contentDisposition: 'attachment' })).toBeUndefined();
+    expect(
+      await store.presignedUrl(key(), {
+        expiresSeconds: 60,
+        contentType: 'text/plain',
+        contentDisposition: 'attachment',
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -200,7 +239,10 @@ describe('an unreachable S3', () => {
   it('fails to open with SERVICE_UNAVAILABLE', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bkg-blobs-'));
     try {
-      await expectAppError(S3BlobStore.open(s3Config('bkg-unreachable', 'http://127.0.0.1:1'), join(dir, 'spool')), 'SERVICE_UNAVAILABLE');
+      await expectAppError(
+        S3BlobStore.open(s3Config('bkg-unreachable', 'http://127.0.0.1:1'), join(dir, 'spool')),
+        'SERVICE_UNAVAILABLE',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

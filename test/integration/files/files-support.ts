@@ -26,7 +26,8 @@ const local: StoreVariant = {
   name: 'the local disk',
   kind: 'local',
   env: (dataDir) => ({ BKG_DATA_DIR: dataDir }),
-  keys: async (dataDir) => (await readdir(join(dataDir, 'blobs', 'files')).catch(() => [] as string[])).map((name) => `files/${name}`).sort(),
+  keys: async (dataDir) =>
+    (await readdir(join(dataDir, 'blobs', 'files')).catch(() => [] as string[])).map((name) => `files/${name}`).sort(),
   teardown: async () => {},
 };
 
@@ -46,13 +47,23 @@ function s3Variant(): StoreVariant {
 export const storeVariants = (): StoreVariant[] => [local, s3Variant()];
 
 /** Sends a multipart form as a browser does: FormData through fetch, the file as a File. */
-export function postForm(h: Harness, path: string, fields: Record<string, string | Blob>, init: { method?: string; token?: string | null } = {}): Promise<Response> {
+export function postForm(
+  h: Harness,
+  path: string,
+  fields: Record<string, string | Blob>,
+  init: { method?: string; token?: string | null } = {},
+): Promise<Response> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const method = init.method ?? 'POST';
   if (init.token === null) return fetch(h.url + path, { method, body: form });
-  return h.fetch(path, { method, body: form, headers: init.token === undefined ? {} : { authorization: `Bearer ${init.token}` } });
+  return h.fetch(path, {
+    method,
+    body: form,
+    headers: init.token === undefined ? {} : { authorization: `Bearer ${init.token}` },
+  });
 }
 
 /** A File with `content`, named and typed as a browser would send it. */
-export const file = (content: string | Uint8Array, name: string, type = 'application/octet-stream') => new File([content as BlobPart], name, { type });
+export const file = (content: string | Uint8Array, name: string, type = 'application/octet-stream') =>
+  new File([content as BlobPart], name, { type });

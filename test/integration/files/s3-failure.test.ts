@@ -23,7 +23,11 @@ async function writeFile(path: string, size: number): Promise<void> {
 async function objectBeingWritten(bucketDir: string, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     for (const name of await readdir(join(bucketDir, 'files')).catch(() => [] as string[])) {
-      if (name.endsWith('._S3rver_object') && ((await stat(join(bucketDir, 'files', name)).catch(() => undefined))?.size ?? 0) > 0) return;
+      if (
+        name.endsWith('._S3rver_object') &&
+        ((await stat(join(bucketDir, 'files', name)).catch(() => undefined))?.size ?? 0) > 0
+      )
+        return;
     }
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -65,7 +69,10 @@ describe('a failing S3 store', () => {
     done.abort();
     await killer;
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', detail: 'The file store (S3) is unavailable.' });
+    expect(await response.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      detail: 'The file store (S3) is unavailable.',
+    });
     expect(await (await h.fetch('/api/files/')).json()).toEqual([]);
     expect(await readdir(spoolDir())).toEqual([]);
     await s3.restart();
@@ -78,7 +85,11 @@ describe('a failing S3 store', () => {
   }, 180_000);
 
   it('keeps every record and its bytes while S3 is down, and serves them again when it is back', async () => {
-    const created = await postForm(h, '/api/files/', { site_id: 'hq', category: 'spec-sheet', file: file('original bytes', 'sheet.txt', 'text/plain') });
+    const created = await postForm(h, '/api/files/', {
+      site_id: 'hq',
+      category: 'spec-sheet',
+      file: file('original bytes', 'sheet.txt', 'text/plain'),
+    });
     expect(created.status).toBe(201);
     const record = await created.json();
     await s3.kill();
@@ -88,7 +99,12 @@ describe('a failing S3 store', () => {
     expect(download.status).toBe(503);
     expect(download.headers.get('content-disposition')).toBeNull();
     expect((await h.fetch(`/api/files/${record.id}/download/?redirect=1`, { redirect: 'manual' })).status).toBe(302);
-    const replaced = await postForm(h, `/api/files/${record.id}/`, { name: 'changed.txt', file: file('new bytes', 'new.txt') }, { method: 'PUT' });
+    const replaced = await postForm(
+      h,
+      `/api/files/${record.id}/`,
+      { name: 'changed.txt', file: file('new bytes', 'new.txt') },
+      { method: 'PUT' },
+    );
     expect(replaced.status).toBe(503);
     expect((await h.fetch(`/api/files/${record.id}/`, { method: 'DELETE' })).status).toBe(503);
     const another = await postForm(h, '/api/files/', { site_id: 'hq', category: 'other', file: file('x', 'x.txt') });

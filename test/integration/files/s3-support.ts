@@ -27,7 +27,13 @@ export function s3Config(bucket: string = uniqueBucket(), at: string = endpoint 
 
 /** The variables that make the service use `config`. */
 export function s3Env(config: S3Config): Record<string, string> {
-  return { S3_ENDPOINT: config.endpoint, S3_BUCKET: config.bucket, S3_ACCESS_KEY: config.accessKey, S3_SECRET_KEY: config.secretKey, S3_REGION: config.region };
+  return {
+    S3_ENDPOINT: config.endpoint,
+    S3_BUCKET: config.bucket,
+    S3_ACCESS_KEY: config.accessKey,
+    S3_SECRET_KEY: config.secretKey,
+    S3_REGION: config.region,
+  };
 }
 
 function clientOf(config: S3Config): Client {
@@ -72,7 +78,9 @@ export interface S3rverProcess {
 const s3rverBin = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
 
 function launch(dir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [s3rverBin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [s3rverBin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => {

@@ -60,7 +60,8 @@ class FlakyBlobs {
   store(): BlobStore {
     return new Proxy(this.inner, {
       get: (target, property, receiver) => {
-        if (property === 'delete' && this.failDeletes) return async () => Promise.reject(serviceUnavailable('The file store is unavailable.'));
+        if (property === 'delete' && this.failDeletes)
+          return async () => Promise.reject(serviceUnavailable('The file store is unavailable.'));
         const value = Reflect.get(target, property, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -76,9 +77,13 @@ describeVariants('site files on $name', engines, (engine) => {
 
   const put = async (content: string) => {
     const key = files.newBlobKey();
-    return { key, ...(await blobs.inner.put(key, Readable.from([Buffer.from(content)]), { contentType: 'text/plain' })) };
+    return {
+      key,
+      ...(await blobs.inner.put(key, Readable.from([Buffer.from(content)]), { contentType: 'text/plain' })),
+    };
   };
-  const create = async (content: string, overrides: Partial<NewFileFields> = {}) => files.create(fields(overrides), await put(content));
+  const create = async (content: string, overrides: Partial<NewFileFields> = {}) =>
+    files.create(fields(overrides), await put(content));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-site-files-'));
@@ -86,7 +91,19 @@ describeVariants('site files on $name', engines, (engine) => {
     blobs = new FlakyBlobs(await LocalBlobStore.open(join(dir, 'blobs')));
     files = new SiteFiles(db, blobs.store(), createLogger({ logLevel: 'silent' }));
     const sites = new SiteStore(db);
-    for (const id of ['hq', 'other']) await sites.ensure({ id, name: id, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'UTC' });
+    for (const id of ['hq', 'other'])
+      await sites.ensure({
+        id,
+        name: id,
+        organization: null,
+        address: null,
+        city: null,
+        country: null,
+        country_code: null,
+        latitude: null,
+        longitude: null,
+        timezone: 'UTC',
+      });
   });
 
   afterAll(async () => {
@@ -102,7 +119,15 @@ describeVariants('site files on $name', engines, (engine) => {
 
   it('records stored bytes and reads them back', async () => {
     const file = await create('hello', { name: 'Grüße.txt', entity_uri: 'https://example.org/hq#AHU-1' });
-    expect(file).toMatchObject({ site: 'hq', name: 'Grüße.txt', size_bytes: 5, format: null, storey: '', sort_order: 0, source_ifc: null });
+    expect(file).toMatchObject({
+      site: 'hq',
+      name: 'Grüße.txt',
+      size_bytes: 5,
+      format: null,
+      storey: '',
+      sort_order: 0,
+      source_ifc: null,
+    });
     expect(await files.get(file.id)).toEqual(file);
     expect(await text(await blobs.inner.get(file.blob_key))).toBe('hello');
   });
@@ -116,15 +141,22 @@ describeVariants('site files on $name', engines, (engine) => {
 
   it('lists by site, category and entity, oldest first, and pages', async () => {
     const made: StoredFile[] = [];
-    for (const [i, category] of (['spec-sheet', 'maintenance', 'spec-sheet'] as const).entries()) made.push(await create(`${i}`, { category, entity_uri: i === 2 ? 'urn:x' : '' }));
+    for (const [i, category] of (['spec-sheet', 'maintenance', 'spec-sheet'] as const).entries())
+      made.push(await create(`${i}`, { category, entity_uri: i === 2 ? 'urn:x' : '' }));
     await create('elsewhere', { site: 'other' });
     expect((await files.list({ sites: ['hq'] })).map((f) => f.id)).toEqual(made.map((f) => f.id));
-    expect((await files.list({ sites: '*', site: 'hq', category: 'spec-sheet' })).map((f) => f.id)).toEqual([made[0]!.id, made[2]!.id]);
+    expect((await files.list({ sites: '*', site: 'hq', category: 'spec-sheet' })).map((f) => f.id)).toEqual([
+      made[0]!.id,
+      made[2]!.id,
+    ]);
     expect((await files.list({ sites: '*', entityUri: 'urn:x' })).map((f) => f.id)).toEqual([made[2]!.id]);
     expect(await files.count({ sites: ['hq', 'other'] })).toBe(4);
     expect(await files.count({ sites: [] })).toBe(0);
     expect(await files.list({ sites: [] })).toEqual([]);
-    expect((await files.list({ sites: ['hq'] }, { limit: 2, offset: 1 })).map((f) => f.id)).toEqual([made[1]!.id, made[2]!.id]);
+    expect((await files.list({ sites: ['hq'] }, { limit: 2, offset: 1 })).map((f) => f.id)).toEqual([
+      made[1]!.id,
+      made[2]!.id,
+    ]);
   });
 
   it('lists a site’s models by sort_order, then upload time, filtered by format and storey', async () => {
@@ -142,7 +174,13 @@ describeVariants('site files on $name', engines, (engine) => {
     const file = await create('v1');
     const upload = await put('version 2');
     const updated = await files.update(file.id, { name: 'b.txt' }, upload);
-    expect(updated).toMatchObject({ name: 'b.txt', blob_key: upload.key, size_bytes: 9, sha256: upload.sha256, created_at: file.created_at });
+    expect(updated).toMatchObject({
+      name: 'b.txt',
+      blob_key: upload.key,
+      size_bytes: 9,
+      sha256: upload.sha256,
+      created_at: file.created_at,
+    });
     expect(await blobs.inner.stat(file.blob_key)).toBeUndefined();
     expect(await text(await blobs.inner.get(upload.key))).toBe('version 2');
   });

@@ -72,7 +72,14 @@ describeVariants('a 200 MB upload and download on $name', storeVariants(), (vari
   it('streams the upload to the store without memory growing with the file', async () => {
     let record: any;
     const growth = await rssGrowth(async () => {
-      const form = ['-F', 'site_id=hq', '-F', 'category=model-3d', '-F', `file=@${path};type=model/gltf-binary;filename=big.glb`];
+      const form = [
+        '-F',
+        'site_id=hq',
+        '-F',
+        'category=model-3d',
+        '-F',
+        `file=@${path};type=model/gltf-binary;filename=big.glb`,
+      ];
       const answer = await curl(['-H', `authorization: Bearer ${h.adminKey}`, ...form, `${h.url}/api/files/`]);
       expect(answer.status, answer.body).toBe(201);
       record = JSON.parse(answer.body);

@@ -25,7 +25,10 @@ async function timed(query: string, variables: Record<string, unknown> = {}) {
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query, variables }),
   });
-  const body = (await response.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  const body = (await response.json()) as {
+    data?: unknown;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  };
   return { status: response.status, body, ms: performance.now() - started };
 }
 
@@ -36,7 +39,11 @@ describe('a text filter longer than its limit', () => {
   ])('a 5 MB name as %s is refused at once, naming the argument and the limit', async (_as, query, variables) => {
     const { status, body, ms } = await timed(query, variables);
     expect(status).toBe(400);
-    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'name', maxLength: NAME_LIMIT });
+    expect(body.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      argument: 'name',
+      maxLength: NAME_LIMIT,
+    });
     expect(body.errors?.[0]?.message).toContain('"name"');
     expect(body.errors?.[0]?.message).toContain(NAME_LIMIT.toLocaleString('en'));
     expect(ms).toBeLessThan(2000);
@@ -52,15 +59,23 @@ describe('a text filter longer than its limit', () => {
 
   it('an IRI argument past its own limit is refused, naming it', async () => {
     const iri = `https://example.org/f#${'x'.repeat(FILTER_TEXT_LIMITS.is)}`;
-    const { status, body } = await timed('query($c: String) { point(siteId: "big", equipmentIs: $c) { id } }', { c: iri });
+    const { status, body } = await timed('query($c: String) { point(siteId: "big", equipmentIs: $c) { id } }', {
+      c: iri,
+    });
     expect(status).toBe(400);
-    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'equipmentIs', maxLength: FILTER_TEXT_LIMITS.is });
+    expect(body.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      argument: 'equipmentIs',
+      maxLength: FILTER_TEXT_LIMITS.is,
+    });
   });
 });
 
 describe('a text filter at its limit', () => {
   it('a name of exactly the limit still answers', async () => {
-    const { status, body } = await timed('query($n: String) { equipment(siteId: "big", name: $n) { id } }', { n: 'a'.repeat(NAME_LIMIT) });
+    const { status, body } = await timed('query($n: String) { equipment(siteId: "big", name: $n) { id } }', {
+      n: 'a'.repeat(NAME_LIMIT),
+    });
     expect(body.errors).toBeUndefined();
     expect(status).toBe(200);
     expect(body.data).toEqual({ equipment: [] });

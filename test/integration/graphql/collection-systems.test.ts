@@ -22,19 +22,27 @@ const ids = (...local: string[]) => local.map((id) => EX + id).sort();
 
 describe('a hot-water loop is a system', () => {
   it('is listed among the systems, with its Brick type', async () => {
-    const data = await ok('{ system(siteId: "hw") { uri } loop: system(siteId: "hw", name: "Hot Water Loop") { id type } }');
-    expect(uris(data.system)).toEqual(referenceColumn(reference, `SELECT DISTINCT ?s WHERE { ${isSystem('?s')} }`, 's'));
+    const data = await ok(
+      '{ system(siteId: "hw") { uri } loop: system(siteId: "hw", name: "Hot Water Loop") { id type } }',
+    );
+    expect(uris(data.system)).toEqual(
+      referenceColumn(reference, `SELECT DISTINCT ?s WHERE { ${isSystem('?s')} }`, 's'),
+    );
     expect(uris(data.system)).toEqual(ids('HWL', 'Heating'));
     expect(data.loop).toEqual([{ id: 'HWL', type: 'Hot_Water_Loop' }]);
   });
 
   it('is found by its Brick classes', async () => {
-    const data = await ok('{ loop: system(siteId: "hw", is: "Loop") { id } water: system(siteId: "hw", is: "Hot_Water_Loop") { id } }');
+    const data = await ok(
+      '{ loop: system(siteId: "hw", is: "Loop") { id } water: system(siteId: "hw", is: "Hot_Water_Loop") { id } }',
+    );
     expect(data).toEqual({ loop: [{ id: 'HWL' }], water: [{ id: 'HWL' }] });
   });
 
   it('is found by is: "System" too, so that the kind adds up', async () => {
-    const data = await ok('{ all: system(siteId: "hw") { uri } systems: system(siteId: "hw", is: "System") { uri } count: systemCount(siteId: "hw", is: "System") }');
+    const data = await ok(
+      '{ all: system(siteId: "hw") { uri } systems: system(siteId: "hw", is: "System") { uri } count: systemCount(siteId: "hw", is: "System") }',
+    );
     expect(uris(data.systems)).toEqual(uris(data.all));
     expect(data.count).toBe(2);
   });
@@ -47,12 +55,16 @@ describe('a hot-water loop is a system', () => {
 
   it('has as points its own, its member sensors and its equipment’s', async () => {
     const data = await ok('{ system(siteId: "hw", name: "Hot Water Loop") { points { uri } } }');
-    expect(uris(data.system[0].points)).toEqual(ids('Boiler1_Status', 'HWR_Temp', 'HWS_Setpoint', 'HWS_Temp', 'Pump1_Speed'));
+    expect(uris(data.system[0].points)).toEqual(
+      ids('Boiler1_Status', 'HWR_Temp', 'HWS_Setpoint', 'HWS_Temp', 'Pump1_Speed'),
+    );
     expect(uris(data.system[0].points)).toEqual(referenceColumn(reference, pointsOf(`<${EX}HWL>`), 'p'));
   });
 
   it('answers systemId on the equipment and point roots as its own fields do', async () => {
-    const data = await ok('{ equipment(siteId: "hw", systemId: "HWL") { uri } point(siteId: "hw", systemId: "HWL") { uri } }');
+    const data = await ok(
+      '{ equipment(siteId: "hw", systemId: "HWL") { uri } point(siteId: "hw", systemId: "HWL") { uri } }',
+    );
     expect(uris(data.equipment)).toEqual(referenceColumn(reference, equipmentOf(`<${EX}HWL>`), 'e'));
     expect(uris(data.point)).toEqual(referenceColumn(reference, pointsOf(`<${EX}HWL>`), 'p'));
   });
@@ -75,7 +87,11 @@ describe('a hot-water loop is a system', () => {
     expect(uris(data.equipment[0].systems)).toEqual(ids('HWL'));
     // Systems with a member among the equipment located in the building.
     expect(uris(data.building[0].systems)).toEqual(
-      referenceColumn(reference, `SELECT DISTINCT ?s WHERE { ?e ${LOCATED} <${EX}Plant> . ?s ${PART} ?e . ${isSystem('?s')} }`, 's'),
+      referenceColumn(
+        reference,
+        `SELECT DISTINCT ?s WHERE { ?e ${LOCATED} <${EX}Plant> . ?s ${PART} ?e . ${isSystem('?s')} }`,
+        's',
+      ),
     );
   });
 });
@@ -91,10 +107,18 @@ describe('a system that has the loop as a sub-system', () => {
     expect(heating.points).toEqual([]);
     expect(data.point).toEqual([]);
     const below = `<${EX}Heating> ${PART}+ ?m .`;
-    expect(uris(heating.all)).toEqual(referenceColumn(reference, `SELECT DISTINCT ?m WHERE { ${below} ${isA('?m', 'Equipment')} }`, 'm'));
-    expect(uris(heating.allPoints)).toEqual(
-      referenceColumn(reference, `SELECT DISTINCT ?p WHERE { { <${EX}Heating> ${POINT} ?p } UNION { ${below} ?m ${POINT}? ?p } ${isA('?p', 'Point')} }`, 'p'),
+    expect(uris(heating.all)).toEqual(
+      referenceColumn(reference, `SELECT DISTINCT ?m WHERE { ${below} ${isA('?m', 'Equipment')} }`, 'm'),
     );
-    expect(uris(heating.allPoints)).toEqual(ids('Boiler1_Status', 'HWR_Temp', 'HWS_Setpoint', 'HWS_Temp', 'Pump1_Speed'));
+    expect(uris(heating.allPoints)).toEqual(
+      referenceColumn(
+        reference,
+        `SELECT DISTINCT ?p WHERE { { <${EX}Heating> ${POINT} ?p } UNION { ${below} ?m ${POINT}? ?p } ${isA('?p', 'Point')} }`,
+        'p',
+      ),
+    );
+    expect(uris(heating.allPoints)).toEqual(
+      ids('Boiler1_Status', 'HWR_Temp', 'HWS_Setpoint', 'HWS_Temp', 'Pump1_Speed'),
+    );
   });
 });

@@ -12,7 +12,14 @@ const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sites: { g: generateBuilding(4), ifc: fixture('ifc'), props: fixture('labels-props'), equipment: fixture('equipment') } });
+  h = await createHarness({
+    sites: {
+      g: generateBuilding(4),
+      ifc: fixture('ifc'),
+      props: fixture('labels-props'),
+      equipment: fixture('equipment'),
+    },
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -36,18 +43,52 @@ async function bothWays(query: string, variables?: Record<string, unknown>): Pro
 }
 
 const CASES: Array<[string, string, Record<string, unknown>?]> = [
-  ['scalars, aliases and __typename at every level', '{ __typename all: point(siteId: "g") { __typename id n: name type typeHierarchy unit timeseriesId writable valueType equipmentId uri } }'],
-  ['nested lists, single relations and repeated fields', '{ equipment(siteId: "g") { id location { id type } points { id name } also: points(is: "Setpoint") { id } feeds { id } upstream { id } systems { name } } }'],
-  ['a building tree', '{ building(siteId: "g") { name locations(recursive: true) { id name equipment { id points { id } } zones { id } } } }'],
-  ['named and inline fragments', 'query { zone(siteId: "g") { ...Z ... on Zone { points { ...P } } } } fragment Z on Zone { id name locations { id } } fragment P on Point { id unit }'],
-  ['properties cut to their selection', '{ equipment(siteId: "props") { id properties { name v: value __typename } } location(siteId: "props", locationId: "R101") { properties { unit name } } }'],
-  ['currentValue cut to its selection', '{ point(siteId: "g", is: "Temperature_Sensor") { id currentValue { quality __typename } } }'],
-  ['@skip and @include with variables', 'query ($on: Boolean!) { point(siteId: "g", limit: 3) { id name @include(if: $on) unit @skip(if: $on) } }', { on: true }],
-  ['the KgEntity union', '{ a: entityByIfcId(siteId: "ifc", ifcId: "1hOSvn6df7F8_7GcBWlR72") { __typename ... on Equipment { id points { id } } ... on Location { name } } b: entityByIfcId(siteId: "ifc", ifcId: "3cUkl32yn9qRSPvBJVyWYp") { __typename ... on Location { name } } c: entityByIfcId(siteId: "ifc", ifcId: "0000000000000000000000") { __typename } }'],
-  ['counts and pages', '{ pointCount(siteId: "g") equipmentCount(siteId: "g", is: "VAV") point(siteId: "g", limit: 2, offset: 3) { id } }'],
+  [
+    'scalars, aliases and __typename at every level',
+    '{ __typename all: point(siteId: "g") { __typename id n: name type typeHierarchy unit timeseriesId writable valueType equipmentId uri } }',
+  ],
+  [
+    'nested lists, single relations and repeated fields',
+    '{ equipment(siteId: "g") { id location { id type } points { id name } also: points(is: "Setpoint") { id } feeds { id } upstream { id } systems { name } } }',
+  ],
+  [
+    'a building tree',
+    '{ building(siteId: "g") { name locations(recursive: true) { id name equipment { id points { id } } zones { id } } } }',
+  ],
+  [
+    'named and inline fragments',
+    'query { zone(siteId: "g") { ...Z ... on Zone { points { ...P } } } } fragment Z on Zone { id name locations { id } } fragment P on Point { id unit }',
+  ],
+  [
+    'properties cut to their selection',
+    '{ equipment(siteId: "props") { id properties { name v: value __typename } } location(siteId: "props", locationId: "R101") { properties { unit name } } }',
+  ],
+  [
+    'currentValue cut to its selection',
+    '{ point(siteId: "g", is: "Temperature_Sensor") { id currentValue { quality __typename } } }',
+  ],
+  [
+    '@skip and @include with variables',
+    'query ($on: Boolean!) { point(siteId: "g", limit: 3) { id name @include(if: $on) unit @skip(if: $on) } }',
+    { on: true },
+  ],
+  [
+    'the KgEntity union',
+    '{ a: entityByIfcId(siteId: "ifc", ifcId: "1hOSvn6df7F8_7GcBWlR72") { __typename ... on Equipment { id points { id } } ... on Location { name } } b: entityByIfcId(siteId: "ifc", ifcId: "3cUkl32yn9qRSPvBJVyWYp") { __typename ... on Location { name } } c: entityByIfcId(siteId: "ifc", ifcId: "0000000000000000000000") { __typename } }',
+  ],
+  [
+    'counts and pages',
+    '{ pointCount(siteId: "g") equipmentCount(siteId: "g", is: "VAV") point(siteId: "g", limit: 2, offset: 3) { id } }',
+  ],
   ['a location that is not there', '{ location(siteId: "g", locationId: "nowhere") { id } }'],
-  ['every field of Equipment', readFileSync(new URL('../../../fixtures/queries/equipment-ahu1.graphql', import.meta.url), 'utf8')],
-  ['an unknown class (an error of a non-null root field)', '{ point(siteId: "g", is: "Temprature_Sensor") { id } building(siteId: "g") { id } }'],
+  [
+    'every field of Equipment',
+    readFileSync(new URL('../../../fixtures/queries/equipment-ahu1.graphql', import.meta.url), 'utf8'),
+  ],
+  [
+    'an unknown class (an error of a non-null root field)',
+    '{ point(siteId: "g", is: "Temprature_Sensor") { id } building(siteId: "g") { id } }',
+  ],
   ['an unknown site beside a nullable field', '{ location(siteId: "nowhere", locationId: "F1") { id } }'],
   ['an argument out of range', '{ equipment(siteId: "g") { points(limit: -1) { id } } }'],
 ];

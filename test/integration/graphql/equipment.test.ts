@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 let h: Harness;
@@ -199,9 +198,7 @@ describe('Equipment.parts and partOf', () => {
   it('filters parts by class and name', async () => {
     expect(await of('AHU1', 'parts', 'is: "Fan"')).toEqual(['AHU-1 Return Fan', 'AHU-1 Supply Fan']);
     expect(await of('AHU1', 'parts', 'name: "FAN"')).toEqual(['AHU-1 Return Fan', 'AHU-1 Supply Fan']);
-    expect(await of('AHU1', 'parts', 'name: "AHU-1 Supply Fan", nameMatch: EXACT')).toEqual([
-      'AHU-1 Supply Fan',
-    ]);
+    expect(await of('AHU1', 'parts', 'name: "AHU-1 Supply Fan", nameMatch: EXACT')).toEqual(['AHU-1 Supply Fan']);
   });
 
   it('gives the whole from either direction', async () => {
@@ -329,7 +326,7 @@ describe('Equipment.location', () => {
   const locationOf = async (id: string) =>
     (await ok(`{ equipment(siteId: "eq", id: "${id}") { location { id name } } }`)).equipment[0].location;
 
-  it('is the equipment\'s own location', async () => {
+  it("is the equipment's own location", async () => {
     expect(await locationOf('AHU1')).toEqual({ id: 'Roof', name: 'Roof' });
     expect(await locationOf('VAV1')).toEqual({ id: 'Office', name: 'Office' });
   });
@@ -338,7 +335,7 @@ describe('Equipment.location', () => {
     expect(await locationOf('AHU1_SF')).toEqual({ id: 'Roof', name: 'Roof' });
   });
 
-  it('prefers a part\'s own location to its whole\'s', async () => {
+  it("prefers a part's own location to its whole's", async () => {
     expect(await locationOf('AHU1_RF')).toEqual({ id: 'Plant', name: 'Plant Room' });
   });
 
@@ -389,7 +386,7 @@ describe('Zone.fedBy and upstream', () => {
     expect(await ofZone('upstream', 'is: "AHU"')).toEqual(['AHU-1']);
   });
 
-  it('Zone.locations lists the zone\'s rooms', async () => {
+  it("Zone.locations lists the zone's rooms", async () => {
     expect(await ofZone('locations')).toEqual(['Office']);
   });
 });

@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type GraphQLResult } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 
 let h: Harness;
 beforeAll(async () => {
@@ -114,7 +113,7 @@ describe('hostile input', () => {
     else expect(res.data.location).toBeNull();
   });
 
-  it('leaves the site\'s data intact', async () => {
+  it("leaves the site's data intact", async () => {
     const res = await h.graphql('{ equipment(siteId: "eq", is: "AHU") { name } }');
     expect(res.errors).toBeUndefined();
     expect(res.data.equipment).toHaveLength(3);

@@ -10,14 +10,23 @@ import { referenceColumn } from '../../support/sparql-reference.ts';
 const { reference, ok } = realModelSuite('plant', 'brick-1.4-ifc-project-and-collection-members');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
-
-
 describe('IFC references that name their project', () => {
   it('give each entity its GlobalId, and not the project’s', async () => {
-    const data = await ok(`{ equipment(siteId: "plant") { name ifcId } room: location(siteId: "plant", locationId: "plant-room") { name ifcId } }`);
-    const answered = [...data.equipment, data.room].filter((e: any) => e.ifcId).map((e: any) => e.ifcId).sort();
+    const data = await ok(
+      `{ equipment(siteId: "plant") { name ifcId } room: location(siteId: "plant", locationId: "plant-room") { name ifcId } }`,
+    );
+    const answered = [...data.equipment, data.room]
+      .filter((e: any) => e.ifcId)
+      .map((e: any) => e.ifcId)
+      .sort();
     expect(answered).toEqual(['0hZ9p1vVf4JAuUxV4FzD0q', '2r5JjxYq97vfDk8l6iHqW4']);
-    expect(answered).toEqual(referenceColumn(reference, 'SELECT ?g WHERE { ?e ref:hasExternalReference ?r . ?r a ref:IFCReference ; ref:ifcGlobalID ?g }', 'g'));
+    expect(answered).toEqual(
+      referenceColumn(
+        reference,
+        'SELECT ?g WHERE { ?e ref:hasExternalReference ?r . ?r a ref:IFCReference ; ref:ifcGlobalID ?g }',
+        'g',
+      ),
+    );
   });
 
   it('are found by entityByIfcId; the project’s own id names no entity', async () => {
@@ -30,10 +39,14 @@ describe('IFC references that name their project', () => {
   });
 
   it('leave the project out of every kind', async () => {
-    const data = await ok(`{ equipment(siteId: "plant") { name } building(siteId: "plant") { name } point(siteId: "plant") { name } system(siteId: "plant") { name } }`);
+    const data = await ok(
+      `{ equipment(siteId: "plant") { name } building(siteId: "plant") { name } point(siteId: "plant") { name } system(siteId: "plant") { name } }`,
+    );
     const all = [...data.equipment, ...data.building, ...data.point, ...data.system].map((e: any) => e.name);
     expect(all).not.toContain('Plant IFC model');
-    expect(names(data.equipment)).toEqual(referenceColumn(reference, 'SELECT ?n WHERE { ?e a/rdfs:subClassOf* brick:Equipment ; rdfs:label ?n }', 'n'));
+    expect(names(data.equipment)).toEqual(
+      referenceColumn(reference, 'SELECT ?n WHERE { ?e a/rdfs:subClassOf* brick:Equipment ; rdfs:label ?n }', 'n'),
+    );
   });
 });
 
@@ -43,7 +56,13 @@ describe('a system with members by rec:includes and brick:hasPart', () => {
     expect(data.system).toHaveLength(1);
     const [system] = data.system;
     expect(names(system.equipment)).toEqual(['CHW pump', 'Chiller']);
-    expect(names(system.equipment)).toEqual(referenceColumn(reference, 'SELECT DISTINCT ?n WHERE { <https://example.org/ifc-project#chw-sys> brick:hasPart ?e . ?e rdfs:label ?n }', 'n'));
+    expect(names(system.equipment)).toEqual(
+      referenceColumn(
+        reference,
+        'SELECT DISTINCT ?n WHERE { <https://example.org/ifc-project#chw-sys> brick:hasPart ?e . ?e rdfs:label ?n }',
+        'n',
+      ),
+    );
     expect(names(system.points)).toEqual(['CHW system enable']);
   });
 });

@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 
 let h: Harness;
 beforeAll(async () => {

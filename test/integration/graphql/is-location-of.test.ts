@@ -15,30 +15,43 @@ const HOLDS = '(brick:isLocationOf|rec:isLocationOf)';
 const EQUIPMENT = 'a/rdfs:subClassOf* brick:Equipment';
 const POINT = 'a/rdfs:subClassOf* brick:Point';
 
-
-
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 /** The named location's field `field` (with `args`), as sorted names. */
 async function under(locationId: string, field: string, args = ''): Promise<string[]> {
-  const data = await ok(`{ location(siteId: "soda", locationId: "${locationId}") { ${field}${args ? `(${args})` : ''} { name } } }`);
+  const data = await ok(
+    `{ location(siteId: "soda", locationId: "${locationId}") { ${field}${args ? `(${args})` : ''} { name } } }`,
+  );
   return names(data.location[field]);
 }
 
 describe('Building and Location fields', () => {
   it('equipment: what a location isLocationOf, with recursive what every location under it is', async () => {
     expect(await under('Floor-1', 'equipment')).toEqual(['AHU-1']);
-    expect(await under('Floor-1', 'equipment')).toEqual(expected(`<https://example.org/soda#Floor-1> ${HOLDS} ?e . ?e ${EQUIPMENT} ; rdfs:label ?name`));
+    expect(await under('Floor-1', 'equipment')).toEqual(
+      expected(`<https://example.org/soda#Floor-1> ${HOLDS} ?e . ?e ${EQUIPMENT} ; rdfs:label ?name`),
+    );
     const data = await ok('{ building(siteId: "soda") { equipment(recursive: true) { name } } }');
     expect(names(data.building[0].equipment)).toEqual(['AHU-1', 'VAV-101', 'VAV-102', 'VAV-201', 'VAV-202']);
-    expect(names(data.building[0].equipment)).toEqual(expected(`<https://example.org/soda#Soda> brick:hasPart* ?l . ?l ${HOLDS} ?e . ?e ${EQUIPMENT} ; rdfs:label ?name`));
+    expect(names(data.building[0].equipment)).toEqual(
+      expected(
+        `<https://example.org/soda#Soda> brick:hasPart* ?l . ?l ${HOLDS} ?e . ?e ${EQUIPMENT} ; rdfs:label ?name`,
+      ),
+    );
   });
 
   it('equipment follows rec:isLocationOf, and a location of a class outside Brick known by its isLocationOf', async () => {
     expect(await under('Floor-2', 'equipment')).toEqual(['VAV-201']);
     expect(await under('Floor-2', 'equipment', 'recursive: true')).toEqual(['VAV-201', 'VAV-202']);
-    const wing = await ok('{ location(siteId: "soda", locationId: "Wing-2E") { name type parent { name } equipment { name } } }');
-    expect(wing.location).toEqual({ name: 'Wing 2E', type: 'Wing', parent: { name: 'Floor 2' }, equipment: [{ name: 'VAV-202' }] });
+    const wing = await ok(
+      '{ location(siteId: "soda", locationId: "Wing-2E") { name type parent { name } equipment { name } } }',
+    );
+    expect(wing.location).toEqual({
+      name: 'Wing 2E',
+      type: 'Wing',
+      parent: { name: 'Floor 2' },
+      equipment: [{ name: 'VAV-202' }],
+    });
     const floor = await ok('{ location(siteId: "soda", locationId: "Floor-2") { locations { name } } }');
     expect(names(floor.location.locations)).toEqual(['Wing 2E']);
   });
@@ -49,7 +62,9 @@ describe('Building and Location fields', () => {
     const points = names(data.building[0].points);
     expect(points).toEqual(['AHU-1 SAT', 'Room 101 Temp', 'VAV-101 Airflow', 'VAV-201 Damper', 'VAV-202 Airflow']);
     expect(points).toEqual(
-      expected(`<https://example.org/soda#Soda> brick:hasPart* ?l . ?l ${HOLDS}/(^brick:isPointOf)? ?p . ?p ${POINT} ; rdfs:label ?name`),
+      expected(
+        `<https://example.org/soda#Soda> brick:hasPart* ?l . ?l ${HOLDS}/(^brick:isPointOf)? ?p . ?p ${POINT} ; rdfs:label ?name`,
+      ),
     );
   });
 
@@ -81,7 +96,13 @@ describe('Equipment.location and Point.location', () => {
   it('Point.location is its own isLocationOf link, else its equipment’s location', async () => {
     const data = await ok('{ point(siteId: "soda") { name location { name } } }');
     const located = data.point.map((p: any) => `${p.name} @ ${p.location?.name ?? '-'}`).sort();
-    expect(located).toEqual(['AHU-1 SAT @ Floor 1', 'Room 101 Temp @ Room 101', 'VAV-101 Airflow @ Room 101', 'VAV-201 Damper @ Floor 2', 'VAV-202 Airflow @ Wing 2E']);
+    expect(located).toEqual([
+      'AHU-1 SAT @ Floor 1',
+      'Room 101 Temp @ Room 101',
+      'VAV-101 Airflow @ Room 101',
+      'VAV-201 Damper @ Floor 2',
+      'VAV-202 Airflow @ Wing 2E',
+    ]);
     expect(located).toEqual(
       expected(`?p ${POINT} ; rdfs:label ?n . { ?l ${HOLDS} ?p } UNION { ?p brick:isPointOf ?q . ?l ${HOLDS} ?q } ?l rdfs:label ?ln
         BIND(CONCAT(?n, " @ ", ?ln) AS ?name)`),
@@ -93,7 +114,11 @@ describe('root filters', () => {
   it('equipment(locationId:) and equipment(locationName:) take what is anywhere under the location', async () => {
     const byId = await ok('{ equipment(siteId: "soda", locationId: "Floor-1") { name } }');
     expect(names(byId.equipment)).toEqual(['AHU-1', 'VAV-101', 'VAV-102']);
-    expect(names(byId.equipment)).toEqual(expected(`<https://example.org/soda#Floor-1> brick:hasPart* ?l . ?l ${HOLDS} ?e . ?e ${EQUIPMENT} ; rdfs:label ?name`));
+    expect(names(byId.equipment)).toEqual(
+      expected(
+        `<https://example.org/soda#Floor-1> brick:hasPart* ?l . ?l ${HOLDS} ?e . ?e ${EQUIPMENT} ; rdfs:label ?name`,
+      ),
+    );
     const byName = await ok('{ equipment(siteId: "soda", locationName: "Floor 2", nameMatch: EXACT) { name } }');
     expect(names(byName.equipment)).toEqual(['VAV-201', 'VAV-202']);
   });
@@ -102,7 +127,9 @@ describe('root filters', () => {
     const data = await ok('{ point(siteId: "soda", locationId: "Floor-1") { name } }');
     expect(names(data.point)).toEqual(['AHU-1 SAT', 'Room 101 Temp', 'VAV-101 Airflow']);
     expect(names(data.point)).toEqual(
-      expected(`<https://example.org/soda#Floor-1> brick:hasPart* ?l . ?l ${HOLDS}/(^brick:isPointOf)? ?p . ?p ${POINT} ; rdfs:label ?name`),
+      expected(
+        `<https://example.org/soda#Floor-1> brick:hasPart* ?l . ?l ${HOLDS}/(^brick:isPointOf)? ?p . ?p ${POINT} ; rdfs:label ?name`,
+      ),
     );
   });
 });

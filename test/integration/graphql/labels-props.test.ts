@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 const byPropertyName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
@@ -125,7 +124,7 @@ describe('type and typeHierarchy', () => {
     expect(data.equipment).toEqual([{ type: 'AHU' }]);
   });
 
-  it('ends a zone\'s hierarchy at Zone, through the class Brick 1.4 replaced HVAC_Zone with', async () => {
+  it("ends a zone's hierarchy at Zone, through the class Brick 1.4 replaced HVAC_Zone with", async () => {
     // brick:HVAC_Zone is deprecated for rec:HVACZone: the type stays as asserted, the hierarchy is the replacement's.
     const data = await ok('{ zone(siteId: "lp", id: "Zone1") { type typeHierarchy } }');
     expect(data.zone).toEqual([{ type: 'HVAC_Zone', typeHierarchy: ['HVAC_Zone', 'HVACZone', 'Zone'] }]);
@@ -199,20 +198,25 @@ describe('hasProperty and propertyValue', () => {
     expect(await list('equipment', 'propertyValue: "DDC"')).toEqual([]);
   });
 
-  it('with hasProperty, propertyValue matches that property\'s value only', async () => {
+  it("with hasProperty, propertyValue matches that property's value only", async () => {
     expect(await list('equipment', 'hasProperty: "pointCount", propertyValue: "12"')).toEqual(['Primary Pump']);
     expect(await list('equipment', 'hasProperty: "serial", propertyValue: "12"')).toEqual(['Secondary Pump']);
-    expect(await list('equipment', 'hasProperty: "controllerName", propertyValue: "DDC-7"')).toEqual([
-      'Primary Pump',
-    ]);
+    expect(await list('equipment', 'hasProperty: "controllerName", propertyValue: "DDC-7"')).toEqual(['Primary Pump']);
     expect(await list('equipment', 'hasProperty: "pointCount", propertyValue: "DDC-7"')).toEqual([]);
   });
 
-  it('hasProperty takes the predicate\'s full IRI (or a prefixed name) too, matching that predicate only', async () => {
-    expect(await list('equipment', 'hasProperty: "https://example.org/f#controllerName"')).toEqual(['Primary Pump', 'Tertiary Pump']);
-    expect(await list('equipment', 'hasProperty: "https://example.org/f#serial", propertyValue: "12"')).toEqual(['Secondary Pump']);
+  it("hasProperty takes the predicate's full IRI (or a prefixed name) too, matching that predicate only", async () => {
+    expect(await list('equipment', 'hasProperty: "https://example.org/f#controllerName"')).toEqual([
+      'Primary Pump',
+      'Tertiary Pump',
+    ]);
+    expect(await list('equipment', 'hasProperty: "https://example.org/f#serial", propertyValue: "12"')).toEqual([
+      'Secondary Pump',
+    ]);
     expect(await list('equipment', 'hasProperty: "https://example.org/other#controllerName"')).toEqual([]);
-    expect(await list('zone', 'hasProperty: "https://brickschema.org/schema/Brick#area", propertyValue: "250"')).toEqual(['North Zone']);
+    expect(
+      await list('zone', 'hasProperty: "https://brickschema.org/schema/Brick#area", propertyValue: "250"'),
+    ).toEqual(['North Zone']);
     expect(await list('zone', 'hasProperty: "brick:area"')).toEqual(['North Zone']);
     expect(await list('zone', 'hasProperty: "rec:area"')).toEqual([]);
   });

@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 let h: Harness;
@@ -125,9 +124,7 @@ describe('Building.locations', () => {
 
   it('filters by name, CONTAINS by default and EXACT on request', async () => {
     expect(await ofHq('locations', 'recursive: true, name: "room 1"')).toEqual(['Room 101', 'Room 102']);
-    expect(await ofHq('locations', 'recursive: true, name: "Room 101", nameMatch: EXACT')).toEqual([
-      'Room 101',
-    ]);
+    expect(await ofHq('locations', 'recursive: true, name: "Room 101", nameMatch: EXACT')).toEqual(['Room 101']);
     expect(await ofHq('locations', 'recursive: true, name: "room 101", nameMatch: EXACT')).toEqual([]);
   });
 });
@@ -143,18 +140,12 @@ describe('Building.equipment', () => {
 
   it('filters by class including subclasses', async () => {
     expect(await ofHq('equipment', 'recursive: true, is: "VAV"')).toEqual(['VAV-101', 'VAV-102']);
-    expect(await ofHq('equipment', 'recursive: true, is: "Terminal_Unit"')).toEqual([
-      'FCU-201',
-      'VAV-101',
-      'VAV-102',
-    ]);
+    expect(await ofHq('equipment', 'recursive: true, is: "Terminal_Unit"')).toEqual(['FCU-201', 'VAV-101', 'VAV-102']);
   });
 
   it('filters by name', async () => {
     expect(await ofHq('equipment', 'recursive: true, name: "vav"')).toEqual(['VAV-101', 'VAV-102']);
-    expect(await ofHq('equipment', 'recursive: true, name: "VAV-101", nameMatch: EXACT')).toEqual([
-      'VAV-101',
-    ]);
+    expect(await ofHq('equipment', 'recursive: true, name: "VAV-101", nameMatch: EXACT')).toEqual(['VAV-101']);
   });
 });
 
@@ -207,7 +198,7 @@ describe('Building.zones', () => {
 });
 
 describe('Building.systems', () => {
-  it('lists systems with a member among the building\'s own equipment by default', async () => {
+  it("lists systems with a member among the building's own equipment by default", async () => {
     expect(await ofHq('systems')).toEqual(['Hot Water System']);
   });
 
@@ -359,9 +350,7 @@ describe('Location.zones', () => {
 
 describe('Equipment.location and Point.location in a building', () => {
   it('reads the equipment location from either direction', async () => {
-    const data = await ok(
-      '{ equipment(siteId: "loc", name: "VAV-10") { name location { id } } }',
-    );
+    const data = await ok('{ equipment(siteId: "loc", name: "VAV-10") { name location { id } } }');
     const byName = Object.fromEntries(data.equipment.map((e: any) => [e.name, e.location.id]));
     expect(byName).toEqual({ 'VAV-101': 'R101', 'VAV-102': 'R102' });
   });
@@ -392,22 +381,12 @@ describe('equipment(locationId:, locationName:)', () => {
 
   it('matches every location whose name contains locationName, case-insensitively', async () => {
     expect(await equipment('locationName: "room 10"')).toEqual(['VAV-101', 'VAV-102']);
-    expect(await equipment('locationName: "Floor"')).toEqual([
-      'AHU-1',
-      'Annex VAV',
-      'FCU-201',
-      'VAV-101',
-      'VAV-102',
-    ]);
+    expect(await equipment('locationName: "Floor"')).toEqual(['AHU-1', 'Annex VAV', 'FCU-201', 'VAV-101', 'VAV-102']);
     expect(await equipment('locationName: "Nowhere"')).toEqual([]);
   });
 
   it('matches locationName exactly with nameMatch EXACT', async () => {
-    expect(await equipment('locationName: "Floor 1", nameMatch: EXACT')).toEqual([
-      'AHU-1',
-      'VAV-101',
-      'VAV-102',
-    ]);
+    expect(await equipment('locationName: "Floor 1", nameMatch: EXACT')).toEqual(['AHU-1', 'VAV-101', 'VAV-102']);
     expect(await equipment('locationName: "floor 1", nameMatch: EXACT')).toEqual([]);
   });
 
@@ -441,9 +420,9 @@ describe('point(locationId:, locationName:)', () => {
   });
 
   it('combines locationName with equipmentIs and is', async () => {
-    expect(
-      await points('locationName: "Floor 1", nameMatch: EXACT, equipmentIs: "VAV", is: "Sensor"'),
-    ).toEqual(['VAV-101 Airflow']);
+    expect(await points('locationName: "Floor 1", nameMatch: EXACT, equipmentIs: "VAV", is: "Sensor"')).toEqual([
+      'VAV-101 Airflow',
+    ]);
     expect(await points('locationName: "Floor", equipmentIs: "Terminal_Unit"')).toEqual([
       'Annex VAV Airflow',
       'FCU-201 Fan Status',

@@ -43,7 +43,8 @@ async function data(query: string): Promise<Record<string, any>> {
 }
 
 /** `args` with a page appended: `root(args)` becomes `root(args, limit: …, offset: …)`. */
-const paged = (args: string, limit: number, offset: number) => `${args}${args ? ', ' : ''}limit: ${limit}, offset: ${offset}`;
+const paged = (args: string, limit: number, offset: number) =>
+  `${args}${args ? ', ' : ''}limit: ${limit}, offset: ${offset}`;
 
 const uris = (list: Entity[]) => list.map((e) => e.uri);
 const inIriOrder = (list: string[]) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -61,20 +62,23 @@ const ROOTS: Array<[string, string]> = [
 ];
 
 describe('root lists', () => {
-  it.each(ROOTS)('%s(%s): pages of 4 concatenate to the whole list, in IRI order, and the count says how many', async (root, args) => {
-    const whole: Entity[] = (await data(`{ r: ${root}(${args}) { uri name } }`)).r;
-    expect(whole.length).toBeGreaterThan(0);
-    expect(uris(whole)).toEqual(inIriOrder(uris(whole)));
-    expect((await data(`{ n: ${root}Count(${args}) }`)).n).toBe(whole.length);
-    const pages: Entity[][] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const page: Entity[] = (await data(`{ r: ${root}(${paged(args, PAGE, offset)}) { uri name } }`)).r;
-      if (page.length === 0) break;
-      expect(page.length).toBeLessThanOrEqual(PAGE);
-      pages.push(page);
-    }
-    expect(pages.flat()).toEqual(whole);
-  });
+  it.each(ROOTS)(
+    '%s(%s): pages of 4 concatenate to the whole list, in IRI order, and the count says how many',
+    async (root, args) => {
+      const whole: Entity[] = (await data(`{ r: ${root}(${args}) { uri name } }`)).r;
+      expect(whole.length).toBeGreaterThan(0);
+      expect(uris(whole)).toEqual(inIriOrder(uris(whole)));
+      expect((await data(`{ n: ${root}Count(${args}) }`)).n).toBe(whole.length);
+      const pages: Entity[][] = [];
+      for (let offset = 0; ; offset += PAGE) {
+        const page: Entity[] = (await data(`{ r: ${root}(${paged(args, PAGE, offset)}) { uri name } }`)).r;
+        if (page.length === 0) break;
+        expect(page.length).toBeLessThanOrEqual(PAGE);
+        pages.push(page);
+      }
+      expect(pages.flat()).toEqual(whole);
+    },
+  );
 
   it('orders by IRI, not by name: the entity named "A pump" comes last', async () => {
     const equipment: Entity[] = (await data('{ equipment(siteId: "s") { uri name } }')).equipment;
@@ -132,13 +136,18 @@ const FIELDS: Array<[string, string, string]> = [
   ['system(siteId: "s")', 'points', 'recursive: true'],
 ];
 
-const parentsOf = (answer: Parent[] | Parent | null): Parent[] => (answer === null ? [] : Array.isArray(answer) ? answer : [answer]);
+const parentsOf = (answer: Parent[] | Parent | null): Parent[] =>
+  answer === null ? [] : Array.isArray(answer) ? answer : [answer];
 
 describe('list relation fields', () => {
-  it.each(FIELDS)('%s { %s(%s) }: pages of 4 concatenate to each parent\'s whole list', async (root, field, args) => {
-    const query = (fieldArgs: string) => `{ r: ${root} { uri f: ${field}${fieldArgs ? `(${fieldArgs})` : ''} { uri name } } }`;
+  it.each(FIELDS)("%s { %s(%s) }: pages of 4 concatenate to each parent's whole list", async (root, field, args) => {
+    const query = (fieldArgs: string) =>
+      `{ r: ${root} { uri f: ${field}${fieldArgs ? `(${fieldArgs})` : ''} { uri name } } }`;
     const whole = parentsOf((await data(query(args))).r);
-    expect(whole.some((parent) => parent.f.length > 1), 'some parent has a list to page').toBe(true);
+    expect(
+      whole.some((parent) => parent.f.length > 1),
+      'some parent has a list to page',
+    ).toBe(true);
     const concatenated = new Map(whole.map((parent) => [parent.uri, [] as Entity[]]));
     for (let offset = 0; ; offset += PAGE) {
       const parents = parentsOf((await data(query(paged(args, PAGE, offset)))).r);
@@ -154,7 +163,7 @@ describe('list relation fields', () => {
     for (const parent of ordered) expect(uris(parent.f)).toEqual(inIriOrder(uris(parent.f)));
   });
 
-  it('upstream is by hop count, then IRI: a zone\'s VAVs (1 hop), the AHU (2), then the boiler and chiller (3)', async () => {
+  it("upstream is by hop count, then IRI: a zone's VAVs (1 hop), the AHU (2), then the boiler and chiller (3)", async () => {
     const ids = (list: Array<{ uri: string }>) => list.map((e) => e.uri.replace('https://example.org/f#', ''));
     const zone = (await data('{ zone(siteId: "s", id: "Z1") { upstream { uri } } }')).zone[0];
     expect(ids(zone.upstream)).toEqual(['V1a', 'V1b', 'AHU', 'Boiler', 'Chiller']);

@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 let h: Harness;
@@ -77,11 +76,7 @@ describe('point', () => {
 
   it('finds a point by full IRI and by name', async () => {
     expect(await points('id: "https://example.org/f#AHU1_SAT"')).toEqual(['AHU-1 SAT']);
-    expect(await points('name: "zone"')).toEqual([
-      'VAV-1 Zone Setpoint',
-      'VAV-1 Zone Temp',
-      'Zone 1 Temp',
-    ]);
+    expect(await points('name: "zone"')).toEqual(['VAV-1 Zone Setpoint', 'VAV-1 Zone Temp', 'Zone 1 Temp']);
     expect(await points('name: "Zone 1 Temp", nameMatch: EXACT')).toEqual(['Zone 1 Temp']);
     expect(await points('name: "zone 1 temp", nameMatch: EXACT')).toEqual([]);
   });
@@ -187,7 +182,7 @@ describe('Point.equipment and equipmentId', () => {
 describe('Point.location', () => {
   const locationOf = async (id: string) => (await point(id, 'location { id }')).location;
 
-  it('is the point\'s own location when stated, over its equipment\'s', async () => {
+  it("is the point's own location when stated, over its equipment's", async () => {
     expect(await locationOf('FCU1_Remote')).toEqual({ id: 'RoomA' });
   });
 
@@ -196,7 +191,7 @@ describe('Point.location', () => {
     expect(await locationOf('Zone1_Temp')).toEqual({ id: 'Zone1' });
   });
 
-  it('is the equipment\'s location otherwise', async () => {
+  it("is the equipment's location otherwise", async () => {
     expect(await locationOf('VAV1_ZAT')).toEqual({ id: 'RoomA' });
     expect(await locationOf('FCU1_Occ')).toEqual({ id: 'RoomB' });
   });
@@ -279,7 +274,7 @@ describe('point(zoneId:)', () => {
 });
 
 describe('point(systemId:)', () => {
-  it('takes points of the system\'s members', async () => {
+  it("takes points of the system's members", async () => {
     expect(await points('systemId: "CHWS"')).toEqual(CH1_POINTS);
     expect(await points('systemId: "CHWS", is: "Sensor"')).toEqual(['Chiller-1 CHWST', 'Chiller-1 Leaving CHW Temp']);
   });

@@ -34,16 +34,23 @@ describe('deprecated classes mean their final replacement (point 1)', () => {
 
   it('never answers a deprecated setpoint as a temperature sensor', async () => {
     for (const cls of ['Temperature_Sensor', 'Sensor', 'Setpoint', 'Point']) {
-      expect(await uris('setpoints', 'point', `is: "${cls}"`), cls).toEqual(referenceColumn(reference, forwardInstances(`brick:${cls}`), 'e'));
+      expect(await uris('setpoints', 'point', `is: "${cls}"`), cls).toEqual(
+        referenceColumn(reference, forwardInstances(`brick:${cls}`), 'e'),
+      );
     }
-    expect(await uris('setpoints', 'point', 'is: "Temperature_Sensor"')).toEqual(['https://example.org/plant#B1-HWS-T']);
+    expect(await uris('setpoints', 'point', 'is: "Temperature_Sensor"')).toEqual([
+      'https://example.org/plant#B1-HWS-T',
+    ]);
   });
 
   it("gives a deprecated setpoint its replacement's hierarchy, not the sensor chain", async () => {
     const data = await ok('{ point(siteId: "setpoints", id: "B1-HWS-SP") { type typeHierarchy } }');
     const [point] = data.point;
     expect(point.type).toBe('Supply_Hot_Water_Temperature_Setpoint');
-    expect(point.typeHierarchy.slice(0, 2)).toEqual(['Supply_Hot_Water_Temperature_Setpoint', 'Leaving_Hot_Water_Temperature_Setpoint']);
+    expect(point.typeHierarchy.slice(0, 2)).toEqual([
+      'Supply_Hot_Water_Temperature_Setpoint',
+      'Leaving_Hot_Water_Temperature_Setpoint',
+    ]);
     expect(point.typeHierarchy).toContain('Setpoint');
     expect(point.typeHierarchy.filter((name: string) => name.endsWith('Sensor'))).toEqual([]);
   });
@@ -67,7 +74,11 @@ describe('Brick 1.0 class names (point 3)', () => {
   });
 
   it('matches old names under the 1.4 classes they were renamed to', async () => {
-    const zoneTemps = referenceColumn(reference, 'SELECT ?p WHERE { ?p rdfs:label ?l FILTER(STRENDS(?l, "Zone Temp")) }', 'p');
+    const zoneTemps = referenceColumn(
+      reference,
+      'SELECT ?p WHERE { ?p rdfs:label ?l FILTER(STRENDS(?l, "Zone Temp")) }',
+      'p',
+    );
     expect(await uris('old', 'point', 'is: "Zone_Air_Temperature_Sensor"')).toEqual(zoneTemps);
     const temps = referenceColumn(reference, 'SELECT ?p WHERE { ?p rdfs:label ?l FILTER(STRENDS(?l, "Temp")) }', 'p');
     expect(await uris('old', 'point', 'is: "Temperature_Sensor"')).toEqual(temps);
@@ -75,7 +86,11 @@ describe('Brick 1.0 class names (point 3)', () => {
   });
 
   it('takes an old name as an argument', async () => {
-    const zoneTemps = referenceColumn(reference, 'SELECT ?p WHERE { ?p rdfs:label ?l FILTER(STRENDS(?l, "Zone Temp")) }', 'p');
+    const zoneTemps = referenceColumn(
+      reference,
+      'SELECT ?p WHERE { ?p rdfs:label ?l FILTER(STRENDS(?l, "Zone Temp")) }',
+      'p',
+    );
     expect(await uris('old', 'point', 'is: "Zone_Temperature_Sensor"')).toEqual(zoneTemps);
   });
 
@@ -83,15 +98,27 @@ describe('Brick 1.0 class names (point 3)', () => {
     const data = await ok('{ point(siteId: "old", is: "Zone_Air_Temperature_Sensor") { id type typeHierarchy } }');
     for (const point of data.point) {
       expect(point.type, point.id).toBe('Zone_Air_Temperature_Sensor');
-      expect(point.typeHierarchy, point.id).toEqual(['Zone_Air_Temperature_Sensor', 'Air_Temperature_Sensor', 'Temperature_Sensor', 'Sensor', 'Point']);
+      expect(point.typeHierarchy, point.id).toEqual([
+        'Zone_Air_Temperature_Sensor',
+        'Air_Temperature_Sensor',
+        'Temperature_Sensor',
+        'Sensor',
+        'Point',
+      ]);
     }
-    const ahu = await ok('{ point(siteId: "old", id: "AHU-A-SAT") { type } equipment(siteId: "old", id: "AHU-A") { type } }');
+    const ahu = await ok(
+      '{ point(siteId: "old", id: "AHU-A-SAT") { type } equipment(siteId: "old", id: "AHU-A") { type } }',
+    );
     expect(ahu.point[0].type).toBe('Supply_Air_Temperature_Sensor');
     expect(ahu.equipment[0].type).toBe('AHU');
   });
 
   it('finds the points of equipment named by id or class when the equipment has a 1.1-namespace class', async () => {
-    const ofAhu = referenceColumn(reference, 'SELECT ?p WHERE { ?p brick:isPointOf <https://example.org/sdh#AHU-A> }', 'p');
+    const ofAhu = referenceColumn(
+      reference,
+      'SELECT ?p WHERE { ?p brick:isPointOf <https://example.org/sdh#AHU-A> }',
+      'p',
+    );
     expect(await uris('old', 'point', 'equipmentId: "AHU-A"')).toEqual(ofAhu);
     expect(await uris('old', 'point', 'equipmentIs: "AHU"')).toEqual(ofAhu);
   });
@@ -106,14 +133,24 @@ describe('classes a site declares (point 4)', () => {
   }`;
 
   it('takes them as class arguments and matches them under their declared superclasses', async () => {
-    expect(await uris('declared', 'point', 'is: "Firing_Rate_Sensor"')).toEqual(referenceColumn(reference, siteInstances('<https://example.org/boilerhouse#Firing_Rate_Sensor>'), 'e'));
-    expect(await uris('declared', 'point', 'is: "Sensor"')).toEqual(referenceColumn(reference, siteInstances('brick:Sensor'), 'e'));
-    expect(await uris('declared', 'equipment', 'is: "HVAC_Equipment"')).toEqual(referenceColumn(reference, siteInstances('brick:HVAC_Equipment'), 'e'));
+    expect(await uris('declared', 'point', 'is: "Firing_Rate_Sensor"')).toEqual(
+      referenceColumn(reference, siteInstances('<https://example.org/boilerhouse#Firing_Rate_Sensor>'), 'e'),
+    );
+    expect(await uris('declared', 'point', 'is: "Sensor"')).toEqual(
+      referenceColumn(reference, siteInstances('brick:Sensor'), 'e'),
+    );
+    expect(await uris('declared', 'equipment', 'is: "HVAC_Equipment"')).toEqual(
+      referenceColumn(reference, siteInstances('brick:HVAC_Equipment'), 'e'),
+    );
   });
 
   it('reports their type and hierarchy', async () => {
-    const data = await ok('{ point(siteId: "declared", id: "PF-1") { type typeHierarchy } equipment(siteId: "declared") { type } }');
-    expect(data.point).toEqual([{ type: 'Pilot_Flame_Sensor', typeHierarchy: ['Pilot_Flame_Sensor', 'Firing_Rate_Sensor', 'Sensor', 'Point'] }]);
+    const data = await ok(
+      '{ point(siteId: "declared", id: "PF-1") { type typeHierarchy } equipment(siteId: "declared") { type } }',
+    );
+    expect(data.point).toEqual([
+      { type: 'Pilot_Flame_Sensor', typeHierarchy: ['Pilot_Flame_Sensor', 'Firing_Rate_Sensor', 'Sensor', 'Point'] },
+    ]);
     expect(data.equipment).toEqual([{ type: 'Steam_Header' }]);
   });
 
@@ -127,7 +164,9 @@ describe('classes a site declares (point 4)', () => {
 
   it('does not let a site redefine a Brick class', async () => {
     expect(await uris('declared', 'equipment')).toEqual(['https://example.org/boilerhouse#Header-1']);
-    expect(await uris('declared', 'point', 'is: "Temperature_Sensor"')).toEqual(['https://example.org/boilerhouse#ST-1']);
+    expect(await uris('declared', 'point', 'is: "Temperature_Sensor"')).toEqual([
+      'https://example.org/boilerhouse#ST-1',
+    ]);
   });
 
   it('keeps them on this site only', async () => {
@@ -153,7 +192,11 @@ describe('kinds add up (point 5)', () => {
   });
 
   it('answers equipment and equipment(is: "Equipment") alike, equipment of an unknown class with points included', async () => {
-    const expected = ['https://example.org/messy#AHU-1', 'https://example.org/messy#LCP-1', 'https://example.org/messy#Pump-1'];
+    const expected = [
+      'https://example.org/messy#AHU-1',
+      'https://example.org/messy#LCP-1',
+      'https://example.org/messy#Pump-1',
+    ];
     expect(await uris('kinds', 'equipment')).toEqual(expected);
     expect(await uris('kinds', 'equipment', 'is: "Equipment"')).toEqual(expected);
   });
@@ -169,10 +212,21 @@ describe('kinds add up (point 5)', () => {
   // With a site profile (the embedded stores and Comunica) only: on an external store a reference
   // finds the entities typed with a class of its kind (sparql-builder.ts `kindGenerator`: Virtuoso
   // 7.2 cannot compile the scan for the others beside a location path).
-  it.skipIf(process.env.BKG_GRAPH_STORE === 'sparql')('finds entities by a location or equipment that is of its kind only by its links', async () => {
-    const inWing = referenceColumn(reference, 'SELECT ?e WHERE { ?e brick:hasLocation <https://example.org/messy#Wing-A> }', 'e');
-    expect(await uris('kinds', 'equipment', 'locationId: "Wing-A"')).toEqual(inWing);
-    const ofPanel = referenceColumn(reference, 'SELECT ?p WHERE { { <https://example.org/messy#LCP-1> brick:hasPoint ?p } UNION { ?p brick:isPointOf <https://example.org/messy#LCP-1> } }', 'p');
-    expect(await uris('kinds', 'point', 'equipmentId: "LCP-1"')).toEqual(ofPanel);
-  });
+  it.skipIf(process.env.BKG_GRAPH_STORE === 'sparql')(
+    'finds entities by a location or equipment that is of its kind only by its links',
+    async () => {
+      const inWing = referenceColumn(
+        reference,
+        'SELECT ?e WHERE { ?e brick:hasLocation <https://example.org/messy#Wing-A> }',
+        'e',
+      );
+      expect(await uris('kinds', 'equipment', 'locationId: "Wing-A"')).toEqual(inWing);
+      const ofPanel = referenceColumn(
+        reference,
+        'SELECT ?p WHERE { { <https://example.org/messy#LCP-1> brick:hasPoint ?p } UNION { ?p brick:isPointOf <https://example.org/messy#LCP-1> } }',
+        'p',
+      );
+      expect(await uris('kinds', 'point', 'equipmentId: "LCP-1"')).toEqual(ofPanel);
+    },
+  );
 });

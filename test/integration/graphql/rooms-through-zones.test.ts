@@ -53,10 +53,13 @@ describe('Location.locations through zones', () => {
 
   it('matches the reference for the direct children of every location', async () => {
     const { top, nodes } = await tree();
-    const childrenIn = (uri: string) => referenceColumn(reference, `SELECT DISTINCT ?c WHERE { ${childOf(`<${uri}>`, '?c')} }`, 'c');
+    const childrenIn = (uri: string) =>
+      referenceColumn(reference, `SELECT DISTINCT ?c WHERE { ${childOf(`<${uri}>`, '?c')} }`, 'c');
     expect(top).toEqual(childrenIn(`${EX}Bldg`));
     for (const node of nodes) expect(uris(node.locations), node.uri).toEqual(childrenIn(node.uri));
-    expect(nodes.map((n) => n.uri).sort()).toEqual(referenceColumn(reference, `SELECT DISTINCT ?l WHERE { <${EX}Bldg> ${PART}+ ?l . ${isLocation('?l')} }`, 'l'));
+    expect(nodes.map((n) => n.uri).sort()).toEqual(
+      referenceColumn(reference, `SELECT DISTINCT ?l WHERE { <${EX}Bldg> ${PART}+ ?l . ${isLocation('?l')} }`, 'l'),
+    );
   });
 
   it('agrees with recursive: every location under the building is a direct child of its parent, and no zone is among them', async () => {
@@ -113,7 +116,11 @@ describe('zones and contents of a location tree through zones', () => {
     const data = await ok(`{ floor: location(siteId: "zoned", locationId: "Floor1") { zones { uri } }
       room: location(siteId: "zoned", locationId: "Room101") { zones { uri } } }`);
     const zonesOf = (l: string) =>
-      referenceColumn(reference, `SELECT DISTINCT ?z WHERE { { <${EX}${l}> ${PART} ?z } UNION { ?z ${PART} <${EX}${l}> } ${isZone('?z')} }`, 'z');
+      referenceColumn(
+        reference,
+        `SELECT DISTINCT ?z WHERE { { <${EX}${l}> ${PART} ?z } UNION { ?z ${PART} <${EX}${l}> } ${isZone('?z')} }`,
+        'z',
+      );
     expect(uris(data.floor.zones)).toEqual([`${EX}ZoneNorth`, `${EX}ZoneSouth`]);
     expect(uris(data.floor.zones)).toEqual(zonesOf('Floor1'));
     expect(uris(data.room.zones)).toEqual(zonesOf('Room101'));
@@ -124,7 +131,11 @@ describe('zones and contents of a location tree through zones', () => {
       point(siteId: "zoned", locationName: "Floor 1", nameMatch: EXACT) { uri }
       location(siteId: "zoned", locationId: "Floor1") { equipment(recursive: true) { uri } points(recursive: true) { uri } } }`);
     const under = `<${EX}Floor1> ${PART}* ?l .`;
-    const equipment = referenceColumn(reference, `SELECT DISTINCT ?e WHERE { ${under} ?e ${LOCATED} ?l . ${referenceIsA('?e', 'Equipment')} }`, 'e');
+    const equipment = referenceColumn(
+      reference,
+      `SELECT DISTINCT ?e WHERE { ${under} ?e ${LOCATED} ?l . ${referenceIsA('?e', 'Equipment')} }`,
+      'e',
+    );
     // A point located in it, a point of it, or a point of equipment located in it.
     const points = referenceColumn(
       reference,

@@ -65,29 +65,47 @@ describe('the site profile', () => {
     expect(await ids('{ equipment(siteId: "prof") { id } }')).toEqual(['AHU1', 'LCP1', 'VAV1']);
     expect(await ids('{ equipment(siteId: "prof", id: "VAV1") { id } }')).toEqual(['VAV1']);
     expect(await ids('{ equipment(siteId: "prof", hasProperty: "controllerName") { id } }')).toEqual(['AHU1', 'VAV1']);
-    expect(await ids('{ equipment(siteId: "prof", hasProperty: "area", propertyValue: "12") { id } }')).toEqual(['VAV1']);
+    expect(await ids('{ equipment(siteId: "prof", hasProperty: "area", propertyValue: "12") { id } }')).toEqual([
+      'VAV1',
+    ]);
     expect(await ids('{ point(siteId: "prof", equipmentId: "AHU1") { id } }')).toEqual(['SAT']);
-    const clicked = await h.graphql('{ entityByIfcId(siteId: "prof", ifcId: "1AHU1xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }');
+    const clicked = await h.graphql(
+      '{ entityByIfcId(siteId: "prof", ifcId: "1AHU1xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }',
+    );
     expect(clicked.data).toEqual({ entityByIfcId: { id: 'AHU1' } });
   });
 
   it('sees a merge: an entity in a new namespace, a new untyped entity, a new predicate', async () => {
-    const merged = await h.fetch('/api/v1/sites/prof/graph', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: MERGED });
+    const merged = await h.fetch('/api/v1/sites/prof/graph', {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: MERGED,
+    });
     expect(merged.status).toBe(200);
     expect(await ids('{ equipment(siteId: "prof") { id } }')).toEqual(['AHU1', 'AHU7', 'LCP1', 'LCP9', 'VAV1']);
     expect(await ids('{ equipment(siteId: "prof", id: "LCP9") { id } }')).toEqual(['LCP9']);
     expect(await ids('{ equipment(siteId: "prof", hasProperty: "panelName") { id } }')).toEqual(['LCP9']);
     // A GlobalId with a language tag: no longer every GlobalId is a plain string, and it is still found.
-    const clicked = await h.graphql('{ entityByIfcId(siteId: "prof", ifcId: "1AHU7xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }');
+    const clicked = await h.graphql(
+      '{ entityByIfcId(siteId: "prof", ifcId: "1AHU7xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }',
+    );
     expect(clicked.data).toEqual({ entityByIfcId: { id: 'AHU7' } });
     // rec:feeds and brick:isPointOf were in no document before the merge.
-    const ahu = await h.graphql('{ equipment(siteId: "prof", id: "AHU7") { points { id } feeds { id } downstream { id } } }');
-    expect(ahu.data).toEqual({ equipment: [{ points: [{ id: 'AHU7-RAT' }], feeds: [{ id: 'VAV1' }], downstream: [{ id: 'VAV1' }] }] });
+    const ahu = await h.graphql(
+      '{ equipment(siteId: "prof", id: "AHU7") { points { id } feeds { id } downstream { id } } }',
+    );
+    expect(ahu.data).toEqual({
+      equipment: [{ points: [{ id: 'AHU7-RAT' }], feeds: [{ id: 'VAV1' }], downstream: [{ id: 'VAV1' }] }],
+    });
     expect(await ids('{ point(siteId: "prof", equipmentId: "AHU7") { id } }')).toEqual(['AHU7-RAT']);
   });
 
   it('sees a replace: what the graph no longer holds is not found', async () => {
-    const replaced = await h.fetch('/api/v1/sites/prof/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: MERGED });
+    const replaced = await h.fetch('/api/v1/sites/prof/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: MERGED,
+    });
     expect(replaced.status).toBe(200);
     expect(await ids('{ equipment(siteId: "prof") { id } }')).toEqual(['AHU7', 'LCP9']);
     expect(await ids('{ equipment(siteId: "prof", id: "VAV1") { id } }')).toEqual([]);

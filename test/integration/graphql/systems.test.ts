@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 let h: Harness;
@@ -81,7 +80,7 @@ describe('System.equipment', () => {
     expect(await of('HVAC', 'equipment', 'recursive: false')).toEqual(['Plant Meter']);
   });
 
-  it('adds sub-systems\' members and equipment parts with recursive', async () => {
+  it("adds sub-systems' members and equipment parts with recursive", async () => {
     expect(await of('HVAC', 'equipment', 'recursive: true')).toEqual([
       'AHU-1',
       'AHU-1 Supply Fan',
@@ -157,7 +156,12 @@ describe('Building.systems', () => {
   });
 
   it('lists systems with a member anywhere in the building with recursive', async () => {
-    expect(await buildingSystems('recursive: true')).toEqual(['Air System', 'Chilled Water System', 'HVAC', 'Lighting']);
+    expect(await buildingSystems('recursive: true')).toEqual([
+      'Air System',
+      'Chilled Water System',
+      'HVAC',
+      'Lighting',
+    ]);
   });
 
   it('filters by class and name', async () => {
@@ -182,7 +186,9 @@ describe('systemId filters', () => {
   it('point(id:, systemId:) checks the same membership as point(systemId:) finds', async () => {
     const all = (await ok('{ point(siteId: "sys") { id } }')).point.map((p: { id: string }) => p.id);
     for (const system of ['HVAC', 'CHWS', 'AirSys', 'Lighting']) {
-      const found = (await ok(`{ point(siteId: "sys", systemId: "${system}") { id } }`)).point.map((p: { id: string }) => p.id).sort();
+      const found = (await ok(`{ point(siteId: "sys", systemId: "${system}") { id } }`)).point
+        .map((p: { id: string }) => p.id)
+        .sort();
       const checked: string[] = [];
       for (const id of all) {
         const data = await ok(`{ point(siteId: "sys", id: "${id}", systemId: "${system}") { id } }`);
@@ -191,7 +197,9 @@ describe('systemId filters', () => {
       expect(checked.sort(), system).toEqual(found);
     }
     // The HVAC system's own point and its meter's, not the chilled water sub-system's.
-    expect((await ok('{ point(siteId: "sys", systemId: "HVAC") { name } }')).point.map((p: { name: string }) => p.name)).toContain('HVAC Mode');
+    expect(
+      (await ok('{ point(siteId: "sys", systemId: "HVAC") { name } }')).point.map((p: { name: string }) => p.name),
+    ).toContain('HVAC Mode');
     expect((await ok('{ point(siteId: "sys", id: "CHWS_Enable", systemId: "HVAC") { name } }')).point).toEqual([]);
   });
 });

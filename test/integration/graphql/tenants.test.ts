@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 let h: Harness;
@@ -24,7 +23,7 @@ async function ok(query: string, variables?: Record<string, unknown>): Promise<a
 }
 
 describe('sites', () => {
-  it('each root list query returns only the named site\'s entities', async () => {
+  it("each root list query returns only the named site's entities", async () => {
     const query = `query ($s: String!) {
       building(siteId: $s) { name }
       equipment(siteId: $s) { name }
@@ -50,7 +49,7 @@ describe('sites', () => {
     });
   });
 
-  it('an entity with the same IRI in both sites has each site\'s own relations', async () => {
+  it("an entity with the same IRI in both sites has each site's own relations", async () => {
     const query = `query ($s: String!) {
       equipment(siteId: $s, id: "AHU1") {
         name points { name } upstream { name } fedBy { name } location { name } systems { name } ifcId
@@ -80,7 +79,7 @@ describe('sites', () => {
     ]);
   });
 
-  it('a building with the same IRI has each site\'s own tree', async () => {
+  it("a building with the same IRI has each site's own tree", async () => {
     const query = `query ($s: String!) {
       building(siteId: $s, id: "Bldg") { name locations(recursive: true) { name } equipment(recursive: true) { name } zones(recursive: true) { name } }
     }`;
@@ -107,7 +106,7 @@ describe('sites', () => {
     expect(data).toEqual({ location: null, entityByIfcId: null, point: [], equipment: [] });
   });
 
-  it('a site\'s own GlobalId is found in that site', async () => {
+  it("a site's own GlobalId is found in that site", async () => {
     const data = await ok(
       '{ entityByIfcId(siteId: "a", ifcId: "1AlphaAHUGlobalId00001") { __typename ... on Equipment { name } } }',
     );

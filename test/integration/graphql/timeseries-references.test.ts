@@ -43,7 +43,9 @@ const REFERENCE_FIELDS = `SELECT ?line WHERE {
 /** The same lines from a GraphQL answer's `externalReferences`, keyed by entity id. */
 const fieldLines = (byId: Record<string, Reference[]>): string[] =>
   Object.entries(byId)
-    .flatMap(([id, references]) => references.flatMap((r) => r.fields.map((f) => `${id} ${r.type ?? '-'} ${f.name}=${f.value}`)))
+    .flatMap(([id, references]) =>
+      references.flatMap((r) => r.fields.map((f) => `${id} ${r.type ?? '-'} ${f.name}=${f.value}`)),
+    )
     .sort();
 
 describe('Point.timeseriesId in every style', () => {
@@ -80,7 +82,14 @@ describe('Point.timeseriesId in every style', () => {
 
   it('describes the point of each style in the REST timeseries history', async () => {
     const start = new Date(Date.now() - 3_600_000).toISOString();
-    const res = await harness().fetch('/api/v1/sites/ts/timeseries', post({ timeseriesIds: ['ts-vav1-zat', 'ts-vav1-sp', 'ts-vav1-flow', 'ts-vav1-dmp'], start, end: new Date(Date.now() + 60_000).toISOString() }));
+    const res = await harness().fetch(
+      '/api/v1/sites/ts/timeseries',
+      post({
+        timeseriesIds: ['ts-vav1-zat', 'ts-vav1-sp', 'ts-vav1-flow', 'ts-vav1-dmp'],
+        start,
+        end: new Date(Date.now() + 60_000).toISOString(),
+      }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.errors).toEqual({});
@@ -107,7 +116,11 @@ describe('externalReferences', () => {
           { name: 'metasysID', value: 'b3f6c1d2-5e4a-5b7c-9d8e-0f1a2b3c4d5e', unit: null },
         ],
       },
-      { uri: null, type: 'TimeseriesReference', fields: [{ name: 'hasTimeseriesId', value: 'ts-ahu1-sat', unit: null }] },
+      {
+        uri: null,
+        type: 'TimeseriesReference',
+        fields: [{ name: 'hasTimeseriesId', value: 'ts-ahu1-sat', unit: null }],
+      },
     ]);
   });
 
@@ -124,7 +137,9 @@ describe('externalReferences', () => {
         ],
       },
     ]);
-    expect(references.FILTER).toEqual([{ uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-ahu1-filter', unit: null }] }]);
+    expect(references.FILTER).toEqual([
+      { uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-ahu1-filter', unit: null }] },
+    ]);
   });
 
   it('gives an equipment’s IFC reference named by an IRI, beside its ifcId', async () => {
@@ -150,9 +165,33 @@ describe('externalReferences', () => {
     const references = await pointsBy('ts', REFERENCE_SELECTION, 'externalReferences');
     const historian = 'https://example.org/ts-styles#Historian';
     expect(references).toEqual({
-      ZAT: [{ uri: null, type: 'TimeseriesReference', fields: [{ name: 'hasTimeseriesId', value: 'ts-vav1-zat', unit: null }, { name: 'storedAt', value: historian, unit: null }] }],
-      SP: [{ uri: null, type: 'TimeseriesReference', fields: [{ name: 'hasTimeseriesId', value: 'ts-vav1-sp', unit: null }] }],
-      FLOW: [{ uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-vav1-flow', unit: null }, { name: 'storedAt', value: historian, unit: null }] }],
+      ZAT: [
+        {
+          uri: null,
+          type: 'TimeseriesReference',
+          fields: [
+            { name: 'hasTimeseriesId', value: 'ts-vav1-zat', unit: null },
+            { name: 'storedAt', value: historian, unit: null },
+          ],
+        },
+      ],
+      SP: [
+        {
+          uri: null,
+          type: 'TimeseriesReference',
+          fields: [{ name: 'hasTimeseriesId', value: 'ts-vav1-sp', unit: null }],
+        },
+      ],
+      FLOW: [
+        {
+          uri: null,
+          type: null,
+          fields: [
+            { name: 'hasTimeseriesId', value: 'ts-vav1-flow', unit: null },
+            { name: 'storedAt', value: historian, unit: null },
+          ],
+        },
+      ],
       DMP: [],
       OCC: [],
     });
@@ -161,8 +200,13 @@ describe('externalReferences', () => {
   });
 
   it('answers every field of every reference the plain SPARQL reference reads, on points and equipment', async () => {
-    for (const [site, turtle] of [['ts', STYLES], ['metasys', METASYS]] as const) {
-      const data = await ok(`{ point(siteId: "${site}") { id ${REFERENCE_SELECTION} } equipment(siteId: "${site}") { id ${REFERENCE_SELECTION} } }`);
+    for (const [site, turtle] of [
+      ['ts', STYLES],
+      ['metasys', METASYS],
+    ] as const) {
+      const data = await ok(
+        `{ point(siteId: "${site}") { id ${REFERENCE_SELECTION} } equipment(siteId: "${site}") { id ${REFERENCE_SELECTION} } }`,
+      );
       const byId = Object.fromEntries([...data.point, ...data.equipment].map((e: any) => [e.id, e.externalReferences]));
       expect(fieldLines(byId)).toEqual(referenceColumn(referenceStore(turtle), REFERENCE_FIELDS, 'line'));
     }
@@ -183,13 +227,17 @@ describe('externalReferences', () => {
       },
     ]);
     // Introspection beside the root field sends the whole operation through graphql-js's resolvers.
-    const viaGraphqlJs = await ok(`{ __schema { queryType { name } } point(siteId: "metasys", id: "FAN") { ${selection} } }`);
+    const viaGraphqlJs = await ok(
+      `{ __schema { queryType { name } } point(siteId: "metasys", id: "FAN") { ${selection} } }`,
+    );
     expect(viaGraphqlJs.point).toEqual(direct.point);
   });
 
   it('costs one query per level that selects it, for all the entities of the level', async () => {
     harness().resetRoundTrips();
-    await ok(`{ equipment(siteId: "metasys") { externalReferences { type } points { externalReferences { type fields { name value } } } } }`);
+    await ok(
+      `{ equipment(siteId: "metasys") { externalReferences { type } points { externalReferences { type fields { name value } } } } }`,
+    );
     expect(harness().roundTrips()).toBe(4);
   });
 });

@@ -41,7 +41,9 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
   const entities = referenceColumn(reference, ENTITIES, 'e');
   /** True when no other entity of the site ends with `id` right after a /, # or :. */
   const namesOnly = (id: string, uri: string) =>
-    entities.every((other) => other === uri || !(other.endsWith(id) && '/#:'.includes(other[other.length - id.length - 1] ?? '')));
+    entities.every(
+      (other) => other === uri || !(other.endsWith(id) && '/#:'.includes(other[other.length - id.length - 1] ?? '')),
+    );
 
   it('answers the short local name where it is unique, and a longer end of the IRI where it is shared', async () => {
     const data = await ok('{ equipment(siteId: "pb") { uri id } }');
@@ -68,7 +70,8 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
       point: '?e a/rdfs:subClassOf* brick:Point',
       zone: '?e a/rdfs:subClassOf* brick:Zone',
       system: '?e a/rdfs:subClassOf* brick:System',
-      equipment: '{ ?e a/rdfs:subClassOf* brick:Equipment } UNION { ?e brick:hasPoint ?p FILTER NOT EXISTS { ?e a ?t } }',
+      equipment:
+        '{ ?e a/rdfs:subClassOf* brick:Equipment } UNION { ?e brick:hasPoint ?p FILTER NOT EXISTS { ?e a ?t } }',
     };
     for (const [field, pattern] of Object.entries(kinds)) {
       const list: Entity[] = data[field];
@@ -85,7 +88,8 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
   });
 
   it('answers one id per entity across every relation field, as the root queries do', async () => {
-    const roots = await ok(`{ building(siteId: "pb") { uri id locations(recursive: true) { uri id } } equipment(siteId: "pb") { uri id } point(siteId: "pb") { uri id }
+    const roots =
+      await ok(`{ building(siteId: "pb") { uri id locations(recursive: true) { uri id } } equipment(siteId: "pb") { uri id } point(siteId: "pb") { uri id }
       zone(siteId: "pb") { uri id } system(siteId: "pb") { uri id } }`);
     const data = await ok(`{
       building(siteId: "pb") { uri id locations(recursive: true) { uri id parent { uri id } equipment { uri id } }
@@ -106,15 +110,25 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
 
   it("answers a point's equipmentId as its equipment's id", async () => {
     const data = await ok('{ point(siteId: "pb") { uri equipmentId equipment { id } } }');
-    const owners = referenceColumn(reference, 'SELECT ?p WHERE { { ?e brick:hasPoint ?p } UNION { ?p brick:isPointOf ?e } }', 'p');
-    expect(data.point.filter((p: { equipmentId: string }) => p.equipmentId !== '').map((p: { uri: string }) => p.uri).sort()).toEqual(owners);
+    const owners = referenceColumn(
+      reference,
+      'SELECT ?p WHERE { { ?e brick:hasPoint ?p } UNION { ?p brick:isPointOf ?e } }',
+      'p',
+    );
+    expect(
+      data.point
+        .filter((p: { equipmentId: string }) => p.equipmentId !== '')
+        .map((p: { uri: string }) => p.uri)
+        .sort(),
+    ).toEqual(owners);
     for (const point of data.point) if (point.equipmentId !== '') expect(point.equipmentId).toBe(point.equipment.id);
     const sat = data.point.find((p: { uri: string }) => p.uri === `${P}b3/sat`);
     expect(sat.equipmentId).toBe('b3/ahu-1');
   });
 
   it('takes every id back through the argument that takes it, and the full IRI too', async () => {
-    const data = await ok(`{ building(siteId: "pb") { uri id locations(recursive: true) { uri id } } equipment(siteId: "pb") { uri id }
+    const data =
+      await ok(`{ building(siteId: "pb") { uri id locations(recursive: true) { uri id } } equipment(siteId: "pb") { uri id }
       point(siteId: "pb") { uri id } zone(siteId: "pb") { uri id } system(siteId: "pb") { uri id } }`);
     for (const field of ['building', 'equipment', 'point', 'zone']) {
       for (const { uri, id } of data[field] as Entity[]) {
@@ -124,22 +138,35 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
         }
       }
     }
-    const locations: Entity[] = [...data.building, ...data.building.flatMap((b: { locations: Entity[] }) => b.locations)];
+    const locations: Entity[] = [
+      ...data.building,
+      ...data.building.flatMap((b: { locations: Entity[] }) => b.locations),
+    ];
     expect(locations).toHaveLength(8);
     for (const { uri, id } of locations) {
-      for (const given of [id, uri]) expect((await ok(`{ location(siteId: "pb", locationId: ${JSON.stringify(given)}) { uri } }`)).location.uri).toBe(uri);
+      for (const given of [id, uri])
+        expect(
+          (await ok(`{ location(siteId: "pb", locationId: ${JSON.stringify(given)}) { uri } }`)).location.uri,
+        ).toBe(uri);
     }
     // Systems are named by systemId only: each id answers its own members.
     for (const { uri, id } of data.system as Entity[]) {
       const members = referenceColumn(reference, `SELECT ?e WHERE { <${uri}> brick:hasPart ?e }`, 'e');
-      for (const given of [id, uri]) expect(uris((await ok(`{ equipment(siteId: "pb", systemId: ${JSON.stringify(given)}) { uri } }`)).equipment)).toEqual(members);
+      for (const given of [id, uri])
+        expect(
+          uris((await ok(`{ equipment(siteId: "pb", systemId: ${JSON.stringify(given)}) { uri } }`)).equipment),
+        ).toEqual(members);
     }
   });
 
   it('filters by equipmentId, locationId, zoneId and systemId given as ids of shared local names', async () => {
     const query = async (args: string) => uris((await ok(`{ point(siteId: "pb", ${args}) { uri } }`)).point);
     const pointsOf = (equipment: string) =>
-      referenceColumn(reference, `SELECT ?p WHERE { { <${equipment}> brick:hasPoint ?p } UNION { ?p brick:isPointOf <${equipment}> } }`, 'p');
+      referenceColumn(
+        reference,
+        `SELECT ?p WHERE { { <${equipment}> brick:hasPoint ?p } UNION { ?p brick:isPointOf <${equipment}> } }`,
+        'p',
+      );
     expect(await query('equipmentId: "b3/ahu-1"')).toEqual(pointsOf(`${P}b3/ahu-1`));
     expect(await query('equipmentId: "annex/b1/ahu-1"')).toEqual(pointsOf(`${AX}ahu-1`));
     expect(await query(`equipmentId: "${P}b1/ahu-1"`)).toEqual(pointsOf(`${P}b1/ahu-1`));
@@ -155,20 +182,31 @@ describe('ids on a portfolio whose IRIs are named per building', () => {
     );
     expect(await query('locationId: "b3/floor-1"')).toEqual(inLocation);
     expect(await query('zoneId: "b1/zone-1"')).toEqual([`${P}b1/zat`]);
-    const equipment = async (args: string) => uris((await ok(`{ equipment(siteId: "pb", ${args}) { uri } }`)).equipment);
+    const equipment = async (args: string) =>
+      uris((await ok(`{ equipment(siteId: "pb", ${args}) { uri } }`)).equipment);
     expect(await equipment('systemId: "b3/hvac"')).toEqual([`${P}b3/ahu-1`]);
-    expect(await equipment('locationId: "portfolio/b1/floor-1"')).toEqual([`${P}b1/ahu-1`, `${P}b1/chiller-1`, `${P}b1/meter-1`, `${P}b1/vav-1`]);
+    expect(await equipment('locationId: "portfolio/b1/floor-1"')).toEqual([
+      `${P}b1/ahu-1`,
+      `${P}b1/chiller-1`,
+      `${P}b1/meter-1`,
+      `${P}b1/vav-1`,
+    ]);
   });
 });
 
 describe('ids on a site whose local names are all unique', () => {
   it('are the local names, as before', async () => {
     const reference = referenceStore(UNIQUE);
-    const data = await ok(`{ building(siteId: "uniq") { uri id } equipment(siteId: "uniq") { uri id } point(siteId: "uniq") { uri id equipmentId }
+    const data =
+      await ok(`{ building(siteId: "uniq") { uri id } equipment(siteId: "uniq") { uri id } point(siteId: "uniq") { uri id equipmentId }
       zone(siteId: "uniq") { uri id } }`);
     const all = entitiesIn(data);
     expect(all.length).toBeGreaterThan(10);
-    const localNames = referenceColumn(reference, `SELECT ?n WHERE { { ${ENTITIES} } BIND(REPLACE(STR(?e), "^.*[#/]", "") AS ?n) }`, 'n');
+    const localNames = referenceColumn(
+      reference,
+      `SELECT ?n WHERE { { ${ENTITIES} } BIND(REPLACE(STR(?e), "^.*[#/]", "") AS ?n) }`,
+      'n',
+    );
     expect(new Set(localNames).size).toBe(localNames.length);
     for (const { uri, id } of all) expect(id).toBe(uri.replace(/^.*[#/]/, ''));
   });

@@ -31,14 +31,26 @@ const call = (path: string, init: RequestInit & { token?: string | null } = {}) 
   if (token) headers.set('authorization', `Bearer ${token}`);
   return fetch(`${url}${path}`, { ...rest, headers });
 };
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 const graphql = async (query: string, token: string | null) => {
   const res = await call('/graphql', { ...json({ query }), token });
-  return { status: res.status, body: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> },
+  };
 };
 /** A SPARQL query as a form POST (a query of 40 KB does not fit in a URL's headers). */
 const sparql = (site: string, query: string, token: string | null) =>
-  call(`/api/v1/sites/${site}/sparql`, { method: 'POST', token, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query }).toString() });
+  call(`/api/v1/sites/${site}/sparql`, {
+    method: 'POST',
+    token,
+    headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ query }).toString(),
+  });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bkg-attack-run-'));
@@ -59,7 +71,11 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${port as number}`;
   for (const id of ['alpha', 'beta']) {
     expect((await call('/api/v1/sites/', json({ id, name: id, timezone: 'UTC' }))).status).toBe(201);
-    const loaded = await call(`/api/v1/sites/${id}/graph`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: SITE(id) });
+    const loaded = await call(`/api/v1/sites/${id}/graph`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: SITE(id),
+    });
     expect(loaded.status, await loaded.clone().text()).toBe(200);
     const key = await call('/api/v1/keys/', json({ name: `${id}-app`, sites: [id], write: true }));
     keys[id] = ((await key.json()) as { key: string }).key;
@@ -83,14 +99,28 @@ describe('a run of every attack against one running service', () => {
     let jsonld = '"x"';
     for (let i = 0; i < 1000; i++) jsonld = `{"urn:p": ${jsonld}}`;
     jsonld = `{"@id": "urn:a", "urn:p": ${jsonld}}`;
-    const deepLoad = await call('/api/v1/sites/alpha/graph', { method: 'PUT', token: keys.alpha, headers: { 'content-type': 'application/ld+json' }, body: jsonld });
+    const deepLoad = await call('/api/v1/sites/alpha/graph', {
+      method: 'PUT',
+      token: keys.alpha,
+      headers: { 'content-type': 'application/ld+json' },
+      body: jsonld,
+    });
     expect(deepLoad.status, await deepLoad.clone().text()).toBe(400);
-    const deepCheck = await call('/api/v1/sites/alpha/graph/validate', { method: 'POST', token: keys.alpha, headers: { 'content-type': 'application/ld+json' }, body: jsonld });
+    const deepCheck = await call('/api/v1/sites/alpha/graph/validate', {
+      method: 'POST',
+      token: keys.alpha,
+      headers: { 'content-type': 'application/ld+json' },
+      body: jsonld,
+    });
     expect(deepCheck.status).toBe(400);
 
     // 3. SPARQL nested 700 and 5,000 deep, and a cartesian product past its deadline, anonymous.
     for (const depth of [700, 5000]) {
-      const res = await sparql('demo', `SELECT * WHERE {${' {'.repeat(depth)} ?s ?p ?o ${'} '.repeat(depth)}} LIMIT 1`, null);
+      const res = await sparql(
+        'demo',
+        `SELECT * WHERE {${' {'.repeat(depth)} ?s ?p ?o ${'} '.repeat(depth)}} LIMIT 1`,
+        null,
+      );
       expect(res.status, `${depth} levels`).toBe(400);
     }
     const product = await sparql('demo', 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }', null);
@@ -106,13 +136,29 @@ describe('a run of every attack against one running service', () => {
 
     // 5. Text with NUL, a readings batch with one bad item, a time range out of range.
     expect((await call('/api/v1/sites/', json({ id: 'gamma', name: 'G\u0000', timezone: 'UTC' }))).status).toBe(400);
-    const batch = await call('/api/v1/sites/alpha/readings', { ...json([{ timeseriesId: 'alpha-sat', timestamp: new Date().toISOString(), value: 20 }, { timeseriesId: 'bad\u0000', timestamp: new Date().toISOString(), value: 1 }]), token: keys.alpha });
+    const batch = await call('/api/v1/sites/alpha/readings', {
+      ...json([
+        { timeseriesId: 'alpha-sat', timestamp: new Date().toISOString(), value: 20 },
+        { timeseriesId: 'bad\u0000', timestamp: new Date().toISOString(), value: 1 },
+      ]),
+      token: keys.alpha,
+    });
     expect(batch.status).toBeLessThan(300);
     expect(await batch.json()).toMatchObject({ stored: 1, rejected: [{ index: 1 }] });
-    expect((await call('/api/v1/sites/alpha/timeseries', { ...json({ timeseriesIds: ['alpha-sat'], start: '-99999999d' }), token: keys.alpha })).status).toBe(400);
+    expect(
+      (
+        await call('/api/v1/sites/alpha/timeseries', {
+          ...json({ timeseriesIds: ['alpha-sat'], start: '-99999999d' }),
+          token: keys.alpha,
+        })
+      ).status,
+    ).toBe(400);
 
     // 6. CORS: a page on another origin is never allowed credentials.
-    const cors = await call('/graphql', { ...json({ query: '{ __typename }' }), headers: { 'content-type': 'application/json', origin: 'https://evil.example' } });
+    const cors = await call('/graphql', {
+      ...json({ query: '{ __typename }' }),
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+    });
     expect(cors.headers.get('access-control-allow-credentials')).toBeNull();
 
     // 7. A JWT with a `crit` header and a forged signature, then a flood of guessed keys: 401, then 429.
@@ -121,7 +167,11 @@ describe('a run of every attack against one running service', () => {
     expect((await call('/api/v1/sites/', { token: crit })).status).toBe(401);
     // From an address of its own (the service trusts X-Forwarded-For from loopback, as behind a proxy).
     const attacker = { 'x-forwarded-for': '203.0.113.7' };
-    const statuses = await Promise.all(Array.from({ length: 80 }, (_, i) => call('/api/v1/sites/', { token: `bkg_guess${i}`, headers: attacker }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        call('/api/v1/sites/', { token: `bkg_guess${i}`, headers: attacker }).then((r) => r.status),
+      ),
+    );
     expect(new Set(statuses)).toEqual(new Set([401, 429]));
   }, 120_000);
 
@@ -131,8 +181,13 @@ describe('a run of every attack against one running service', () => {
     expect(await health.json()).toEqual({ status: 'ok', engines: { graph: 'ok' } });
     expect((await call('/readyz', { token: null })).status).toBe(200);
     for (const id of ['alpha', 'beta']) {
-      const answer = await graphql(`{ equipment(siteId: "${id}", name: "AHU-1", nameMatch: EXACT) { name points { timeseriesId } feeds { name } } }`, keys[id]!);
-      expect(answer.body, JSON.stringify(answer.body)).toEqual({ data: { equipment: [{ name: 'AHU-1', points: [{ timeseriesId: `${id}-sat` }], feeds: [{ name: 'VAV-1' }] }] } });
+      const answer = await graphql(
+        `{ equipment(siteId: "${id}", name: "AHU-1", nameMatch: EXACT) { name points { timeseriesId } feeds { name } } }`,
+        keys[id]!,
+      );
+      expect(answer.body, JSON.stringify(answer.body)).toEqual({
+        data: { equipment: [{ name: 'AHU-1', points: [{ timeseriesId: `${id}-sat` }], feeds: [{ name: 'VAV-1' }] }] },
+      });
       const ask = await sparql(id, 'ASK { ?s a brick:VAV }', keys[id]!);
       expect(await ask.json()).toMatchObject({ boolean: true });
     }

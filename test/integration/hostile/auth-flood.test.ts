@@ -28,7 +28,11 @@ interface Answer {
 
 async function answer(res: Response): Promise<Answer> {
   const body = await res.json();
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), code: body.code ?? body.errors?.[0]?.extensions?.code };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    code: body.code ?? body.errors?.[0]?.extensions?.code,
+  };
 }
 
 /** `total` requests, `concurrency` at a time; their answers in the order they were sent. */
@@ -70,8 +74,13 @@ describeVariants('failed authentication, counted $name', counters, (counted) => 
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await createHarness({ sites: { alpha: fixture }, env: { ...counted.env(), BKG_JWT_SECRET: JWT_SECRET, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT) } });
-    key = (await h.services.keys.create({ name: `innocent ${randomUUID()}`, sites: ['alpha'], write: false, admin: false })).secret;
+    h = await createHarness({
+      sites: { alpha: fixture },
+      env: { ...counted.env(), BKG_JWT_SECRET: JWT_SECRET, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT) },
+    });
+    key = (
+      await h.services.keys.create({ name: `innocent ${randomUUID()}`, sites: ['alpha'], write: false, admin: false })
+    ).secret;
   });
   afterAll(async () => {
     await h?.close();
@@ -88,7 +97,10 @@ describeVariants('failed authentication, counted $name', counters, (counted) => 
     const ip = clientIp();
     const lookups = vi.spyOn(h.services.keys, 'verify');
     try {
-      const { attack } = await duringAttack(() => flood(FLOOD, CONCURRENCY, () => fetchFrom(h, guessedKey(), ip)('/api/v1/sites/alpha/')), innocent);
+      const { attack } = await duringAttack(
+        () => flood(FLOOD, CONCURRENCY, () => fetchFrom(h, guessedKey(), ip)('/api/v1/sites/alpha/')),
+        innocent,
+      );
       expect(count(attack, 401)).toBe(LIMIT);
       expectRefused(attack.filter((a) => a.status !== 401));
       const guesses = lookups.mock.calls.filter(([secret]) => secret !== key).length;
@@ -98,7 +110,9 @@ describeVariants('failed authentication, counted $name', counters, (counted) => 
     }
     // The address waits out its window for any token not seen verified lately (a valid but unused
     // key included: only a lookup could tell it from a guess)...
-    const unused = (await h.services.keys.create({ name: `unused ${randomUUID()}`, sites: ['alpha'], write: false, admin: false })).secret;
+    const unused = (
+      await h.services.keys.create({ name: `unused ${randomUUID()}`, sites: ['alpha'], write: false, admin: false })
+    ).secret;
     expectRefused([await answer(await fetchFrom(h, unused, ip)('/api/v1/sites/alpha/'))]);
     // ...but a key that verified lately is served there too: one client's flood does not lock out
     // the others behind the same address (a NAT).
@@ -120,8 +134,14 @@ describeVariants('failed authentication, counted $name', counters, (counted) => 
     ];
     const ip = clientIp();
     const send = (i: number) => {
-      const headers = { authorization: shapes[i % shapes.length]!, 'x-forwarded-for': ip, 'content-type': 'application/json' };
-      return i % 2 ? fetch(`${h.url}/graphql`, { method: 'POST', headers, body: QUERY }) : fetch(`${h.url}/api/v1/sites/`, { headers });
+      const headers = {
+        authorization: shapes[i % shapes.length]!,
+        'x-forwarded-for': ip,
+        'content-type': 'application/json',
+      };
+      return i % 2
+        ? fetch(`${h.url}/graphql`, { method: 'POST', headers, body: QUERY })
+        : fetch(`${h.url}/api/v1/sites/`, { headers });
     };
     const { attack } = await duringAttack(() => flood(LIMIT + shapes.length, 1, send), innocent);
     expect(attack.slice(0, LIMIT).map((a) => [a.status, a.code])).toEqual(Array(LIMIT).fill([401, 'UNAUTHENTICATED']));
@@ -130,7 +150,12 @@ describeVariants('failed authentication, counted $name', counters, (counted) => 
 
   it("an address's anonymous requests and failed authentications share its budget", async () => {
     const ip = clientIp();
-    const anonymous = () => fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY });
+    const anonymous = () =>
+      fetchFrom(
+        h,
+        null,
+        ip,
+      )('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY });
     for (let i = 0; i < LIMIT - 1; i++) expect((await anonymous()).status).toBe(200);
     expect((await fetchFrom(h, guessedKey(), ip)('/api/v1/sites/')).status).toBe(401);
     expectRefused([await answer(await fetchFrom(h, guessedKey(), ip)('/api/v1/sites/'))]);
@@ -140,7 +165,11 @@ describeVariants('failed authentication, counted $name', counters, (counted) => 
   it("successful authentications spend the key's budget, not the address's", async () => {
     const ip = clientIp();
     for (let i = 0; i < LIMIT + 5; i++) expect((await fetchFrom(h, key, ip)('/api/v1/sites/alpha/')).status).toBe(200);
-    const res = await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY });
+    const res = await fetchFrom(
+      h,
+      null,
+      ip,
+    )('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY });
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit')).toMatch(new RegExp(`remaining=${LIMIT - 1}\\b`));
   });

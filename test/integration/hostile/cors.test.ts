@@ -15,15 +15,25 @@ const QUERY = JSON.stringify({ query: '{ __typename }' });
 const preflight = (h: Harness, path: string, origin: string) =>
   fetch(h.url + path, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
   });
 
 /** The request itself, as the page sends it after the preflight. */
 const graphql = (h: Harness, origin: string, token: string | null = h.adminKey) =>
-  fetch(`${h.url}/graphql`, { method: 'POST', headers: { origin, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: QUERY });
-const rest = (h: Harness, origin: string) => fetch(`${h.url}/api/v1/sites/`, { headers: { origin, authorization: `Bearer ${h.adminKey}` } });
+  fetch(`${h.url}/graphql`, {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: QUERY,
+  });
+const rest = (h: Harness, origin: string) =>
+  fetch(`${h.url}/api/v1/sites/`, { headers: { origin, authorization: `Bearer ${h.adminKey}` } });
 
-const corsHeaders = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => name.startsWith('access-control-')));
+const corsHeaders = (res: Response) =>
+  Object.fromEntries([...res.headers].filter(([name]) => name.startsWith('access-control-')));
 
 describe('CORS by default: any origin, no credentials', () => {
   let h: Harness;
@@ -34,16 +44,19 @@ describe('CORS by default: any origin, no credentials', () => {
     await h?.close();
   });
 
-  it.each(['/graphql', '/api/v1/sites/'])('a preflight to %s is allowed for any origin, without credentials', async (path) => {
-    const res = await preflight(h, path, EVIL);
-    expect(res.status).toBe(204);
-    expect(corsHeaders(res)).toMatchObject({
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': expect.stringContaining('POST'),
-      'access-control-allow-headers': 'authorization, content-type',
-    });
-    expect(res.headers.has('access-control-allow-credentials')).toBe(false);
-  });
+  it.each(['/graphql', '/api/v1/sites/'])(
+    'a preflight to %s is allowed for any origin, without credentials',
+    async (path) => {
+      const res = await preflight(h, path, EVIL);
+      expect(res.status).toBe(204);
+      expect(corsHeaders(res)).toMatchObject({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': expect.stringContaining('POST'),
+        'access-control-allow-headers': 'authorization, content-type',
+      });
+      expect(res.headers.has('access-control-allow-credentials')).toBe(false);
+    },
+  );
 
   it('GraphQL and REST answer `*` and never reflect the origin with credentials (yoga’s own default did)', async () => {
     for (const res of [await graphql(h, EVIL), await rest(h, EVIL)]) {
@@ -64,32 +77,51 @@ describe('CORS by default: any origin, no credentials', () => {
 describe('CORS with BKG_CORS_ORIGINS', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ sites: { innocent: INNOCENT_TTL }, env: { BKG_CORS_ORIGINS: `${APP}/, http://localhost:3000` } });
+    h = await createHarness({
+      sites: { innocent: INNOCENT_TTL },
+      env: { BKG_CORS_ORIGINS: `${APP}/, http://localhost:3000` },
+    });
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  it.each(['/graphql', '/api/v1/sites/'])('an unlisted origin’s preflight to %s gets no grant, while a listed page is served', async (path) => {
-    const { attack, innocent } = await duringAttack(() => preflight(h, path, EVIL), () => graphql(h, APP));
-    expect(attack.status).toBe(204);
-    expect(corsHeaders(attack)).toEqual({});
-    expect(innocent.status).toBe(200);
-    expect(await innocent.json()).toEqual({ data: { __typename: 'Query' } });
-    expect(innocent.headers.get('access-control-allow-origin')).toBe(APP);
-  });
+  it.each(['/graphql', '/api/v1/sites/'])(
+    'an unlisted origin’s preflight to %s gets no grant, while a listed page is served',
+    async (path) => {
+      const { attack, innocent } = await duringAttack(
+        () => preflight(h, path, EVIL),
+        () => graphql(h, APP),
+      );
+      expect(attack.status).toBe(204);
+      expect(corsHeaders(attack)).toEqual({});
+      expect(innocent.status).toBe(200);
+      expect(await innocent.json()).toEqual({ data: { __typename: 'Query' } });
+      expect(innocent.headers.get('access-control-allow-origin')).toBe(APP);
+    },
+  );
 
   it('GraphQL and REST grant a listed origin, with credentials, and vary by origin', async () => {
-    for (const res of [await preflight(h, '/graphql', 'http://localhost:3000'), await graphql(h, APP), await rest(h, APP)]) {
+    for (const res of [
+      await preflight(h, '/graphql', 'http://localhost:3000'),
+      await graphql(h, APP),
+      await rest(h, APP),
+    ]) {
       expect(res.status).toBeLessThan(300);
-      expect(res.headers.get('access-control-allow-origin')).toMatch(/^(https:\/\/app\.example\.com|http:\/\/localhost:3000)$/);
+      expect(res.headers.get('access-control-allow-origin')).toMatch(
+        /^(https:\/\/app\.example\.com|http:\/\/localhost:3000)$/,
+      );
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');
       expect(res.headers.get('vary')).toMatch(/origin/i);
     }
   });
 
   it('GraphQL and REST give an unlisted origin no CORS headers', async () => {
-    for (const res of [await graphql(h, EVIL), await rest(h, EVIL), await graphql(h, 'https://app.example.com.evil.example')]) {
+    for (const res of [
+      await graphql(h, EVIL),
+      await rest(h, EVIL),
+      await graphql(h, 'https://app.example.com.evil.example'),
+    ]) {
       expect(corsHeaders(res)).toEqual({});
     }
   });
@@ -98,7 +130,9 @@ describe('CORS with BKG_CORS_ORIGINS', () => {
 describe('BKG_CORS_ORIGINS', () => {
   it('takes "*" as the default, and refuses what is not an origin', () => {
     expect(loadConfig({ BKG_CORS_ORIGINS: '*' }).cors).toEqual({ origins: '*' });
-    expect(loadConfig({ BKG_CORS_ORIGINS: 'https://A.example.com:443, http://b.example:8080' }).cors).toEqual({ origins: ['https://a.example.com', 'http://b.example:8080'] });
+    expect(loadConfig({ BKG_CORS_ORIGINS: 'https://A.example.com:443, http://b.example:8080' }).cors).toEqual({
+      origins: ['https://a.example.com', 'http://b.example:8080'],
+    });
     let error: unknown;
     try {
       loadConfig({ BKG_CORS_ORIGINS: 'https://a.example.com/app, a.example.com, *.example.com' });

@@ -6,27 +6,40 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { duringAttack, INNOCENT_TTL } from './hostile-support.ts';
 
 const QUOTA = 50;
-const triples = (count: number, tag: string) => Array.from({ length: count }, (_, i) => `<urn:${tag}:${i}> <urn:p> "${i}" .`).join('\n');
+const triples = (count: number, tag: string) =>
+  Array.from({ length: count }, (_, i) => `<urn:${tag}:${i}> <urn:p> "${i}" .`).join('\n');
 
 let h: Harness;
 
 beforeAll(async () => {
   h = await createHarness({ sites: { innocent: INNOCENT_TTL }, env: { BKG_SITE_QUOTA_TRIPLES: String(QUOTA) } });
-  expect((await h.fetch('/api/v1/sites/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'full', name: 'Full', timezone: 'UTC' }) })).status).toBe(201);
+  expect(
+    (
+      await h.fetch('/api/v1/sites/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'full', name: 'Full', timezone: 'UTC' }),
+      })
+    ).status,
+  ).toBe(201);
 }, 120_000);
 
 afterAll(async () => {
   await h?.close();
 });
 
-const load = (method: 'PUT' | 'POST', body: string) => h.fetch('/api/v1/sites/full/graph', { method, headers: { 'content-type': 'application/n-triples' }, body });
+const load = (method: 'PUT' | 'POST', body: string) =>
+  h.fetch('/api/v1/sites/full/graph', { method, headers: { 'content-type': 'application/n-triples' }, body });
 /**
  * The site's triple counts: as the store's threads hold them (several asks reach each thread),
  * and as the SPARQL endpoint's sandbox reads them from the journal on disk (what a restart finds).
  */
 const counts = async () => {
   const held = await Promise.all(Array.from({ length: 6 }, () => h.services.store.countTriples('urn:bkg:site:full')));
-  const res = await h.fetch(`/api/v1/sites/full/sparql?${new URLSearchParams({ query: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:bkg:site:full> { ?s ?p ?o } }' })}`, { headers: { accept: 'application/sparql-results+json' } });
+  const res = await h.fetch(
+    `/api/v1/sites/full/sparql?${new URLSearchParams({ query: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:bkg:site:full> { ?s ?p ?o } }' })}`,
+    { headers: { accept: 'application/sparql-results+json' } },
+  );
   const onDisk = Number((await res.json()).results.bindings[0].n.value);
   return new Set([...held, onDisk]);
 };

@@ -12,9 +12,11 @@ const demo = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.url)
 const tenant = readFileSync(new URL('../../../fixtures/small/equipment.ttl', import.meta.url), 'utf8');
 
 /** `equipment { id points { id equipment { id points { … } } } }`, `levels` pairs deep, on the demo site. */
-const nested = (levels: number) => `equipment(siteId: "demo") { id ${'points { id equipment { id '.repeat(levels)}${' } }'.repeat(levels)} }`;
+const nested = (levels: number) =>
+  `equipment(siteId: "demo") { id ${'points { id equipment { id '.repeat(levels)}${' } }'.repeat(levels)} }`;
 /** The attack: `aliases` copies of the nested selection (depth 11 at five levels, ~1.2 KB). */
-const attack = (aliases: number, levels = 5) => `{ ${Array.from({ length: aliases }, (_, i) => `a${i}: ${nested(levels)}`).join(' ')} }`;
+const attack = (aliases: number, levels = 5) =>
+  `{ ${Array.from({ length: aliases }, (_, i) => `a${i}: ${nested(levels)}`).join(' ')} }`;
 
 let h: Harness;
 let small: Harness;
@@ -31,7 +33,9 @@ afterAll(async () => {
 });
 
 const innocent = async () => {
-  const res = await h.graphql('{ equipment(siteId: "tenant", name: "AHU-1", nameMatch: EXACT) { name points { name } } }');
+  const res = await h.graphql(
+    '{ equipment(siteId: "tenant", name: "AHU-1", nameMatch: EXACT) { name points { name } } }',
+  );
   expect(res.errors).toBeUndefined();
   expect(res.data.equipment).toHaveLength(1);
   return res;
@@ -57,7 +61,11 @@ describe('a request whose answer explodes', () => {
     // running suites side by side. Unrefused, one alias alone took 18 s and 1.2 GB.
     expect(ms).toBeLessThan(PROMPT_MS);
     // The process is whole: the same caller's ordinary query answers.
-    const after = await h.graphql('{ equipment(siteId: "demo", name: "AHU-1", nameMatch: EXACT) { name } }', undefined, null);
+    const after = await h.graphql(
+      '{ equipment(siteId: "demo", name: "AHU-1", nameMatch: EXACT) { name } }',
+      undefined,
+      null,
+    );
     expect(after.data.equipment).toEqual([{ name: 'AHU-1' }]);
   });
 
@@ -65,10 +73,16 @@ describe('a request whose answer explodes', () => {
     // One level answers; the tree below multiplies by the points of each equipment at every level.
     const flat = await small.graphql(`{ ${nested(1)} }`);
     expect(flat.errors).toBeUndefined();
-    const tree = (equipment: Array<{ points: Array<{ equipment: unknown }> }>) => equipment.reduce((n, e) => n + 1 + e.points.length * 2, 0);
+    const tree = (equipment: Array<{ points: Array<{ equipment: unknown }> }>) =>
+      equipment.reduce((n, e) => n + 1 + e.points.length * 2, 0);
     expect(tree(flat.data.equipment)).toBeLessThan(2000);
     const deep = await small.graphql(`{ ${nested(3)} }`);
-    expect(deep.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_LARGE', exceeded: 'entities', limit: 2000, tier: 'client' });
+    expect(deep.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUERY_TOO_LARGE',
+      exceeded: 'entities',
+      limit: 2000,
+      tier: 'client',
+    });
     expect(deep.errors![0]!.message).not.toMatch(/anonymous/);
   });
 
@@ -76,9 +90,15 @@ describe('a request whose answer explodes', () => {
     const bytes = await createHarness({ sites: { demo }, env: { BKG_BUDGET_RESPONSE_BYTES: '4096' } });
     try {
       const res = await bytes.graphql('{ point(siteId: "demo") { id name type typeHierarchy unit timeseriesId } }');
-      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_LARGE', exceeded: 'responseBytes', limit: 4096 });
+      expect(res.errors?.[0]?.extensions).toMatchObject({
+        code: 'QUERY_TOO_LARGE',
+        exceeded: 'responseBytes',
+        limit: 4096,
+      });
       expect(res.errors![0]!.message).toMatch(/more than 4,096 bytes of answer/);
-      const one = await bytes.graphql('{ point(siteId: "demo", name: "AHU-1 Supply Air Temp", nameMatch: EXACT) { id name } }');
+      const one = await bytes.graphql(
+        '{ point(siteId: "demo", name: "AHU-1 Supply Air Temp", nameMatch: EXACT) { id name } }',
+      );
       expect(one.errors).toBeUndefined();
     } finally {
       await bytes.close();
@@ -86,7 +106,11 @@ describe('a request whose answer explodes', () => {
   });
 
   it('answers an ordinary large query of the demo site to an anonymous caller in full', async () => {
-    const res = await h.graphql('{ equipment(siteId: "demo") { id name type points { id name unit timeseriesId } } }', undefined, null);
+    const res = await h.graphql(
+      '{ equipment(siteId: "demo") { id name type points { id name unit timeseriesId } } }',
+      undefined,
+      null,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data.equipment.length).toBeGreaterThan(30);
   });

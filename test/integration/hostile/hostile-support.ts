@@ -58,9 +58,15 @@ export const recordEngines = (): RecordEngine[] => [pglite, postgres()];
  * Runs an attack and an innocent request at once, and fails unless the innocent one answered
  * within PROMPT_MS; answers both results.
  */
-export async function duringAttack<A, I>(attack: () => Promise<A>, innocent: () => Promise<I>): Promise<{ attack: A; innocent: I }> {
+export async function duringAttack<A, I>(
+  attack: () => Promise<A>,
+  innocent: () => Promise<I>,
+): Promise<{ attack: A; innocent: I }> {
   const started = performance.now();
-  const [attacked, [answered, ms]] = await Promise.all([attack(), innocent().then((value) => [value, performance.now() - started] as const)]);
+  const [attacked, [answered, ms]] = await Promise.all([
+    attack(),
+    innocent().then((value) => [value, performance.now() - started] as const),
+  ]);
   expect(ms, 'the innocent request answered promptly').toBeLessThan(PROMPT_MS);
   return { attack: attacked, innocent: answered };
 }
@@ -78,7 +84,14 @@ export async function seedInnocent(h: Harness, site: string): Promise<void> {
 
 /** An innocent request on `site`: its history of ts-sat, which must hold the seeded reading and nothing else. */
 export async function innocentHistory(h: Harness, site: string): Promise<void> {
-  const res = await h.fetch(`/api/v1/sites/${site}/timeseries`, post({ timeseriesIds: ['ts-sat'], start: iso(INNOCENT_READING_MS - 60_000), end: iso(INNOCENT_READING_MS + 60_000) }));
+  const res = await h.fetch(
+    `/api/v1/sites/${site}/timeseries`,
+    post({
+      timeseriesIds: ['ts-sat'],
+      start: iso(INNOCENT_READING_MS - 60_000),
+      end: iso(INNOCENT_READING_MS + 60_000),
+    }),
+  );
   expect(res.status, await res.clone().text()).toBe(200);
   const body = await res.json();
   expect(body.series[0].data).toEqual([{ t: '2026-01-01T00:00:00+00:00', v: 21.5 }]);
@@ -93,7 +106,9 @@ const INNOCENT_SPARQL = 'SELECT ?label WHERE { ?ahu a brick:AHU ; rdfs:label ?la
 export async function innocentQueries(h: Harness, site: string): Promise<void> {
   const [graphql, sparql] = await Promise.all([
     h.graphql(`{ equipment(siteId: "${site}", name: "AHU-1", nameMatch: EXACT) { name points { name } } }`),
-    h.fetch(`/api/v1/sites/${site}/sparql?${new URLSearchParams({ query: INNOCENT_SPARQL })}`, { headers: { accept: 'application/sparql-results+json' } }),
+    h.fetch(`/api/v1/sites/${site}/sparql?${new URLSearchParams({ query: INNOCENT_SPARQL })}`, {
+      headers: { accept: 'application/sparql-results+json' },
+    }),
   ]);
   expect(graphql.errors).toBeUndefined();
   expect(graphql.data.equipment).toMatchObject([{ name: 'AHU-1' }]);

@@ -21,8 +21,14 @@ interface Attack {
   send(h: Harness): Promise<Response>;
 }
 
-const site = (body: Record<string, unknown>): Attack['send'] => (h) => h.fetch('/api/v1/sites/', post({ name: 'Hostile', ...body }));
-const upload = (fields: Record<string, string | Blob>): Attack['send'] => (h) => postForm(h, '/api/files/', { site_id: 'attacked', category: 'other', ...fields });
+const site =
+  (body: Record<string, unknown>): Attack['send'] =>
+  (h) =>
+    h.fetch('/api/v1/sites/', post({ name: 'Hostile', ...body }));
+const upload =
+  (fields: Record<string, string | Blob>): Attack['send'] =>
+  (h) =>
+    postForm(h, '/api/files/', { site_id: 'attacked', category: 'other', ...fields });
 
 /** A multipart upload to the attacked site whose file part names its file in `filename*` (RFC 5987), percent-encoded. */
 function encodedFileName(encoded: string): RequestInit {
@@ -31,7 +37,10 @@ function encodedFileName(encoded: string): RequestInit {
   const body =
     part('Content-Disposition: form-data; name="site_id"', 'attacked') +
     part('Content-Disposition: form-data; name="category"', 'other') +
-    part(`Content-Disposition: form-data; name="file"; filename*=UTF-8''${encoded}\r\nContent-Type: application/pdf`, 'bytes') +
+    part(
+      `Content-Disposition: form-data; name="file"; filename*=UTF-8''${encoded}\r\nContent-Type: application/pdf`,
+      'bytes',
+    ) +
     `--${boundary}--\r\n`;
   return { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
 }
@@ -39,20 +48,64 @@ function encodedFileName(encoded: string): RequestInit {
 const ATTACKS: Attack[] = [
   { name: 'U+0000 in a site name', field: 'name', send: site({ id: 'nul-name', name: 'HQ\u0000' }) },
   { name: 'U+0000 in a city', field: 'city', send: site({ id: 'nul-city', city: 'Ber\u0000lin' }) },
-  { name: 'an unpaired surrogate in an organization', field: 'organization', send: site({ id: 'lone-surrogate', organization: 'Acme \ud800' }) },
-  { name: 'a non-character in an address', field: 'address', send: site({ id: 'non-character', address: 'Main St \uffff' }) },
+  {
+    name: 'an unpaired surrogate in an organization',
+    field: 'organization',
+    send: site({ id: 'lone-surrogate', organization: 'Acme \ud800' }),
+  },
+  {
+    name: 'a non-character in an address',
+    field: 'address',
+    send: site({ id: 'non-character', address: 'Main St \uffff' }),
+  },
   { name: 'an ESC sequence in a country', field: 'country', send: site({ id: 'escape', country: '\u001b[2Jcleared' }) },
-  { name: 'U+0000 in a key name', field: 'name', send: (h) => h.fetch('/api/v1/keys/', post({ name: 'ci\u0000', sites: '*' })) },
-  { name: 'U+0000 in a multipart name', field: 'name', send: upload({ name: 'plan\u0000.pdf', file: file('bytes', 'plan.pdf') }) },
-  { name: 'U+0000 in a multipart storey', field: 'storey', send: upload({ storey: 'L1\u0000', file: file('bytes', 'plan.pdf') }) },
+  {
+    name: 'U+0000 in a key name',
+    field: 'name',
+    send: (h) => h.fetch('/api/v1/keys/', post({ name: 'ci\u0000', sites: '*' })),
+  },
+  {
+    name: 'U+0000 in a multipart name',
+    field: 'name',
+    send: upload({ name: 'plan\u0000.pdf', file: file('bytes', 'plan.pdf') }),
+  },
+  {
+    name: 'U+0000 in a multipart storey',
+    field: 'storey',
+    send: upload({ storey: 'L1\u0000', file: file('bytes', 'plan.pdf') }),
+  },
   // A raw U+0000 in a part header is refused by the multipart parser itself; percent-encoded in
   // RFC 5987's `filename*`, it reaches the service.
-  { name: 'U+0000 in an uploaded file name', field: 'file', send: (h) => h.fetch('/api/files/', encodedFileName("plan%00.pdf")) },
-  { name: 'U+0000 in the file list’s entity_uri', field: 'entity_uri', send: (h) => h.fetch('/api/files/?entity_uri=%00') },
-  { name: 'U+0000 in the file list’s site_id', field: 'site_id', send: (h) => h.fetch('/api/files/?site_id=attacked%00') },
-  { name: 'U+0000 in the model list’s storey', field: 'storey', send: (h) => h.fetch('/api/v1/sites/attacked/models?storey=L1%00') },
-  { name: 'U+0000 in a timeseries id of a history query', field: 'timeseriesIds.1', send: (h) => h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat', 'ts\u0000'] })) },
-  { name: 'U+0000 in a history query’s start', field: 'start', send: (h) => h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat'], start: '-1h\u0000' })) },
+  {
+    name: 'U+0000 in an uploaded file name',
+    field: 'file',
+    send: (h) => h.fetch('/api/files/', encodedFileName('plan%00.pdf')),
+  },
+  {
+    name: 'U+0000 in the file list’s entity_uri',
+    field: 'entity_uri',
+    send: (h) => h.fetch('/api/files/?entity_uri=%00'),
+  },
+  {
+    name: 'U+0000 in the file list’s site_id',
+    field: 'site_id',
+    send: (h) => h.fetch('/api/files/?site_id=attacked%00'),
+  },
+  {
+    name: 'U+0000 in the model list’s storey',
+    field: 'storey',
+    send: (h) => h.fetch('/api/v1/sites/attacked/models?storey=L1%00'),
+  },
+  {
+    name: 'U+0000 in a timeseries id of a history query',
+    field: 'timeseriesIds.1',
+    send: (h) => h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat', 'ts\u0000'] })),
+  },
+  {
+    name: 'U+0000 in a history query’s start',
+    field: 'start',
+    send: (h) => h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat'], start: '-1h\u0000' })),
+  },
 ];
 
 describeVariants('hostile text on $name', recordEngines(), (engine) => {
@@ -67,7 +120,10 @@ describeVariants('hostile text on $name', recordEngines(), (engine) => {
   });
 
   it.each(ATTACKS)('$name: 400 naming $field, while another site answers', async ({ field, send }) => {
-    const { attack } = await duringAttack(() => send(h), () => innocentHistory(h, 'innocent'));
+    const { attack } = await duringAttack(
+      () => send(h),
+      () => innocentHistory(h, 'innocent'),
+    );
     expect(attack.status, await attack.clone().text()).toBe(400);
     const body = await attack.json();
     expect(body[field], JSON.stringify(body)).toEqual([expect.stringMatching(PROBLEM)]);
@@ -83,7 +139,10 @@ describeVariants('hostile text on $name', recordEngines(), (engine) => {
   });
 
   it('still takes tab, line feed and carriage return (an address over several lines)', async () => {
-    const res = await h.fetch('/api/v1/sites/', post({ id: 'multi-line', name: 'Multi\tline', address: 'Main St 1\r\n10115 Berlin' }));
+    const res = await h.fetch(
+      '/api/v1/sites/',
+      post({ id: 'multi-line', name: 'Multi\tline', address: 'Main St 1\r\n10115 Berlin' }),
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toMatchObject({ name: 'Multi\tline', address: 'Main St 1\r\n10115 Berlin' });
     expect((await h.fetch('/api/v1/sites/multi-line', { method: 'DELETE' })).status).toBe(204);
@@ -107,8 +166,16 @@ describeVariants('hostile text on $name', recordEngines(), (engine) => {
       stored: 3,
       rejected: [1, 3, 4].map((index) => ({ index, errors: { timeseriesId: [expect.stringMatching(PROBLEM)] } })),
     });
-    const res = await h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat', 'ts-zat', 'ts-fan'], start: iso(T), end: iso(T + 1) }));
-    const stored = Object.fromEntries((await res.json()).series.map((s: { timeseriesId: string; data: Array<{ v: number }> }) => [s.timeseriesId, s.data.map((d) => d.v)]));
+    const res = await h.fetch(
+      '/api/v1/sites/attacked/timeseries',
+      post({ timeseriesIds: ['ts-sat', 'ts-zat', 'ts-fan'], start: iso(T), end: iso(T + 1) }),
+    );
+    const stored = Object.fromEntries(
+      (await res.json()).series.map((s: { timeseriesId: string; data: Array<{ v: number }> }) => [
+        s.timeseriesId,
+        s.data.map((d) => d.v),
+      ]),
+    );
     expect(stored).toEqual({ 'ts-sat': [13], 'ts-zat': [21], 'ts-fan': [1] });
   });
 
@@ -119,6 +186,10 @@ describeVariants('hostile text on $name', recordEngines(), (engine) => {
     ].join('\n');
     const res = await h.fetch('/api/v1/sites/attacked/readings', post(lines, 'application/x-ndjson'));
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toEqual({ received: 2, stored: 1, rejected: [{ index: 1, errors: { timeseriesId: [expect.stringMatching(PROBLEM)] } }] });
+    expect(await res.json()).toEqual({
+      received: 2,
+      stored: 1,
+      rejected: [{ index: 1, errors: { timeseriesId: [expect.stringMatching(PROBLEM)] } }],
+    });
   });
 });

@@ -29,39 +29,71 @@ afterAll(async () => {
 
 const secret = new TextEncoder().encode(JWT_SECRET);
 const inTenMinutes = () => Math.floor(Date.now() / 1000) + 600;
-const segment = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const segment = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const claims = () => ({ sub: 'mallory', sites: '*', exp: inTenMinutes() });
 /** A JWT of the given header and payload, and a signature that is not one. */
-const forged = (header: unknown, payload: unknown = claims()) => `${segment(header)}.${segment(payload)}.${randomBytes(32).toString('base64url')}`;
+const forged = (header: unknown, payload: unknown = claims()) =>
+  `${segment(header)}.${segment(payload)}.${randomBytes(32).toString('base64url')}`;
 /** A JWS correctly signed with the service's HS256 secret, over any payload bytes. */
 const signed = (payload: string | object, header: Record<string, unknown> = {}) =>
-  new CompactSign(new TextEncoder().encode(typeof payload === 'string' ? payload : JSON.stringify(payload))).setProtectedHeader({ alg: 'HS256', ...header }).sign(secret);
+  new CompactSign(new TextEncoder().encode(typeof payload === 'string' ? payload : JSON.stringify(payload)))
+    .setProtectedHeader({ alg: 'HS256', ...header })
+    .sign(secret);
 
 async function tokens(): Promise<Array<[string, string]>> {
   const valid = await hs256Token({ sites: '*' });
   const [, payload, signature] = valid.split('.');
   const stranger = await generateKeyPair('RS256');
   return [
-    ['crit naming an unknown extension (HS256, forged signature)', forged({ alg: 'HS256', typ: 'JWT', crit: ['zz'], zz: 1 })],
-    ['crit naming an unknown extension (RS256, forged signature)', forged({ alg: 'RS256', kid: 'test-RS256', crit: ['zz'], zz: 1 })],
-    ['crit naming an unknown extension (ES256, forged signature)', forged({ alg: 'ES256', kid: 'test-ES256', crit: ['zz'], zz: 1 })],
-    ['crit naming an unknown extension, correctly signed', await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', crit: ['zz'], zz: 1 }).sign(secret, { crit: { zz: true } })],
+    [
+      'crit naming an unknown extension (HS256, forged signature)',
+      forged({ alg: 'HS256', typ: 'JWT', crit: ['zz'], zz: 1 }),
+    ],
+    [
+      'crit naming an unknown extension (RS256, forged signature)',
+      forged({ alg: 'RS256', kid: 'test-RS256', crit: ['zz'], zz: 1 }),
+    ],
+    [
+      'crit naming an unknown extension (ES256, forged signature)',
+      forged({ alg: 'ES256', kid: 'test-ES256', crit: ['zz'], zz: 1 }),
+    ],
+    [
+      'crit naming an unknown extension, correctly signed',
+      await new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS256', crit: ['zz'], zz: 1 })
+        .sign(secret, { crit: { zz: true } }),
+    ],
     ['crit that is not a list', forged({ alg: 'HS256', crit: 'zz' })],
     ['crit naming a registered header', forged({ alg: 'HS256', crit: ['alg'] })],
     ['an unencoded payload (b64: false)', forged({ alg: 'HS256', b64: false, crit: ['b64'] })],
     ['alg none', `${segment({ alg: 'none', typ: 'JWT' })}.${segment(claims())}.`],
-    ['alg HS512, correctly signed with the secret', await new SignJWT(claims()).setProtectedHeader({ alg: 'HS512' }).sign(new TextEncoder().encode(JWT_SECRET.repeat(2)))],
+    [
+      'alg HS512, correctly signed with the secret',
+      await new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS512' })
+        .sign(new TextEncoder().encode(JWT_SECRET.repeat(2))),
+    ],
     ['alg PS256', forged({ alg: 'PS256', kid: 'test-RS256' })],
     ['alg EdDSA', forged({ alg: 'EdDSA' })],
     ['alg of no algorithm', forged({ alg: 'XX999' })],
     ['alg a number', forged({ alg: 256 })],
     ['no alg', forged({ typ: 'JWT' })],
     ['RS256 header over an HS256 signature', `${segment({ alg: 'RS256', kid: 'test-RS256' })}.${payload}.${signature}`],
-    ['a kid the key set does not hold', await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'nope' }).sign(stranger.privateKey)],
+    [
+      'a kid the key set does not hold',
+      await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'nope' }).sign(stranger.privateKey),
+    ],
     ['signed by a key the JWKS does not publish (RS256)', await jwks.signWithUnpublishedKey('RS256', { sites: '*' })],
     ['signed by a key the JWKS does not publish (ES256)', await jwks.signWithUnpublishedKey('ES256', { sites: '*' })],
-    ['HS256 signed with another secret', await hs256Token({ sites: '*' }, 'another-secret-that-is-long-enough-0123456789')],
-    ['a signature from another token', `${valid.split('.').slice(0, 2).join('.')}.${(await hs256Token({ sites: '*' })).split('.')[2]}`],
+    [
+      'HS256 signed with another secret',
+      await hs256Token({ sites: '*' }, 'another-secret-that-is-long-enough-0123456789'),
+    ],
+    [
+      'a signature from another token',
+      `${valid.split('.').slice(0, 2).join('.')}.${(await hs256Token({ sites: '*' })).split('.')[2]}`,
+    ],
     ['a header that is not base64url', `!!!.${payload}.${signature}`],
     ['a header that is not JSON', `${segment('not json')}.${payload}.${signature}`],
     ['a header that is a JSON array', `${segment([{ alg: 'HS256' }])}.${payload}.${signature}`],
@@ -96,17 +128,41 @@ describe('a malformed token answers 401 invalid_token, and a valid user is serve
   it.each(table)('%s', async (_name, token) => {
     const ip = clientIp();
     const { attack } = await duringAttack(
-      async () => [await fetchFrom(h, token, ip)('/api/v1/sites/alpha/'), await fetchFrom(h, token, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ building(siteId: "alpha") { name } }' }) })],
+      async () => [
+        await fetchFrom(h, token, ip)('/api/v1/sites/alpha/'),
+        await fetchFrom(
+          h,
+          token,
+          ip,
+        )('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ building(siteId: "alpha") { name } }' }),
+        }),
+      ],
       innocent,
     );
     const [rest, graphql] = attack;
     const [restBody, graphqlBody] = [await rest!.json(), await graphql!.json()];
-    expect([rest!.status, rest!.headers.get('www-authenticate'), restBody.code]).toEqual([401, INVALID_TOKEN, 'UNAUTHENTICATED']);
-    expect([graphql!.status, graphql!.headers.get('www-authenticate'), graphqlBody.errors?.[0]?.extensions?.code, graphqlBody.data]).toEqual([401, INVALID_TOKEN, 'UNAUTHENTICATED', undefined]);
+    expect([rest!.status, rest!.headers.get('www-authenticate'), restBody.code]).toEqual([
+      401,
+      INVALID_TOKEN,
+      'UNAUTHENTICATED',
+    ]);
+    expect([
+      graphql!.status,
+      graphql!.headers.get('www-authenticate'),
+      graphqlBody.errors?.[0]?.extensions?.code,
+      graphqlBody.data,
+    ]).toEqual([401, INVALID_TOKEN, 'UNAUTHENTICATED', undefined]);
   });
 
   it('the valid tokens the table was made from are accepted', async () => {
-    expect((await postGraphQL(h, await hs256Token({ sites: ['alpha'] }), '{ building(siteId: "alpha") { name } }')).status).toBe(200);
-    expect((await fetchFrom(h, await jwks.sign('ES256', { sites: ['alpha'] }), clientIp())('/api/v1/sites/alpha/')).status).toBe(200);
+    expect(
+      (await postGraphQL(h, await hs256Token({ sites: ['alpha'] }), '{ building(siteId: "alpha") { name } }')).status,
+    ).toBe(200);
+    expect(
+      (await fetchFrom(h, await jwks.sign('ES256', { sites: ['alpha'] }), clientIp())('/api/v1/sites/alpha/')).status,
+    ).toBe(200);
   });
 });

@@ -13,7 +13,8 @@ import { INNOCENT_TTL, duringAttack, innocentQueries } from './hostile-support.t
 const jsonLd = (depth: number) => `{"@id": "urn:a", ${'"urn:p": {'.repeat(depth - 1)}"urn:p": "x"${'}'.repeat(depth)}`;
 const propertyLists = (depth: number) => `<urn:a> <urn:p> ${'[ <urn:p> '.repeat(depth)}"x"${' ]'.repeat(depth)} .\n`;
 const collections = (depth: number) => `<urn:a> <urn:p> ${'( '.repeat(depth)}"x"${' )'.repeat(depth)} .\n`;
-const tripleTerms = (depth: number) => `<urn:a> <urn:p> ${'<<( <urn:s> <urn:p> '.repeat(depth)}"x"${' )>>'.repeat(depth)} .\n`;
+const tripleTerms = (depth: number) =>
+  `<urn:a> <urn:p> ${'<<( <urn:s> <urn:p> '.repeat(depth)}"x"${' )>>'.repeat(depth)} .\n`;
 
 type Json = any;
 
@@ -23,13 +24,23 @@ describe('graph uploads nested past the limit', () => {
   let reader: Fetch;
   let before: string[];
 
-  const upload = async (as: Fetch, path: string, type: string, body: string, method = 'PUT'): Promise<{ status: number; body: Json }> => {
+  const upload = async (
+    as: Fetch,
+    path: string,
+    type: string,
+    body: string,
+    method = 'PUT',
+  ): Promise<{ status: number; body: Json }> => {
     const res = await as(`/api/v1/sites/attacker/${path}`, { method, headers: { 'content-type': type }, body });
     return { status: res.status, body: await res.json() };
   };
   const refusedFor = (syntax: string) => ({
     status: 400,
-    body: { code: 'BAD_USER_INPUT', limit: RDF_NESTING_LIMIT, detail: expect.stringContaining(`${syntax} nesting deeper than ${RDF_NESTING_LIMIT} levels`) },
+    body: {
+      code: 'BAD_USER_INPUT',
+      limit: RDF_NESTING_LIMIT,
+      detail: expect.stringContaining(`${syntax} nesting deeper than ${RDF_NESTING_LIMIT} levels`),
+    },
   });
 
   beforeAll(async () => {
@@ -68,7 +79,10 @@ describe('graph uploads nested past the limit', () => {
       ['application/n-triples', tripleTerms(5000), 'N-Triples'],
     ] as const;
     for (const [type, body, syntax] of attacks) {
-      const { attack } = await duringAttack(() => upload(writer, 'graph', type, body), () => innocentQueries(h, 'innocent'));
+      const { attack } = await duringAttack(
+        () => upload(writer, 'graph', type, body),
+        () => innocentQueries(h, 'innocent'),
+      );
       expect(attack, `${syntax} ${body.slice(16, 40)}…`).toMatchObject(refusedFor(syntax));
     }
     expect(await exportTriples(h, 'attacker')).toEqual(before);
@@ -80,8 +94,12 @@ describe('graph uploads nested past the limit', () => {
       () => innocentQueries(h, 'innocent'),
     );
     expect(attack).toMatchObject(refusedFor('JSON-LD'));
-    expect(await upload(writer, 'graph?validate=1', 'application/ld+json', jsonLd(1000))).toMatchObject(refusedFor('JSON-LD'));
-    expect(await upload(reader, 'graph/validate', 'text/turtle', tripleTerms(5000), 'POST')).toMatchObject(refusedFor('Turtle'));
+    expect(await upload(writer, 'graph?validate=1', 'application/ld+json', jsonLd(1000))).toMatchObject(
+      refusedFor('JSON-LD'),
+    );
+    expect(await upload(reader, 'graph/validate', 'text/turtle', tripleTerms(5000), 'POST')).toMatchObject(
+      refusedFor('Turtle'),
+    );
     const report = await upload(reader, 'graph/validate', 'text/turtle', INNOCENT_TTL, 'POST');
     expect(report.status, JSON.stringify(report.body)).toBe(200);
     expect(report.body.summary).toMatchObject({ violations: 0 });
@@ -89,14 +107,23 @@ describe('graph uploads nested past the limit', () => {
 
   it('finds the nesting past the first megabytes of an upload, and names its line', async () => {
     const flat = '<urn:a> <urn:p> "a flat line [ ( {" .\n'.repeat(100_000);
-    const { attack } = await duringAttack(() => upload(writer, 'graph', 'text/turtle', `${flat}${tripleTerms(5000)}`), () => innocentQueries(h, 'innocent'));
+    const { attack } = await duringAttack(
+      () => upload(writer, 'graph', 'text/turtle', `${flat}${tripleTerms(5000)}`),
+      () => innocentQueries(h, 'innocent'),
+    );
     expect(attack).toMatchObject({ ...refusedFor('Turtle'), body: { ...refusedFor('Turtle').body, line: 100_001 } });
     expect(await exportTriples(h, 'attacker')).toEqual(before);
   });
 
   it(`loads models nested ${RDF_NESTING_LIMIT} levels deep, and brackets in strings do not count`, async () => {
-    expect(await upload(writer, 'graph', 'application/ld+json', jsonLd(RDF_NESTING_LIMIT))).toMatchObject({ status: 200, body: { triples: RDF_NESTING_LIMIT } });
-    expect(await upload(writer, 'graph', 'text/turtle', propertyLists(RDF_NESTING_LIMIT))).toMatchObject({ status: 200, body: { triples: RDF_NESTING_LIMIT + 1 } });
+    expect(await upload(writer, 'graph', 'application/ld+json', jsonLd(RDF_NESTING_LIMIT))).toMatchObject({
+      status: 200,
+      body: { triples: RDF_NESTING_LIMIT },
+    });
+    expect(await upload(writer, 'graph', 'text/turtle', propertyLists(RDF_NESTING_LIMIT))).toMatchObject({
+      status: 200,
+      body: { triples: RDF_NESTING_LIMIT + 1 },
+    });
     const brackets = `<urn:a> <urn:p> "${'[ ( {'.repeat(10_000)}", """${'<<( '.repeat(10_000)}""" .\n`;
     expect(await upload(writer, 'graph', 'text/turtle', brackets)).toMatchObject({ status: 200, body: { triples: 2 } });
     await innocentQueries(h, 'innocent');

@@ -21,7 +21,11 @@ const PROMPT_MS = 1000;
 /** An anonymous GraphQL request from `ip` to `h`: its status, Retry-After and how long it took. */
 async function anonymous(h: Harness, ip: string): Promise<{ status: number; retryAfter: string | null; ms: number }> {
   const started = performance.now();
-  const res = await fetchFrom(h, null, ip)('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY });
+  const res = await fetchFrom(
+    h,
+    null,
+    ip,
+  )('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY });
   await res.arrayBuffer();
   return { status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started };
 }
@@ -66,7 +70,10 @@ describeNeeding(['redis-server'], 'rate limits while Redis fails', () => {
     redis = await startRedisServer();
     const env = { REDIS_URL: redis.url, BKG_RATE_LIMIT_ANONYMOUS: String(LIMIT) };
     const log = { write: (line: string) => void logA.push(JSON.parse(line)) };
-    [a, b] = await Promise.all([createHarness({ sites: { alpha: fixture }, env: { ...env, LOG_LEVEL: 'info' }, log }), createHarness({ sites: { alpha: fixture }, env })]);
+    [a, b] = await Promise.all([
+      createHarness({ sites: { alpha: fixture }, env: { ...env, LOG_LEVEL: 'info' }, log }),
+      createHarness({ sites: { alpha: fixture }, env }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -81,10 +88,15 @@ describeNeeding(['redis-server'], 'rate limits while Redis fails', () => {
   });
 
   it('Redis killed: every request answers at once, the anonymous limit still holds, another client is served', async () => {
-    const key = (await a.services.keys.create({ name: `innocent ${randomUUID()}`, sites: '*', write: false, admin: false })).secret;
+    const key = (
+      await a.services.keys.create({ name: `innocent ${randomUUID()}`, sites: '*', write: false, admin: false })
+    ).secret;
     await redis.stop();
     const ip = clientIp();
-    const { attack } = await duringAttack(() => sequence(Array(LIMIT + 3).fill(a), ip), () => innocent(a, key));
+    const { attack } = await duringAttack(
+      () => sequence(Array(LIMIT + 3).fill(a), ip),
+      () => innocent(a, key),
+    );
     expect(attack.map((r) => r.status)).toEqual([...Array(LIMIT).fill(200), 429, 429, 429]);
     for (const r of attack.filter((r) => r.status === 429)) expect(Number(r.retryAfter)).toBeGreaterThan(0);
     expect(Math.max(...attack.map((r) => r.ms))).toBeLessThan(PROMPT_MS);
@@ -95,22 +107,35 @@ describeNeeding(['redis-server'], 'rate limits while Redis fails', () => {
   it('says so: a warning in the log, bkg_rate_limit_degraded 1 and a fallback counted', async () => {
     expect(await metric(a, 'bkg_rate_limit_degraded')).toBe(1);
     expect(await metric(a, 'bkg_rate_limit_fallbacks_total')).toBe(1);
-    expect(logA).toContainEqual(expect.objectContaining({ level: 40, msg: 'rate limits are counted in this process alone until Redis answers again' }));
+    expect(logA).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'rate limits are counted in this process alone until Redis answers again',
+      }),
+    );
   });
 
   it('Redis back (empty): both instances count in Redis again, an address once across both', async () => {
     await redis.start();
-    await eventually(async () => (await metric(a, 'bkg_rate_limit_degraded')) === 0 && (await metric(b, 'bkg_rate_limit_degraded')) === 0);
+    await eventually(
+      async () =>
+        (await metric(a, 'bkg_rate_limit_degraded')) === 0 && (await metric(b, 'bkg_rate_limit_degraded')) === 0,
+    );
     expect(logA).toContainEqual(expect.objectContaining({ level: 30, msg: 'rate limits are counted in Redis again' }));
     const answers = await sequence([a, b, a, b, a, b], clientIp());
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
   it('Redis that stops answering (CLIENT PAUSE) costs one request the command timeout at most, then nothing', async () => {
-    const key = (await a.services.keys.create({ name: `innocent ${randomUUID()}`, sites: '*', write: false, admin: false })).secret;
+    const key = (
+      await a.services.keys.create({ name: `innocent ${randomUUID()}`, sites: '*', write: false, admin: false })
+    ).secret;
     await redis.command('CLIENT', 'PAUSE', '4000', 'ALL');
     const ip = clientIp();
-    const { attack } = await duringAttack(() => sequence(Array(LIMIT + 2).fill(a), ip), () => innocent(a, key));
+    const { attack } = await duringAttack(
+      () => sequence(Array(LIMIT + 2).fill(a), ip),
+      () => innocent(a, key),
+    );
     expect(attack.map((r) => r.status)).toEqual([...Array(LIMIT).fill(200), 429, 429]);
     expect(Math.max(...attack.map((r) => r.ms))).toBeLessThan(PROMPT_MS);
     // Waiting out the command timeout each, the others would take 2.5 s together.

@@ -30,7 +30,8 @@ describe('one site’s slow SPARQL queries and another’s', () => {
   let h: Harness;
   const logged: Json[] = [];
   /** The sandbox threads ended so far, by the site whose query ended them, and why. */
-  const ended = () => logged.filter((e) => e.msg?.startsWith('SPARQL sandbox thread ended')).map((e) => `${e.site} ${e.reason}`);
+  const ended = () =>
+    logged.filter((e) => e.msg?.startsWith('SPARQL sandbox thread ended')).map((e) => `${e.site} ${e.reason}`);
   const ask = async (site: string, query: string): Promise<{ status: number; body: Json; ms: number }> => {
     const started = performance.now();
     const res = await h.fetch(path(site, query), { headers: accept });
@@ -57,7 +58,9 @@ describe('one site’s slow SPARQL queries and another’s', () => {
     const stop = new AbortController();
     const attacker = async () => {
       while (!stop.signal.aborted) {
-        const res = await anonymous(path('demo', EXPLOSION), { headers: accept, signal: stop.signal }).catch(() => undefined);
+        const res = await anonymous(path('demo', EXPLOSION), { headers: accept, signal: stop.signal }).catch(
+          () => undefined,
+        );
         if (!res) return;
         attacks.push(res.status);
         await res.arrayBuffer();
@@ -77,7 +80,10 @@ describe('one site’s slow SPARQL queries and another’s', () => {
     stop.abort();
     await Promise.all(attackers);
 
-    expect(answers.filter((a) => a.status !== 200 || a.body.boolean !== true), 'every innocent query answered true').toEqual([]);
+    expect(
+      answers.filter((a) => a.status !== 200 || a.body.boolean !== true),
+      'every innocent query answered true',
+    ).toEqual([]);
     expect(Math.max(...answers.map((a) => a.ms)), 'the slowest innocent query, in ms').toBeLessThan(1000);
     // The attacker's own queries are the ones stopped, at their deadline.
     expect(attacks.length).toBeGreaterThan(0);
@@ -89,10 +95,14 @@ describe('one site’s slow SPARQL queries and another’s', () => {
   it('drops a query whose client went away while it waited, and stops one that was running', async () => {
     const running = new AbortController();
     const queued = new AbortController();
-    const first = h.fetch(path('slow', EXPLOSION), { headers: accept, signal: running.signal }).catch((error: Error) => error);
+    const first = h
+      .fetch(path('slow', EXPLOSION), { headers: accept, signal: running.signal })
+      .catch((error: Error) => error);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The site's second query waits: a site runs on one thread of the two at most.
-    const second = h.fetch(path('slow', EXPLOSION), { headers: accept, signal: queued.signal }).catch((error: Error) => error);
+    const second = h
+      .fetch(path('slow', EXPLOSION), { headers: accept, signal: queued.signal })
+      .catch((error: Error) => error);
     await new Promise((resolve) => setTimeout(resolve, 300));
     queued.abort();
     running.abort();
@@ -111,8 +121,16 @@ describe('one site’s slow SPARQL queries and another’s', () => {
   it('fails only the query that traps the engine, while another site is answered', async () => {
     // Straight to the store, as the endpoint hands it a confined query: the endpoint may refuse
     // such nesting before any engine reads it; this is what is left for a trap no check foresees.
-    const trap = h.services.store.clientQuery({ text: TRAP, form: 'ASK', graphs: [siteGraph('trapped'), ONTOLOGY_GRAPH], timeoutMs: TIMEOUT_MS });
-    const [trapped, innocent] = await Promise.all([trap.catch((error: Error) => error), ask('tenant', 'ASK { ?s ?p "Tenant AHU" }')]);
+    const trap = h.services.store.clientQuery({
+      text: TRAP,
+      form: 'ASK',
+      graphs: [siteGraph('trapped'), ONTOLOGY_GRAPH],
+      timeoutMs: TIMEOUT_MS,
+    });
+    const [trapped, innocent] = await Promise.all([
+      trap.catch((error: Error) => error),
+      ask('tenant', 'ASK { ?s ?p "Tenant AHU" }'),
+    ]);
     expect(trapped).toMatchObject({ name: 'EngineTrap' });
     expect(innocent).toMatchObject({ status: 200, body: { boolean: true } });
     expect(ended().filter((e) => e.startsWith('urn:bkg:site:trapped'))).toEqual(['urn:bkg:site:trapped trap']);
@@ -125,12 +143,17 @@ describe('copying a large graph into the sandbox', () => {
   // Far less than copying the graph below takes.
   const TIMEOUT_MS = 200;
   const TRIPLES = 150_000;
-  const nTriples = (tag: string) => Array.from({ length: TRIPLES }, (_, i) => `<urn:x:${tag}${i}> <urn:x:p> "value ${i}" .\n`).join('');
+  const nTriples = (tag: string) =>
+    Array.from({ length: TRIPLES }, (_, i) => `<urn:x:${tag}${i}> <urn:x:p> "value ${i}" .\n`).join('');
   let h: Harness;
 
   beforeAll(async () => {
     h = await createHarness({ sites: { large: '' }, env: { BKG_SPARQL_TIMEOUT_MS: String(TIMEOUT_MS) } });
-    const put = await h.fetch('/api/v1/sites/large/graph', { method: 'PUT', headers: { 'content-type': 'application/n-triples' }, body: nTriples('a') });
+    const put = await h.fetch('/api/v1/sites/large/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/n-triples' },
+      body: nTriples('a'),
+    });
     expect(put.status).toBe(200);
   });
   afterAll(async () => {
@@ -148,20 +171,30 @@ describe('copying a large graph into the sandbox', () => {
     expect(first).toMatchObject({ status: 200, body: { boolean: true } });
     expect(first.ms, 'the copy took longer than the deadline').toBeGreaterThan(TIMEOUT_MS);
 
-    const put = await h.fetch('/api/v1/sites/large/graph', { method: 'PUT', headers: { 'content-type': 'application/n-triples' }, body: nTriples('b') });
+    const put = await h.fetch('/api/v1/sites/large/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/n-triples' },
+      body: nTriples('b'),
+    });
     expect(put.status).toBe(200);
     const changed = await askFor('urn:x:b149999');
     expect(changed).toMatchObject({ status: 200, body: { boolean: true } });
     expect((await askFor('urn:x:a149999')).body.boolean).toBe(false);
 
-    const merge = await h.fetch('/api/v1/sites/large/graph', { method: 'POST', headers: { 'content-type': 'application/n-triples' }, body: '<urn:x:c0> <urn:x:p> "merged" .\n' });
+    const merge = await h.fetch('/api/v1/sites/large/graph', {
+      method: 'POST',
+      headers: { 'content-type': 'application/n-triples' },
+      body: '<urn:x:c0> <urn:x:p> "merged" .\n',
+    });
     expect(merge.status).toBe(200);
     expect(await askFor('urn:x:c0')).toMatchObject({ status: 200, body: { boolean: true } });
     expect((await askFor('urn:x:b149999')).body.boolean).toBe(true);
   });
 
   it('still stops the query itself at the deadline', async () => {
-    const res = await h.fetch(path('large', 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }'), { headers: accept });
+    const res = await h.fetch(path('large', 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }'), {
+      headers: accept,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as Json).code).toBe('QUERY_TOO_COMPLEX');
   });

@@ -15,7 +15,8 @@ const DEMO_TTL = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.
 const accept = 'application/sparql-results+json';
 
 const groups = (depth: number) => `SELECT * WHERE {${'{'.repeat(depth)} ?s ?p ?o ${'}'.repeat(depth)}} LIMIT 1`;
-const list = (n: number, item: (i: number) => string, separator = ' ') => Array.from({ length: n }, (_, i) => item(i)).join(separator);
+const list = (n: number, item: (i: number) => string, separator = ' ') =>
+  Array.from({ length: n }, (_, i) => item(i)).join(separator);
 
 type Json = any;
 
@@ -29,11 +30,27 @@ describe('SPARQL queries nested past the limits', () => {
   };
   // Long queries go in the body: a URL holds at most 16 KB.
   const post = async (query: string): Promise<{ status: number; body: Json }> => {
-    const res = await anonymous('/api/v1/sites/demo/sparql', { method: 'POST', headers: { accept, 'content-type': 'application/sparql-query' }, body: query });
+    const res = await anonymous('/api/v1/sites/demo/sparql', {
+      method: 'POST',
+      headers: { accept, 'content-type': 'application/sparql-query' },
+      body: query,
+    });
     return { status: res.status, body: await res.json() };
   };
-  const tooDeep = { status: 400, body: { code: 'QUERY_TOO_COMPLEX', detail: expect.stringContaining(`SPARQL nesting deeper than ${QUERY_NESTING_LIMIT} levels`) } };
-  const tooDeepParsed = { status: 400, body: { code: 'QUERY_TOO_COMPLEX', detail: expect.stringContaining(`nests deeper than ${QUERY_DEPTH_LIMIT} levels once parsed`) } };
+  const tooDeep = {
+    status: 400,
+    body: {
+      code: 'QUERY_TOO_COMPLEX',
+      detail: expect.stringContaining(`SPARQL nesting deeper than ${QUERY_NESTING_LIMIT} levels`),
+    },
+  };
+  const tooDeepParsed = {
+    status: 400,
+    body: {
+      code: 'QUERY_TOO_COMPLEX',
+      detail: expect.stringContaining(`nests deeper than ${QUERY_DEPTH_LIMIT} levels once parsed`),
+    },
+  };
 
   beforeAll(async () => {
     h = await createHarness({ sites: { demo: DEMO_TTL, innocent: INNOCENT_TTL } });
@@ -46,9 +63,14 @@ describe('SPARQL queries nested past the limits', () => {
   });
 
   it('refuses the anonymous 700-deep query on the demo site with a 400 naming the limit, while another site’s queries answer', async () => {
-    const { attack } = await duringAttack(() => get(groups(700)), () => innocentQueries(h, 'innocent'));
+    const { attack } = await duringAttack(
+      () => get(groups(700)),
+      () => innocentQueries(h, 'innocent'),
+    );
     expect(attack).toMatchObject(tooDeep);
-    expect(attack.body.detail).toBe(`SPARQL nesting deeper than ${QUERY_NESTING_LIMIT} levels of ( ), [ ], { } or << >> at line 1 column ${16 + QUERY_NESTING_LIMIT}: the endpoint reads no deeper queries.`);
+    expect(attack.body.detail).toBe(
+      `SPARQL nesting deeper than ${QUERY_NESTING_LIMIT} levels of ( ), [ ], { } or << >> at line 1 column ${16 + QUERY_NESTING_LIMIT}: the endpoint reads no deeper queries.`,
+    );
     await innocentQueries(h, 'innocent');
   });
 
@@ -60,7 +82,10 @@ describe('SPARQL queries nested past the limits', () => {
       `SELECT * WHERE { ?s ${'('.repeat(5000)}<urn:p>${')'.repeat(5000)} ?o }`,
     ];
     for (const query of attacks) {
-      const { attack } = await duringAttack(() => post(query), () => innocentQueries(h, 'innocent'));
+      const { attack } = await duringAttack(
+        () => post(query),
+        () => innocentQueries(h, 'innocent'),
+      );
       expect(attack, query.slice(0, 40)).toMatchObject(tooDeep);
     }
   });
@@ -73,7 +98,10 @@ describe('SPARQL queries nested past the limits', () => {
       plus: `SELECT * WHERE { ?s ?p ?o FILTER(1${' + 1'.repeat(20_000)} > 0) }`,
     };
     for (const [name, query] of Object.entries(attacks)) {
-      const { attack } = await duringAttack(() => post(query), () => innocentQueries(h, 'innocent'));
+      const { attack } = await duringAttack(
+        () => post(query),
+        () => innocentQueries(h, 'innocent'),
+      );
       expect(attack, name).toMatchObject(tooDeepParsed);
     }
   });
@@ -82,9 +110,13 @@ describe('SPARQL queries nested past the limits', () => {
     const ahus = await get('SELECT (COUNT(?ahu) AS ?n) WHERE { ?ahu a brick:AHU }');
     expect(ahus.status, JSON.stringify(ahus.body)).toBe(200);
     expect(Number(ahus.body.results.bindings[0].n.value)).toBeGreaterThan(0);
-    const values = await post(`SELECT ?c WHERE { VALUES ?c { ${list(5000, (i) => `<urn:c${i}>`)} brick:AHU } ?ahu a ?c } LIMIT 1`);
+    const values = await post(
+      `SELECT ?c WHERE { VALUES ?c { ${list(5000, (i) => `<urn:c${i}>`)} brick:AHU } ?ahu a ?c } LIMIT 1`,
+    );
     expect(values.status, JSON.stringify(values.body)).toBe(200);
-    expect(values.body.results.bindings).toEqual([{ c: { type: 'uri', value: 'https://brickschema.org/schema/Brick#AHU' } }]);
+    expect(values.body.results.bindings).toEqual([
+      { c: { type: 'uri', value: 'https://brickschema.org/schema/Brick#AHU' } },
+    ]);
     await innocentQueries(h, 'innocent');
   });
 });

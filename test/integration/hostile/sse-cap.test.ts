@@ -46,9 +46,19 @@ describe('open subscriptions per client', () => {
     const held = await Promise.all(Array.from({ length: ANONYMOUS_CAP }, () => sub(null, 'demo')));
     expect(held.map((s) => s.status)).toEqual(Array(ANONYMOUS_CAP).fill(200));
     const { key } = await createKey(h, { sites: ['innocent'], write: true });
-    const { attack: refused, innocent: watching } = await duringAttack(() => sub(null, 'demo'), () => sub(key, 'innocent'));
+    const { attack: refused, innocent: watching } = await duringAttack(
+      () => sub(null, 'demo'),
+      () => sub(key, 'innocent'),
+    );
     expect(refused.status).toBe(429);
-    expect(await refused.next()).toEqual({ errors: [expect.objectContaining({ message: `Too many open subscriptions: at most ${ANONYMOUS_CAP} per address. Close one to open another.`, extensions: { code: 'RATE_LIMITED' } })] });
+    expect(await refused.next()).toEqual({
+      errors: [
+        expect.objectContaining({
+          message: `Too many open subscriptions: at most ${ANONYMOUS_CAP} per address. Close one to open another.`,
+          extensions: { code: 'RATE_LIMITED' },
+        }),
+      ],
+    });
     expect(watching.status).toBe(200);
     await postReadings(h, 'innocent', [{ timeseriesId: 'ts-sat', timestamp: iso(Date.now()), value: 17 }]);
     expect((await watching.next(PROMPT_MS)).data.pointValues).toEqual({ pointId: 'SAT', value: { value: 17 } });

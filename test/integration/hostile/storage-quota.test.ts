@@ -14,9 +14,16 @@ const bytes = (n: number, fill = 0x61) => new Uint8Array(n).fill(fill);
 
 describeVariants('per-site storage quota on $name', recordEngines(), (engine) => {
   let h: Harness;
-  const upload = (site: string, size: number, extra: Record<string, string> = {}) => postForm(h, '/api/files/', { site_id: site, category: 'other', ...extra, file: file(bytes(size), 'data.bin') });
-  const replace = (id: string, size: number) => postForm(h, `/api/files/${id}/`, { file: file(bytes(size, 0x62), 'data.bin') }, { method: 'PUT' });
-  const filesOf = async (site: string) => (await (await h.fetch(`/api/files/?site_id=${site}`)).json()) as Array<{ id: string; size_bytes: number; sha256: string }>;
+  const upload = (site: string, size: number, extra: Record<string, string> = {}) =>
+    postForm(h, '/api/files/', { site_id: site, category: 'other', ...extra, file: file(bytes(size), 'data.bin') });
+  const replace = (id: string, size: number) =>
+    postForm(h, `/api/files/${id}/`, { file: file(bytes(size, 0x62), 'data.bin') }, { method: 'PUT' });
+  const filesOf = async (site: string) =>
+    (await (await h.fetch(`/api/files/?site_id=${site}`)).json()) as Array<{
+      id: string;
+      size_bytes: number;
+      sha256: string;
+    }>;
   /** Every stored blob key: each must belong to a record. */
   const blobKeys = async () => {
     const keys: string[] = [];
@@ -26,7 +33,12 @@ describeVariants('per-site storage quota on $name', recordEngines(), (engine) =>
   const recordedKeys = async () => (await h.services.files.list({ sites: '*' })).map((f) => f.blob_key).sort();
   const expectQuotaExceeded = async (res: Response, used: number) => {
     expect(res.status, await res.clone().text()).toBe(413);
-    expect(await res.json()).toMatchObject({ code: 'QUOTA_EXCEEDED', quota_bytes: QUOTA, used_bytes: used, detail: expect.stringContaining('may take 100000 bytes') });
+    expect(await res.json()).toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      quota_bytes: QUOTA,
+      used_bytes: used,
+      detail: expect.stringContaining('may take 100000 bytes'),
+    });
   };
 
   beforeAll(async () => {
@@ -42,7 +54,10 @@ describeVariants('per-site storage quota on $name', recordEngines(), (engine) =>
 
   it('refuses the upload that would pass the quota, keeps nothing of it, and stores another site’s upload meanwhile', async () => {
     expect((await upload('full', 60_000)).status).toBe(201);
-    const { attack, innocent } = await duringAttack(() => upload('full', 60_000), () => upload('innocent', 60_000));
+    const { attack, innocent } = await duringAttack(
+      () => upload('full', 60_000),
+      () => upload('innocent', 60_000),
+    );
     await expectQuotaExceeded(attack, 60_000);
     expect(innocent.status).toBe(201);
     expect((await filesOf('full')).map((f) => f.size_bytes)).toEqual([60_000]);

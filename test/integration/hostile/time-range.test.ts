@@ -10,7 +10,8 @@ const OUT_OF_RANGE = 'Must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:
 
 describe('history queries with times out of range', () => {
   let h: Harness;
-  const history = (body: Record<string, unknown>) => h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat'], ...body }));
+  const history = (body: Record<string, unknown>) =>
+    h.fetch('/api/v1/sites/attacked/timeseries', post({ timeseriesIds: ['ts-sat'], ...body }));
   beforeAll(async () => {
     h = await createHarness({ sites: { attacked: INNOCENT_TTL, innocent: INNOCENT_TTL } });
     await seedInnocent(h, 'innocent');
@@ -27,7 +28,10 @@ describe('history queries with times out of range', () => {
     ['end', { start: '2026-01-01T00:00:00Z', end: '9999-12-31T23:59:59-01:00' }],
     ['end', { end: '-999999999w' }],
   ])('%s out of range (%j): 400 naming it, while another site answers', async (field, body) => {
-    const { attack } = await duringAttack(() => history(body), () => innocentHistory(h, 'innocent'));
+    const { attack } = await duringAttack(
+      () => history(body),
+      () => innocentHistory(h, 'innocent'),
+    );
     expect(attack.status, await attack.clone().text()).toBe(400);
     expect(await attack.json()).toEqual({ [field]: [OUT_OF_RANGE] });
   });
@@ -41,9 +45,15 @@ describe('history queries with times out of range', () => {
   it('takes the first and last instants of the range, and reads years before 100 as themselves', async () => {
     const widest = await history({ start: '0001-01-01T00:00:00Z', end: '9999-12-31T23:59:59.999Z' });
     expect(widest.status, await widest.clone().text()).toBe(200);
-    expect((await widest.json()).query).toMatchObject({ start: '0001-01-01T00:00:00+00:00', end: '9999-12-31T23:59:59.999+00:00' });
+    expect((await widest.json()).query).toMatchObject({
+      start: '0001-01-01T00:00:00+00:00',
+      end: '9999-12-31T23:59:59.999+00:00',
+    });
     const early = await history({ start: '0050-06-01T00:00:00Z', end: '0051-01-01' });
     expect(early.status, await early.clone().text()).toBe(200);
-    expect((await early.json()).query).toMatchObject({ start: '0050-06-01T00:00:00+00:00', end: '0051-01-01T00:00:00+00:00' });
+    expect((await early.json()).query).toMatchObject({
+      start: '0050-06-01T00:00:00+00:00',
+      end: '0051-01-01T00:00:00+00:00',
+    });
   });
 });

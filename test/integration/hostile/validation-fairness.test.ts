@@ -18,9 +18,17 @@ const MEMORY_MB = 160;
 type Json = any;
 
 /** POST …/graph/validate with the model as the body: status, report, time to answer. */
-async function validate(h: Harness, site: string, body: string): Promise<{ status: number; body: Json; ms: number; at: number }> {
+async function validate(
+  h: Harness,
+  site: string,
+  body: string,
+): Promise<{ status: number; body: Json; ms: number; at: number }> {
   const started = performance.now();
-  const res = await h.fetch(`/api/v1/sites/${site}/graph/validate`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body });
+  const res = await h.fetch(`/api/v1/sites/${site}/graph/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/turtle' },
+    body,
+  });
   const json = await res.json();
   const at = performance.now();
   return { status: res.status, body: json, ms: at - started, at };
@@ -29,7 +37,10 @@ async function validate(h: Harness, site: string, body: string): Promise<{ statu
 describe('validations of one site and another’s', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ sites: { large: VALID, small: VALID, huge: VALID }, env: { BKG_VALIDATION_MEMORY_MB: String(MEMORY_MB) } });
+    h = await createHarness({
+      sites: { large: VALID, small: VALID, huge: VALID },
+      env: { BKG_VALIDATION_MEMORY_MB: String(MEMORY_MB) },
+    });
     // Both validator threads started and loaded, as on a service that has validated before.
     await Promise.all([validate(h, 'small', VALID), validate(h, 'large', VALID)]);
   });
@@ -74,7 +85,10 @@ describe('a validation past its deadline', () => {
   it('is stopped with a 400 that says so, and the site’s next validation is answered', async () => {
     const stopped = await validate(h, 'large', LARGE);
     expect(stopped.status).toBe(400);
-    expect(stopped.body).toMatchObject({ code: 'QUERY_TOO_COMPLEX', detail: expect.stringMatching(/validation ran longer than 1 s/) });
+    expect(stopped.body).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      detail: expect.stringMatching(/validation ran longer than 1 s/),
+    });
     expect(await validate(h, 'large', VALID)).toMatchObject({ status: 200, body: { conforms: true } });
   });
 });

@@ -20,7 +20,8 @@ describe('IFC models', () => {
   let tower: Json;
   let broken: Json;
 
-  const get = async (path: string, token?: string): Promise<Response> => h.fetch(path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  const get = async (path: string, token?: string): Promise<Response> =>
+    h.fetch(path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   const record = async (id: string): Promise<Json> => (await get(`/api/files/${id}/`)).json();
   const upload = async (fields: Record<string, string | Blob>): Promise<Json> => {
     const response = await postForm(h, '/api/files/', fields);
@@ -29,10 +30,23 @@ describe('IFC models', () => {
   };
 
   beforeAll(async () => {
-    h = await createHarness({ sites: { hq: HQ_TTL }, env: { BKG_IFC_WORKERS: '2', BKG_IFC_MAX_BYTES: String(64 * 1024) } });
+    h = await createHarness({
+      sites: { hq: HQ_TTL },
+      env: { BKG_IFC_WORKERS: '2', BKG_IFC_MAX_BYTES: String(64 * 1024) },
+    });
     reader = (await h.services.keys.create({ name: 'reader', sites: ['hq'], write: false, admin: false })).secret;
-    tower = await upload({ site_id: 'hq', category: 'bim-source', storey: 'Whole building', sort_order: '3', file: file(ifc4, 'tower.ifc') });
-    broken = await upload({ site_id: 'hq', category: 'model-3d', file: file('ISO-10303-21;\nHEADER;\nnot really;\n', 'broken.ifc') });
+    tower = await upload({
+      site_id: 'hq',
+      category: 'bim-source',
+      storey: 'Whole building',
+      sort_order: '3',
+      file: file(ifc4, 'tower.ifc'),
+    });
+    broken = await upload({
+      site_id: 'hq',
+      category: 'model-3d',
+      file: file('ISO-10303-21;\nHEADER;\nnot really;\n', 'broken.ifc'),
+    });
     await h.services.ifc.idle();
   });
 
@@ -41,7 +55,14 @@ describe('IFC models', () => {
   });
 
   it('records a new IFC upload as pending, then ready with its schema, storeys and element count', async () => {
-    expect(tower.ifc).toEqual({ status: 'pending', error: null, schema: null, storeys: [], element_count: null, fragments_id: null });
+    expect(tower.ifc).toEqual({
+      status: 'pending',
+      error: null,
+      schema: null,
+      storeys: [],
+      element_count: null,
+      fragments_id: null,
+    });
     const ready = await record(tower.id);
     expect(ready.ifc).toEqual({
       status: 'ready',
@@ -62,7 +83,15 @@ describe('IFC models', () => {
     const fragmentsId = (await record(tower.id)).ifc.fragments_id;
     const models = (await (await get('/api/v1/sites/hq/models', reader)).json()) as Json[];
     const frag = models.find((m) => m.id === fragmentsId);
-    expect(frag).toEqual(expect.objectContaining({ name: 'tower.frag', format: 'frag', storey: 'Whole building', sort_order: 3, source_ifc: tower.id }));
+    expect(frag).toEqual(
+      expect.objectContaining({
+        name: 'tower.frag',
+        format: 'frag',
+        storey: 'Whole building',
+        sort_order: 3,
+        source_ifc: tower.id,
+      }),
+    );
     expect(models.filter((m) => m.format === 'frag')).toHaveLength(1);
     const bytes = Buffer.from(await (await get(frag!.download_url, reader)).arrayBuffer());
     expect(bytes.length).toBe(frag!.size_bytes);
@@ -85,18 +114,37 @@ describe('IFC models', () => {
       entity: { kind: 'Equipment', id: 'VAV-1', uri: 'https://example.org/hq#VAV-1', name: 'VAV-1', type: 'VAV' },
     });
     const office = await (await get(`/api/v1/sites/hq/models/${tower.id}/elements?ifcId=${IDS.office}`, reader)).json();
-    expect(office).toMatchObject({ ifc_class: 'IfcSpace', storey: GROUND, mapped: true, entity: { kind: 'Location', name: 'Office 0.01', type: 'Room' } });
+    expect(office).toMatchObject({
+      ifc_class: 'IfcSpace',
+      storey: GROUND,
+      mapped: true,
+      entity: { kind: 'Location', name: 'Office 0.01', type: 'Room' },
+    });
   });
 
   it('says plainly when the graph maps no entity to an element', async () => {
     const slab = await (await get(`/api/v1/sites/hq/models/${tower.id}/elements?ifcId=${IDS.slab}`, reader)).json();
-    expect(slab).toEqual({ ifc_id: IDS.slab, ifc_class: 'IfcSlab', name: 'Slab 0', storey: GROUND, model: tower.id, mapped: false, entity: null });
+    expect(slab).toEqual({
+      ifc_id: IDS.slab,
+      ifc_class: 'IfcSlab',
+      name: 'Slab 0',
+      storey: GROUND,
+      model: tower.id,
+      mapped: false,
+      entity: null,
+    });
   });
 
   it('answers for the fragments file as for its IFC file', async () => {
     const fragmentsId = (await record(tower.id)).ifc.fragments_id;
     const ahu = await (await get(`/api/v1/sites/hq/models/${fragmentsId}/elements?ifcId=${IDS.ahu}`, reader)).json();
-    expect(ahu).toMatchObject({ ifc_class: 'IfcUnitaryEquipment', storey: 'Level 1', model: tower.id, mapped: true, entity: { id: 'AHU-1', type: 'AHU' } });
+    expect(ahu).toMatchObject({
+      ifc_class: 'IfcUnitaryEquipment',
+      storey: 'Level 1',
+      model: tower.id,
+      mapped: true,
+      entity: { id: 'AHU-1', type: 'AHU' },
+    });
   });
 
   it('lists the storeys with how many elements stand on each', async () => {
@@ -108,7 +156,9 @@ describe('IFC models', () => {
   });
 
   it('lists a storey’s elements a page at a time', async () => {
-    const page = await (await get(`/api/v1/sites/hq/models/${tower.id}/elements?storey=${encodeURIComponent(GROUND)}&limit=3`, reader)).json();
+    const page = await (
+      await get(`/api/v1/sites/hq/models/${tower.id}/elements?storey=${encodeURIComponent(GROUND)}&limit=3`, reader)
+    ).json();
     expect(page).toMatchObject({ count: 5, previous: null });
     expect(page.results).toHaveLength(3);
     expect(page.next).toContain('offset=3');
@@ -117,7 +167,12 @@ describe('IFC models', () => {
     const all = [...page.results, ...rest.results] as Json[];
     // The storey itself, its space and the three elements on it.
     expect(all.map((e) => e.ifc_id).sort()).toEqual([IDS.ground, IDS.office, IDS.vav, IDS.slab, IDS.duct].sort());
-    expect(all.find((e) => e.ifc_id === IDS.duct)).toEqual({ ifc_id: IDS.duct, ifc_class: 'IfcDuctSegment', name: 'Duct 0', storey: GROUND });
+    expect(all.find((e) => e.ifc_id === IDS.duct)).toEqual({
+      ifc_id: IDS.duct,
+      ifc_class: 'IfcDuctSegment',
+      name: 'Duct 0',
+      storey: GROUND,
+    });
   });
 
   it('answers 404 for GlobalIds not in the model and models without IFC elements, 400 for bad queries', async () => {
@@ -125,7 +180,9 @@ describe('IFC models', () => {
     expect(unknown.status).toBe(404);
     const obj = await upload({ site_id: 'hq', category: 'model-3d', file: file('o 1', 'massing.obj') });
     expect((await get(`/api/v1/sites/hq/models/${obj.id}/elements?ifcId=${IDS.vav}`, reader)).status).toBe(404);
-    expect((await get(`/api/v1/sites/hq/models/${tower.id}/elements?ifcId=${'x'.repeat(65)}`, reader)).status).toBe(400);
+    expect((await get(`/api/v1/sites/hq/models/${tower.id}/elements?ifcId=${'x'.repeat(65)}`, reader)).status).toBe(
+      400,
+    );
     expect((await get(`/api/v1/sites/hq/models/${tower.id}/elements?limit=0`, reader)).status).toBe(400);
     expect((await fetch(`${h.url}/api/v1/sites/hq/models/${tower.id}/elements?ifcId=${IDS.vav}`)).status).toBe(401);
   });
@@ -133,9 +190,13 @@ describe('IFC models', () => {
   it('opens the viewer’s mount of the models routes to anonymous callers for the demo site only', async () => {
     expect((await fetch(`${h.url}/viewer/api/sites/hq/models`)).status).toBe(404);
     expect((await fetch(`${h.url}/viewer/api/sites/hq/models/${tower.id}/elements?ifcId=${IDS.vav}`)).status).toBe(404);
-    const withKey = await fetch(`${h.url}/viewer/api/sites/hq/models`, { headers: { authorization: `Bearer ${reader}` } });
+    const withKey = await fetch(`${h.url}/viewer/api/sites/hq/models`, {
+      headers: { authorization: `Bearer ${reader}` },
+    });
     expect(withKey.status).toBe(200);
-    expect((await withKey.json()).every((m: Json) => m.download_url.startsWith('/viewer/api/sites/hq/models/'))).toBe(true);
+    expect((await withKey.json()).every((m: Json) => m.download_url.startsWith('/viewer/api/sites/hq/models/'))).toBe(
+      true,
+    );
   });
 
   it('records a file that cannot be read as failed, keeps the upload, and makes no fragments', async () => {
@@ -149,9 +210,16 @@ describe('IFC models', () => {
   });
 
   it('does not read files over BKG_IFC_MAX_BYTES, saying so', async () => {
-    const big = await upload({ site_id: 'hq', category: 'bim-source', file: file(ifc4.replace('DATA;', `DATA;\n/*${' '.repeat(70 * 1024)}*/`), 'big.ifc') });
+    const big = await upload({
+      site_id: 'hq',
+      category: 'bim-source',
+      file: file(ifc4.replace('DATA;', `DATA;\n/*${' '.repeat(70 * 1024)}*/`), 'big.ifc'),
+    });
     await h.services.ifc.idle();
-    expect((await record(big.id)).ifc).toMatchObject({ status: 'failed', error: 'The file is larger than 65536 bytes (BKG_IFC_MAX_BYTES), so it was not read.' });
+    expect((await record(big.id)).ifc).toMatchObject({
+      status: 'failed',
+      error: 'The file is larger than 65536 bytes (BKG_IFC_MAX_BYTES), so it was not read.',
+    });
   });
 
   it('reads other files as they are: IFC files of other categories and other formats', async () => {
@@ -162,7 +230,12 @@ describe('IFC models', () => {
 
   it('reads an IFC2X3 file in millimetres when the bytes are replaced, and replaces the fragments file', async () => {
     const before = await record(tower.id);
-    const response = await postForm(h, `/api/files/${tower.id}/`, { file: file(ifc2x3, 'tower.ifc') }, { method: 'PUT' });
+    const response = await postForm(
+      h,
+      `/api/files/${tower.id}/`,
+      { file: file(ifc2x3, 'tower.ifc') },
+      { method: 'PUT' },
+    );
     expect(response.status).toBe(200);
     expect((await response.json()).ifc).toMatchObject({ status: 'pending', fragments_id: null });
     expect((await get(`/api/files/${before.ifc.fragments_id}/`)).status).toBe(404);
@@ -179,7 +252,12 @@ describe('IFC models', () => {
     });
     expect(after.ifc.fragments_id).not.toBe(before.ifc.fragments_id);
     const vav = await (await get(`/api/v1/sites/hq/models/${tower.id}/elements?ifcId=${IDS.vav}`, reader)).json();
-    expect(vav).toMatchObject({ ifc_class: 'IfcFlowController', storey: GROUND, mapped: true, entity: { id: 'VAV-1' } });
+    expect(vav).toMatchObject({
+      ifc_class: 'IfcFlowController',
+      storey: GROUND,
+      mapped: true,
+      entity: { id: 'VAV-1' },
+    });
     const bytes = await (await get(`/api/v1/sites/hq/models/${after.ifc.fragments_id}/download`, reader)).arrayBuffer();
     expect(inflateSync(Buffer.from(bytes)).toString('latin1')).toContain(IDS.ahu);
   });
@@ -188,7 +266,10 @@ describe('IFC models', () => {
     const { ifc } = await record(tower.id);
     expect((await h.fetch(`/api/files/${tower.id}/`, { method: 'DELETE' })).status).toBe(204);
     expect((await get(`/api/files/${ifc.fragments_id}/`)).status).toBe(404);
-    const left = await h.services.database.query<{ n: unknown }>('SELECT count(*) AS n FROM ifc_elements WHERE file_id = $1', [tower.id]);
+    const left = await h.services.database.query<{ n: unknown }>(
+      'SELECT count(*) AS n FROM ifc_elements WHERE file_id = $1',
+      [tower.id],
+    );
     expect(Number(left[0]!.n)).toBe(0);
   });
 });

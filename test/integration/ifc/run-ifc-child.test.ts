@@ -26,7 +26,9 @@ describe('runIfcChild', () => {
 
   it.skipIf(process.platform !== 'linux')('kills a child whose resident memory passes the limit', async () => {
     // web-ifc alone takes more than 100 MB once loaded, so this child is stopped on its way.
-    const failure = await runIfcChild('read', ifc, dir, { memoryMb: 100, timeoutMs: 60_000 }).catch((error: unknown) => error);
+    const failure = await runIfcChild('read', ifc, dir, { memoryMb: 100, timeoutMs: 60_000 }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(IfcJobError);
     expect((failure as Error).message).toBe('needed more than 100 MB of memory (BKG_IFC_MEMORY_MB)');
   });
@@ -35,7 +37,9 @@ describe('runIfcChild', () => {
     // A named pipe nobody writes to: the child waits on it for ever.
     const stuck = join(dir, 'stuck.ifc');
     execFileSync('mkfifo', [stuck]);
-    const failure = await runIfcChild('read', stuck, dir, { memoryMb: 4096, timeoutMs: 1000 }).catch((error: unknown) => error);
+    const failure = await runIfcChild('read', stuck, dir, { memoryMb: 4096, timeoutMs: 1000 }).catch(
+      (error: unknown) => error,
+    );
     expect((failure as Error).message).toBe('took longer than 1 s (BKG_IFC_TIMEOUT_SECONDS)');
   });
 

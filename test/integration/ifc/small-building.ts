@@ -35,7 +35,13 @@ const spec: IfcBuildingSpec = {
       spaces: [{ globalId: IDS.office, name: 'Office 0.01', longName: 'Office' }],
       elements: [
         { globalId: IDS.slab, name: 'Slab 0', kind: 'slab', box: { x: 5, y: 5, z: -0.3, dx: 10, dy: 10, dz: 0.3 } },
-        { globalId: IDS.vav, name: 'VAV-1', kind: 'vav', space: IDS.office, box: { x: 5, y: 5, z: 2.6, dx: 1.2, dy: 0.6, dz: 0.4 } },
+        {
+          globalId: IDS.vav,
+          name: 'VAV-1',
+          kind: 'vav',
+          space: IDS.office,
+          box: { x: 5, y: 5, z: 2.6, dx: 1.2, dy: 0.6, dz: 0.4 },
+        },
         { globalId: IDS.duct, name: 'Duct 0', kind: 'duct', box: { x: 5, y: 8, z: 2.7, dx: 8, dy: 0.5, dz: 0.3 } },
       ],
     },
@@ -45,7 +51,12 @@ const spec: IfcBuildingSpec = {
       elevation: 3.5,
       spaces: [],
       elements: [
-        { globalId: gid('slab-1'), name: 'Slab 1', kind: 'slab', box: { x: 5, y: 5, z: -0.3, dx: 10, dy: 10, dz: 0.3 } },
+        {
+          globalId: gid('slab-1'),
+          name: 'Slab 1',
+          kind: 'slab',
+          box: { x: 5, y: 5, z: -0.3, dx: 10, dy: 10, dz: 0.3 },
+        },
         { globalId: IDS.ahu, name: 'AHU-1', kind: 'ahu', box: { x: 5, y: 5, z: 0, dx: 3, dy: 1.5, dz: 2 } },
       ],
     },
@@ -53,7 +64,8 @@ const spec: IfcBuildingSpec = {
 };
 
 /** The building in a schema: IFC4 in metres, IFC2X3 in millimetres. */
-export const smallBuildingIfc = (schema: IfcSchema): string => writeIfc({ ...spec, lengthUnit: schema === 'IFC2X3' ? 'millimetre' : 'metre' }, schema);
+export const smallBuildingIfc = (schema: IfcSchema): string =>
+  writeIfc({ ...spec, lengthUnit: schema === 'IFC2X3' ? 'millimetre' : 'metre' }, schema);
 
 /** Site `hq`: the VAV, the AHU and the office carry the IFC GlobalIds of the model. */
 export const HQ_TTL = `@prefix brick: <https://brickschema.org/schema/Brick#> .

@@ -21,7 +21,13 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
     sites: { big: generateBuilding(200) },
-    env: { BKG_JWT_SECRET: JWT_SECRET, BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR_SECONDS: '3600', BKG_DEMO_BACKFILL_DAYS: '2' },
+    env: {
+      BKG_JWT_SECRET: JWT_SECRET,
+      BKG_DEMO_FIXTURE: DEMO_FIXTURE,
+      BKG_DEMO_RESET_SECONDS: '0',
+      BKG_DEMO_SIMULATOR_SECONDS: '3600',
+      BKG_DEMO_BACKFILL_DAYS: '2',
+    },
   });
 }, 120_000);
 afterAll(async () => {
@@ -57,7 +63,11 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 /** A tool's error body ({status, code, message}). */
-async function refusal(client: Client, name: string, args: Record<string, unknown>): Promise<{ status: number; code: string; message: string }> {
+async function refusal(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; code: string; message: string }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError).toBe(true);
   return JSON.parse((result.content[0] as { text: string }).text).error;
@@ -98,7 +108,11 @@ describe.each([
 
   it('list_sites: the sites the key reads, with name and timezone', async () => {
     const answer = await call(client, 'list_sites', {});
-    const sites = (await (await h.fetch('/api/sites/')).json()) as Array<{ id: string; name: string; timezone: string }>;
+    const sites = (await (await h.fetch('/api/sites/')).json()) as Array<{
+      id: string;
+      name: string;
+      timezone: string;
+    }>;
     expect(answer.items).toEqual(sites.map(({ id, name, timezone }) => ({ id, name, timezone })));
     expect(answer.items).toContainEqual({ id: 'demo', name: expect.any(String), timezone: 'Europe/Berlin' });
     expect(answer.total).toBe(sites.length);
@@ -110,11 +124,19 @@ describe.each([
       'query($s: String!) { buildingCount(siteId: $s) equipmentCount(siteId: $s) pointCount(siteId: $s) zoneCount(siteId: $s) systemCount(siteId: $s) }',
       { s: 'demo' },
     );
-    expect(answer.counts).toMatchObject({ buildings: counts.buildingCount, equipment: counts.equipmentCount, points: counts.pointCount, zones: counts.zoneCount, systems: counts.systemCount });
+    expect(answer.counts).toMatchObject({
+      buildings: counts.buildingCount,
+      equipment: counts.equipmentCount,
+      points: counts.pointCount,
+      zones: counts.zoneCount,
+      systems: counts.systemCount,
+    });
     expect(answer.site).toEqual({ id: 'demo', name: expect.any(String), timezone: 'Europe/Berlin' });
     expect(answer.classesByKind.Location).toMatchObject({ Floor: 1, Level: 3 });
     expect(answer.classesByKind.Equipment.AHU + answer.classesByKind.Equipment.Air_Handling_Unit).toBe(2);
-    expect(Object.keys(answer.relations)).toEqual(expect.arrayContaining(['feeds', 'hasPoint', 'hasPart', 'hasLocation']));
+    expect(Object.keys(answer.relations)).toEqual(
+      expect.arrayContaining(['feeds', 'hasPoint', 'hasPart', 'hasLocation']),
+    );
     expect(answer.timeseries.seriesWithReadings).toBeGreaterThan(10);
     expect(Date.parse(answer.timeseries.lastReading)).toBeGreaterThan(Date.now() - 2 * 3600_000);
     expect(answer.samples.equipment).toHaveLength(5);
@@ -135,18 +157,49 @@ describe.each([
     const ahus = await graphql('{ equipment(siteId: "demo", is: "AHU") { id } }');
     const first = await call(client, 'find_entities', { siteId: 'demo', kind: 'equipment', class: 'AHU', limit: 1 });
     expect(first).toMatchObject({ total: ahus.equipment.length, returned: 1, nextOffset: 1 });
-    const second = await call(client, 'find_entities', { siteId: 'demo', kind: 'equipment', class: 'AHU', limit: 1, offset: 1 });
+    const second = await call(client, 'find_entities', {
+      siteId: 'demo',
+      kind: 'equipment',
+      class: 'AHU',
+      limit: 1,
+      offset: 1,
+    });
     expect(ids([...first.items, ...second.items])).toEqual(ids(ahus.equipment));
-    const points = await call(client, 'find_entities', { siteId: 'demo', kind: 'point', equipmentId: 'AHU-1', class: 'Supply_Air_Temperature_Sensor' });
-    expect(points.items).toEqual([expect.objectContaining({ id: 'AHU-1-SAT', unit: 'DEG_C', timeseriesId: expect.any(String), equipment: expect.objectContaining({ id: 'AHU-1' }) })]);
+    const points = await call(client, 'find_entities', {
+      siteId: 'demo',
+      kind: 'point',
+      equipmentId: 'AHU-1',
+      class: 'Supply_Air_Temperature_Sensor',
+    });
+    expect(points.items).toEqual([
+      expect.objectContaining({
+        id: 'AHU-1-SAT',
+        unit: 'DEG_C',
+        timeseriesId: expect.any(String),
+        equipment: expect.objectContaining({ id: 'AHU-1' }),
+      }),
+    ]);
     const wrong = await refusal(client, 'find_entities', { siteId: 'demo', kind: 'building', equipmentId: 'AHU-1' });
     expect(wrong).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
   });
 
   it('timeseries: the same answer as POST /api/sites/{id}/timeseries, with the site’s timezone', async () => {
-    const request = { timeseriesIds: ['demo:AHU-1-SAT', 'nope'], start: '-6h', end: 'now()', window: '1h', aggregate: 'mean', limit: 10 };
+    const request = {
+      timeseriesIds: ['demo:AHU-1-SAT', 'nope'],
+      start: '-6h',
+      end: 'now()',
+      window: '1h',
+      aggregate: 'mean',
+      limit: 10,
+    };
     const answer = await call(client, 'timeseries', { siteId: 'demo', ...request });
-    const rest = await (await h.fetch('/api/sites/demo/timeseries', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json();
+    const rest = await (
+      await h.fetch('/api/sites/demo/timeseries', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      })
+    ).json();
     expect(answer.query.timezone).toBe('Europe/Berlin');
     expect(answer.series[0]).toMatchObject({ timeseriesId: 'demo:AHU-1-SAT', unit: 'DEG_C', equipment: 'AHU-1' });
     expect(answer.series[0].data.length).toBeGreaterThanOrEqual(5);
@@ -157,10 +210,23 @@ describe.each([
   it('sparql: the confined endpoint, one page of rows with the total', async () => {
     const query = 'SELECT ?p WHERE { ?p a brick:Supply_Air_Temperature_Sensor } ORDER BY ?p';
     const answer = await call(client, 'sparql', { siteId: 'demo', query, limit: 1 });
-    const endpoint = await (await h.fetch(`/api/sites/demo/sparql?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/sparql-results+json' } })).json();
-    expect(answer).toMatchObject({ form: 'SELECT', vars: ['p'], total: endpoint.results.bindings.length, returned: 1, nextOffset: 1 });
+    const endpoint = await (
+      await h.fetch(`/api/sites/demo/sparql?query=${encodeURIComponent(query)}`, {
+        headers: { accept: 'application/sparql-results+json' },
+      })
+    ).json();
+    expect(answer).toMatchObject({
+      form: 'SELECT',
+      vars: ['p'],
+      total: endpoint.results.bindings.length,
+      returned: 1,
+      nextOffset: 1,
+    });
     expect(answer.items[0]).toEqual(endpoint.results.bindings[0]);
-    expect(await call(client, 'sparql', { siteId: 'demo', query: 'ASK { ?s a brick:AHU }' })).toEqual({ form: 'ASK', boolean: true });
+    expect(await call(client, 'sparql', { siteId: 'demo', query: 'ASK { ?s a brick:AHU }' })).toEqual({
+      form: 'ASK',
+      boolean: true,
+    });
     const bad = await refusal(client, 'sparql', { siteId: 'demo', query: 'SELECT ?s WHERE {' });
     expect(bad).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
   });
@@ -177,28 +243,62 @@ describe.each([
 
   it('answers the question "which AHUs serve the third floor, and what were their supply temperatures last night?" with the tools alone', async () => {
     const site = (await call(client, 'list_sites', {})).items.find((s: { id: string }) => s.id === 'demo');
-    const floors = await call(client, 'find_entities', { siteId: site.id, kind: 'equipment', locationName: 'Floor 3', class: 'Terminal_Unit', limit: 200 });
+    const floors = await call(client, 'find_entities', {
+      siteId: site.id,
+      kind: 'equipment',
+      locationName: 'Floor 3',
+      class: 'Terminal_Unit',
+      limit: 200,
+    });
     expect(floors.total).toBeGreaterThan(0);
     const upstream = await call(client, 'graphql', {
       siteId: site.id,
       query: 'query($siteId: String!) { a: equipment(siteId: $siteId, is: "AHU") { id downstream { id } } }',
     });
     const terminals = new Set(floors.items.map((e: { id: string }) => e.id));
-    const serving = upstream.data.a.filter((ahu: { downstream: Array<{ id: string }> }) => ahu.downstream.some((d) => terminals.has(d.id))).map((a: { id: string }) => a.id);
+    const serving = upstream.data.a
+      .filter((ahu: { downstream: Array<{ id: string }> }) => ahu.downstream.some((d) => terminals.has(d.id)))
+      .map((a: { id: string }) => a.id);
     // The same question asked of GraphQL directly.
-    const expected = await graphql('{ equipment(siteId: "demo", locationName: "Floor 3", is: "Terminal_Unit") { upstream { id type } } }');
+    const expected = await graphql(
+      '{ equipment(siteId: "demo", locationName: "Floor 3", is: "Terminal_Unit") { upstream { id type } } }',
+    );
     const ahuTypes = new Set(['AHU', 'Air_Handling_Unit']);
-    const expectedAhus = [...new Set(expected.equipment.flatMap((e: any) => e.upstream.filter((u: any) => ahuTypes.has(u.type)).map((u: any) => u.id)))].sort();
+    const expectedAhus = [
+      ...new Set(
+        expected.equipment.flatMap((e: any) =>
+          e.upstream.filter((u: any) => ahuTypes.has(u.type)).map((u: any) => u.id),
+        ),
+      ),
+    ].sort();
     expect(serving.sort()).toEqual(expectedAhus);
     expect(serving.length).toBeGreaterThan(0);
 
-    const sat = await Promise.all(serving.map((id: string) => call(client, 'find_entities', { siteId: site.id, kind: 'point', equipmentId: id, class: 'Supply_Air_Temperature_Sensor' })));
+    const sat = await Promise.all(
+      serving.map((id: string) =>
+        call(client, 'find_entities', {
+          siteId: site.id,
+          kind: 'point',
+          equipmentId: id,
+          class: 'Supply_Air_Temperature_Sensor',
+        }),
+      ),
+    );
     const series = sat.flatMap((page) => page.items.map((p: { timeseriesId: string }) => p.timeseriesId));
     expect(series).toHaveLength(serving.length);
     // Last night: 22:00 to 06:00 in the site's zone, the night before today.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(new Date());
-    const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(new Date(Date.now() - 86_400_000));
-    const night = await call(client, 'timeseries', { siteId: site.id, timeseriesIds: series, start: `${yesterday}T22:00:00`, end: `${today}T06:00:00`, window: '1h', aggregate: 'mean' });
+    const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(
+      new Date(Date.now() - 86_400_000),
+    );
+    const night = await call(client, 'timeseries', {
+      siteId: site.id,
+      timeseriesIds: series,
+      start: `${yesterday}T22:00:00`,
+      end: `${today}T06:00:00`,
+      window: '1h',
+      aggregate: 'mean',
+    });
     expect(night.query.timezone).toBe('Europe/Berlin');
     // A series for each AHU's sensor, none left out, each with its eight hours.
     expect(night.series.map((s: { timeseriesId: string }) => s.timeseriesId).sort()).toEqual([...series].sort());
@@ -215,12 +315,20 @@ describe('refusals, as the REST API refuses', () => {
     const res = await fetch(`${h.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(res.status).toBe(401);
     await expect(httpClient(null)).rejects.toMatchObject({ code: 401 });
     // bkg mcp checks the key before it serves stdio: an assistant's log shows why it stopped.
-    const child = spawn(process.execPath, [resolve(root, 'bin/bkg.js'), 'mcp'], { cwd: root, env: { PATH: process.env.PATH ?? '', BKG_URL: h.url, BKG_TOKEN: 'bkg_not-a-key' } });
+    const child = spawn(process.execPath, [resolve(root, 'bin/bkg.js'), 'mcp'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', BKG_URL: h.url, BKG_TOKEN: 'bkg_not-a-key' },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise((done) => child.on('close', done));
@@ -229,7 +337,13 @@ describe('refusals, as the REST API refuses', () => {
   });
 
   it('a site outside the key’s scope is the tool’s error with REST’s 404, for every tool that takes a site', async () => {
-    const key = await (await h.fetch('/api/v1/keys/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'big only', sites: ['big'] }) })).json();
+    const key = await (
+      await h.fetch('/api/v1/keys/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'big only', sites: ['big'] }),
+      })
+    ).json();
     const rest = await fetch(`${h.url}/api/v1/sites/other`, { headers: { authorization: `Bearer ${key.key}` } });
     const client = await httpClient(key.key);
     try {
@@ -243,7 +357,10 @@ describe('refusals, as the REST API refuses', () => {
         ['timeseries', { timeseriesIds: ['a'] }],
         ['list_files', {}],
       ] as const) {
-        expect(await refusal(client, tool, { siteId: 'other', ...args }), tool).toMatchObject({ status: rest.status, code: 'NOT_FOUND' });
+        expect(await refusal(client, tool, { siteId: 'other', ...args }), tool).toMatchObject({
+          status: rest.status,
+          code: 'NOT_FOUND',
+        });
       }
     } finally {
       await client.close();
@@ -279,12 +396,19 @@ describe('a large site pages rather than answering megabytes', () => {
       expect(first).toMatchObject({ total, returned: 50, nextOffset: 50 });
       const all = (await client.callTool({
         name: 'graphql',
-        arguments: { siteId: 'big', query: 'query($siteId: String!) { point(siteId: $siteId) { uri id name type typeHierarchy properties { name value } externalReferences { uri type } } }' },
+        arguments: {
+          siteId: 'big',
+          query:
+            'query($siteId: String!) { point(siteId: $siteId) { uri id name type typeHierarchy properties { name value } externalReferences { uri type } } }',
+        },
       })) as CallToolResult;
       const text = (all.content[0] as { text: string }).text;
       expect(all.isError).toBe(true);
       expect(text.length).toBeLessThan(2000);
-      expect(JSON.parse(text).error).toMatchObject({ code: 'QUERY_TOO_LARGE', message: expect.stringContaining('limit and offset') });
+      expect(JSON.parse(text).error).toMatchObject({
+        code: 'QUERY_TOO_LARGE',
+        message: expect.stringContaining('limit and offset'),
+      });
     } finally {
       await client.close();
     }
@@ -301,14 +425,24 @@ describe('a large site pages rather than answering megabytes', () => {
     const client = await httpClient();
     try {
       const started = performance.now();
-      const all = (await client.callTool({ name: 'graphql', arguments: { siteId: 'big', query: `query($siteId: String!) { ${aliases.join(' ')} }` } })) as CallToolResult;
+      const all = (await client.callTool({
+        name: 'graphql',
+        arguments: { siteId: 'big', query: `query($siteId: String!) { ${aliases.join(' ')} }` },
+      })) as CallToolResult;
       const ms = performance.now() - started;
       const text = (all.content[0] as { text: string }).text;
       expect(all.isError, text.slice(0, 500)).toBe(true);
-      expect(JSON.parse(text).error).toMatchObject({ code: 'QUERY_TOO_LARGE', maxCharacters: 200_000, message: expect.stringContaining('200,000') });
+      expect(JSON.parse(text).error).toMatchObject({
+        code: 'QUERY_TOO_LARGE',
+        maxCharacters: 200_000,
+        message: expect.stringContaining('200,000'),
+      });
       // Built whole first, this answer took ~11 s here; stopped at the cap, ~0.25 s.
       expect(ms).toBeLessThan(3000);
-      const small = await call(client, 'graphql', { siteId: 'big', query: 'query($siteId: String!) { point(siteId: $siteId, limit: 3) { id } pointCount(siteId: $siteId) }' });
+      const small = await call(client, 'graphql', {
+        siteId: 'big',
+        query: 'query($siteId: String!) { point(siteId: $siteId, limit: 3) { id } pointCount(siteId: $siteId) }',
+      });
       expect(small.data.point).toHaveLength(3);
       expect(small.data.pointCount).toBeGreaterThan(1000);
     } finally {
@@ -319,16 +453,24 @@ describe('a large site pages rather than answering megabytes', () => {
   it('find_entities refuses search text over its limit, naming the argument as the tool does', async () => {
     const client = await httpClient();
     try {
-      expect(await refusal(client, 'find_entities', { siteId: 'big', kind: 'point', name: 'a'.repeat(1_001) })).toMatchObject({
+      expect(
+        await refusal(client, 'find_entities', { siteId: 'big', kind: 'point', name: 'a'.repeat(1_001) }),
+      ).toMatchObject({
         status: 400,
         code: 'BAD_USER_INPUT',
         argument: 'name',
         maxLength: 1_000,
       });
-      const byClass = await refusal(client, 'find_entities', { siteId: 'big', kind: 'point', class: 'x'.repeat(2_049) });
+      const byClass = await refusal(client, 'find_entities', {
+        siteId: 'big',
+        kind: 'point',
+        class: 'x'.repeat(2_049),
+      });
       expect(byClass).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'class', maxLength: 2_048 });
       expect(byClass.message).toContain('"class"');
-      expect((await call(client, 'find_entities', { siteId: 'big', kind: 'point', name: 'a'.repeat(1_000) })).total).toBe(0);
+      expect(
+        (await call(client, 'find_entities', { siteId: 'big', kind: 'point', name: 'a'.repeat(1_000) })).total,
+      ).toBe(0);
     } finally {
       await client.close();
     }

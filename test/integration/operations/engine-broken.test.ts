@@ -12,7 +12,8 @@ import { selectQuery } from '../../support/select-query.ts';
 
 const embedded = (process.env.BKG_GRAPH_STORE ?? 'oxigraph') === 'oxigraph';
 /** 700 nested groups: Oxigraph's evaluator overflows inside WebAssembly and traps (client SPARQL is refused long before). */
-const trappingQuery = (g: string) => selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);
+const trappingQuery = (g: string) =>
+  selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);
 
 let h: Harness;
 let dataDir: string;
@@ -31,7 +32,9 @@ describe.skipIf(!embedded)('/healthz when a triplestore thread cannot be rebuilt
     // The journal the thread is rebuilt from is gone: every rebuild attempt fails.
     await rm(join(dataDir, 'graphs'), { recursive: true, force: true });
     await writeFile(join(dataDir, 'graphs'), 'not a directory');
-    await expect(h.services.store.select(trappingQuery(siteGraph('alpha')), { site: siteGraph('alpha') })).rejects.toThrow();
+    await expect(
+      h.services.store.select(trappingQuery(siteGraph('alpha')), { site: siteGraph('alpha') }),
+    ).rejects.toThrow();
     let res = await fetchAs(h, null)('/healthz');
     for (let i = 0; i < 200 && res.status === 200; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));

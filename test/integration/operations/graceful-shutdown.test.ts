@@ -17,8 +17,9 @@ const CHUNK_MS = 250;
 
 /** Turtle in chunks: a header, then one batch of equipment per chunk. */
 const chunk = (i: number) =>
-  (i === 0 ? '@prefix brick: <https://brickschema.org/schema/Brick#> .\n@prefix : <https://example.org/slow#> .\n' : '') +
-  Array.from({ length: 50 }, (_, j) => `:VAV-${i}-${j} a brick:VAV .\n`).join('');
+  (i === 0
+    ? '@prefix brick: <https://brickschema.org/schema/Brick#> .\n@prefix : <https://example.org/slow#> .\n'
+    : '') + Array.from({ length: 50 }, (_, j) => `:VAV-${i}-${j} a brick:VAV .\n`).join('');
 
 /** The engines the service runs with, as the environment that selects them. */
 interface Engines extends Variant {
@@ -71,13 +72,30 @@ describeVariants('graceful shutdown (SIGTERM) with $name', engines, (variant) =>
 
   it('finishes the upload in flight, refuses new connections, exits 0; the graph is there after a restart', async () => {
     const { service, url } = await start();
-    const created = await fetch(`${url}/api/v1/sites/`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'slow', name: 'Slow' }) });
+    const created = await fetch(`${url}/api/v1/sites/`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'slow', name: 'Slow' }),
+    });
     expect(created.status).toBe(201);
-    const live = await fetch(`${url}/api/v1/sites/`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'live', name: 'Live' }) });
+    const live = await fetch(`${url}/api/v1/sites/`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'live', name: 'Live' }),
+    });
     expect(live.status).toBe(201);
-    const point = '@prefix brick: <https://brickschema.org/schema/Brick#> .\n@prefix ref: <https://brickschema.org/schema/Brick/ref#> .\n' +
+    const point =
+      '@prefix brick: <https://brickschema.org/schema/Brick#> .\n@prefix ref: <https://brickschema.org/schema/Brick/ref#> .\n' +
       '<urn:p> a brick:Temperature_Sensor ; ref:hasExternalReference [ a ref:TimeseriesReference ; ref:hasTimeseriesId "t1" ] .\n';
-    expect((await fetch(`${url}/api/v1/sites/live/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body: point })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/api/v1/sites/live/graph`, {
+          method: 'PUT',
+          headers: { ...admin, 'content-type': 'text/turtle' },
+          body: point,
+        })
+      ).status,
+    ).toBe(200);
 
     // A live subscription (server-sent events): it never ends by itself.
     const subscription = await fetch(`${url}/graphql`, {
@@ -89,7 +107,10 @@ describeVariants('graceful shutdown (SIGTERM) with $name', engines, (variant) =>
     const subscriptionEnded = subscription.text().then(() => Date.now());
 
     // A PUT whose body trickles in over ~2 s.
-    const upload = request(`${url}/api/v1/sites/slow/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' } });
+    const upload = request(`${url}/api/v1/sites/slow/graph`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'text/turtle' },
+    });
     const answer = new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
       upload.once('response', (res) => {
         let body = '';
@@ -125,7 +146,9 @@ describeVariants('graceful shutdown (SIGTERM) with $name', engines, (variant) =>
 
     // A new process on the same data directory has the site and its graph.
     const again = await start();
-    const graph = await fetch(`${again.url}/api/v1/sites/slow/graph`, { headers: { ...admin, accept: 'application/n-triples' } });
+    const graph = await fetch(`${again.url}/api/v1/sites/slow/graph`, {
+      headers: { ...admin, accept: 'application/n-triples' },
+    });
     expect(graph.status).toBe(200);
     expect((await graph.text()).trim().split('\n')).toHaveLength(CHUNKS * 50);
     again.service.child.kill('SIGTERM');

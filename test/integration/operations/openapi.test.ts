@@ -19,11 +19,16 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
   let h: Harness;
   let document: any;
   let checker: ReturnType<typeof openApiChecker>;
-  const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (method: string, body: unknown): RequestInit => ({
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   /** Sends a request and checks the answer against the document; answers the parsed body. */
   const call = async (path: string, init: RequestInit = {}, status?: number) => {
     const res = await h.fetch(path, init);
-    if (status !== undefined) expect(res.status, `${init.method ?? 'GET'} ${path}: ${await res.clone().text()}`).toBe(status);
+    if (status !== undefined)
+      expect(res.status, `${init.method ?? 'GET'} ${path}: ${await res.clone().text()}`).toBe(status);
     return checker.check(init.method ?? 'GET', path, res) as Promise<any>;
   };
 
@@ -46,34 +51,67 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
   // models, /viewer/api/sites; the document names the first and says so (info.description).
   it('documents every route the app registers, with its methods', () => {
     const documented = new Map<string, Set<string>>();
-    const shape = (path: string) => openApiPath(path).replace(/\{\w+\}/g, '{}').replace(/^\/(api|viewer\/api)\/sites(\/|$)/, '/api/v1/sites$2');
+    const shape = (path: string) =>
+      openApiPath(path)
+        .replace(/\{\w+\}/g, '{}')
+        .replace(/^\/(api|viewer\/api)\/sites(\/|$)/, '/api/v1/sites$2');
     // The paths existing clients call without the version segment are documented under both names.
-    for (const [path, operations] of Object.entries(document.paths as Record<string, object>)) documented.set(shape(path), new Set([...(documented.get(shape(path)) ?? []), ...Object.keys(operations)]));
+    for (const [path, operations] of Object.entries(document.paths as Record<string, object>))
+      documented.set(shape(path), new Set([...(documented.get(shape(path)) ?? []), ...Object.keys(operations)]));
     const routes = listAppRoutes(h.app);
     expect(routes.length).toBeGreaterThan(20);
-    const missing = routes.flatMap((route) => route.methods.filter((method) => !documented.get(shape(route.path))?.has(method.toLowerCase())).map((method) => `${method} ${route.path}`));
+    const missing = routes.flatMap((route) =>
+      route.methods
+        .filter((method) => !documented.get(shape(route.path))?.has(method.toLowerCase()))
+        .map((method) => `${method} ${route.path}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('documents the request schemas that validate requests (site, key, file, reading, timeseries)', () => {
-    const body = (path: string, method: string, type = 'application/json') => document.paths[path][method].requestBody.content[type].schema;
+    const body = (path: string, method: string, type = 'application/json') =>
+      document.paths[path][method].requestBody.content[type].schema;
     expect(document.components.schemas.NewSite.required).toEqual(['id', 'name']);
     expect(document.components.schemas.NewSite.properties.id.pattern).toBeTruthy();
     expect(document.components.schemas.NewApiKey.properties.sites.anyOf).toHaveLength(2);
-    expect(body('/api/files/', 'post', 'multipart/form-data').properties.category.enum).toEqual(['kg-csv', 'model-3d', 'bim-source', 'spec-sheet', 'maintenance', 'other']);
+    expect(body('/api/files/', 'post', 'multipart/form-data').properties.category.enum).toEqual([
+      'kg-csv',
+      'model-3d',
+      'bim-source',
+      'spec-sheet',
+      'maintenance',
+      'other',
+    ]);
     expect(document.components.schemas.Reading.required).toEqual(['timeseriesId', 'timestamp', 'value']);
     expect(document.components.schemas.TimeseriesQuery.properties.limit).toMatchObject({ minimum: 1, maximum: 10000 });
-    expect(document.paths['/api/v1/sites/{siteId}/models'].get.parameters.find((p: any) => p.name === 'file_format').schema.enum).toEqual(['ifc', 'frag', 'glb', 'obj']);
+    expect(
+      document.paths['/api/v1/sites/{siteId}/models'].get.parameters.find((p: any) => p.name === 'file_format').schema
+        .enum,
+    ).toEqual(['ifc', 'frag', 'glb', 'obj']);
   });
 
   it('answers of the sites, keys and graph endpoints fit the document', async () => {
-    await call('/api/v1/sites/', json('POST', { id: 'hq', name: 'Head office', timezone: 'Europe/Berlin', country_code: 'de' }), 201);
+    await call(
+      '/api/v1/sites/',
+      json('POST', { id: 'hq', name: 'Head office', timezone: 'Europe/Berlin', country_code: 'de' }),
+      201,
+    );
     await call('/api/v1/sites/', json('POST', { id: 'Not A Slug', name: '' }), 400);
-    expect(await call('/api/v1/sites/', {}, 200)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'hq' })]));
+    expect(await call('/api/v1/sites/', {}, 200)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 'hq' })]),
+    );
     await call('/api/sites/hq', {}, 200);
     await call('/api/v1/sites/nowhere', {}, 404);
-    await call('/api/v1/sites/hq/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: BUILDING }, 200);
-    await call('/api/v1/sites/hq/graph', { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '<a> <b> .' }, 400);
+    await call(
+      '/api/v1/sites/hq/graph',
+      { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: BUILDING },
+      200,
+    );
+    await call(
+      '/api/v1/sites/hq/graph',
+      { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: '<a> <b> .' },
+      400,
+    );
     await call('/api/v1/sites/hq/graph', { headers: { accept: 'text/turtle' } }, 200);
     const key = await call('/api/v1/keys/', json('POST', { name: 'reader', sites: ['hq'] }), 201);
     await call('/api/v1/keys/', {}, 200);
@@ -84,7 +122,14 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
 
   it('answers of the readings, timeseries, files and models endpoints fit the document', async () => {
     const now = Date.now();
-    const report = await call('/api/v1/sites/docs/readings', json('POST', [{ timeseriesId: 'ts-sat', timestamp: now - 60_000, value: 13.5 }, { timeseriesId: 'ts-sat', timestamp: 'yesterday', value: 1 }]), 200);
+    const report = await call(
+      '/api/v1/sites/docs/readings',
+      json('POST', [
+        { timeseriesId: 'ts-sat', timestamp: now - 60_000, value: 13.5 },
+        { timeseriesId: 'ts-sat', timestamp: 'yesterday', value: 1 },
+      ]),
+      200,
+    );
     expect(report).toMatchObject({ received: 2, stored: 1 });
     await call('/api/v1/sites/docs/timeseries', json('POST', { timeseriesIds: ['ts-sat', 'nope'], start: '-1h' }), 200);
     await call('/api/v1/sites/docs/timeseries', json('POST', { timeseriesIds: [] }), 400);
@@ -105,7 +150,15 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
   });
 
   it('answers of GraphQL, the probes and the documentation fit the document', async () => {
-    await call('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ equipment(siteId: "docs") { name } }' }) }, 200);
+    await call(
+      '/graphql',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ equipment(siteId: "docs") { name } }' }),
+      },
+      200,
+    );
     await call('/healthz', {}, 200);
     await call('/readyz', {}, 200);
     await call('/graphql/schema.graphql', {}, 200);

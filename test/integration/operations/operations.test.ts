@@ -40,16 +40,24 @@ describe('operations: metrics, logs, GraphiQL', () => {
 
   /** The value of one sample of the current /metrics text (0 when absent). */
   const sample = async (name: string, labels: Record<string, string> = {}): Promise<number> => {
-    const text = await (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const text = await (
+      await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
     for (const line of text.split('\n')) {
       const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!match || match[1] !== name) continue;
-      const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+      const have = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+      );
       if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
     }
     return 0;
   };
-  const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (method: string, body: unknown): RequestInit => ({
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
   beforeAll(async () => {
     h = await createHarness({
@@ -96,11 +104,19 @@ describe('operations: metrics, logs, GraphiQL', () => {
       await h.fetch('/api/v1/sites/no-such-site-1');
       await h.fetch('/api/v1/sites/no-such-site-2');
       expect(await sample('bkg_http_requests_total', labels)).toBe(before + 2);
-      expect(await sample('bkg_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/sites/:siteId', status: '404' })).toBeGreaterThanOrEqual(2);
+      expect(
+        await sample('bkg_http_request_duration_seconds_count', {
+          method: 'GET',
+          route: '/api/v1/sites/:siteId',
+          status: '404',
+        }),
+      ).toBeGreaterThanOrEqual(2);
       expect(await sample('bkg_http_requests_total', { route: 'unmatched', status: '404' })).toBe(0);
       await h.fetch('/no/such/path');
       expect(await sample('bkg_http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
-      const text = await (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      const text = await (
+        await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
       expect(text).not.toContain('no-such-site');
     });
 
@@ -115,28 +131,51 @@ describe('operations: metrics, logs, GraphiQL', () => {
       expect(await sample('bkg_graphql_operations_total', { type: 'query' })).toBe(queries + 2);
       expect(await sample('bkg_graphql_errors_total', { code: 'NOT_FOUND' })).toBe(notFound + 1);
       expect(await sample('bkg_graphql_errors_total', { code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(invalid + 1);
-      expect(await sample('bkg_store_queries_total', { store: 'oxigraph', outcome: 'ok' })).toBeGreaterThanOrEqual(storeQueries + 2);
-      expect(await sample('bkg_store_query_duration_seconds_count', { store: 'oxigraph' })).toBeGreaterThanOrEqual(storeQueries + 2);
+      expect(await sample('bkg_store_queries_total', { store: 'oxigraph', outcome: 'ok' })).toBeGreaterThanOrEqual(
+        storeQueries + 2,
+      );
+      expect(await sample('bkg_store_query_duration_seconds_count', { store: 'oxigraph' })).toBeGreaterThanOrEqual(
+        storeQueries + 2,
+      );
     });
 
     it('counts readings stored and refused, and the bytes of accepted uploads', async () => {
       const stored = await sample('bkg_readings_stored_total', { source: 'rest' });
       const rejected = await sample('bkg_readings_rejected_total', { source: 'rest' });
       const now = Date.now();
-      const report = await h.fetch('/api/v1/sites/ops/readings', json('POST', [
-        { timeseriesId: 'ts-sat', timestamp: now - 2000, value: 13 },
-        { timeseriesId: 'ts-sat', timestamp: now - 1000, value: 13.5 },
-        { timeseriesId: 'ts-sat', timestamp: 'soon', value: 1 },
-      ]));
+      const report = await h.fetch(
+        '/api/v1/sites/ops/readings',
+        json('POST', [
+          { timeseriesId: 'ts-sat', timestamp: now - 2000, value: 13 },
+          { timeseriesId: 'ts-sat', timestamp: now - 1000, value: 13.5 },
+          { timeseriesId: 'ts-sat', timestamp: 'soon', value: 1 },
+        ]),
+      );
       expect(report.status).toBe(200);
       expect(await sample('bkg_readings_stored_total', { source: 'rest' })).toBe(stored + 2);
       expect(await sample('bkg_readings_rejected_total', { source: 'rest' })).toBe(rejected + 1);
 
       const graphBytes = await sample('bkg_upload_bytes_total', { kind: 'graph' });
-      expect((await h.fetch('/api/v1/sites/ops/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: BUILDING })).status).toBe(200);
+      expect(
+        (
+          await h.fetch('/api/v1/sites/ops/graph', {
+            method: 'PUT',
+            headers: { 'content-type': 'text/turtle' },
+            body: BUILDING,
+          })
+        ).status,
+      ).toBe(200);
       expect(await sample('bkg_upload_bytes_total', { kind: 'graph' })).toBe(graphBytes + Buffer.byteLength(BUILDING));
       // A refused upload is not counted.
-      expect((await h.fetch('/api/v1/sites/ops/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: 'not turtle' })).status).toBe(400);
+      expect(
+        (
+          await h.fetch('/api/v1/sites/ops/graph', {
+            method: 'PUT',
+            headers: { 'content-type': 'text/turtle' },
+            body: 'not turtle',
+          })
+        ).status,
+      ).toBe(400);
       expect(await sample('bkg_upload_bytes_total', { kind: 'graph' })).toBe(graphBytes + Buffer.byteLength(BUILDING));
 
       const fileBytes = await sample('bkg_upload_bytes_total', { kind: 'file' });
@@ -153,9 +192,14 @@ describe('operations: metrics, logs, GraphiQL', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await fetch(`${h.url}/graphql?query=%7B__typename%7D`)).status);
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
-      expect(await sample('bkg_rate_limit_rejections_total', { client_kind: 'anonymous' })).toBe(before + statuses.filter((s) => s === 429).length);
+      expect(await sample('bkg_rate_limit_rejections_total', { client_kind: 'anonymous' })).toBe(
+        before + statuses.filter((s) => s === 429).length,
+      );
       // Scrapes are not rate-limited, whoever sends them.
-      for (let i = 0; i < 5; i++) expect((await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status,
+        ).toBe(200);
     });
 
     it.skipIf(!mqttUrl)(`shows the MQTT connection and counts bad messages ${needs('BKG_MQTT_URL')}`, async () => {
@@ -165,7 +209,14 @@ describe('operations: metrics, logs, GraphiQL', () => {
       const publisher = await connectAsync(mqttUrl!);
       try {
         await publisher.publishAsync(`${mqttPrefix}/ops/readings`, 'not json', { qos: 1 });
-        await publisher.publishAsync(`${mqttPrefix}/ops/readings`, JSON.stringify([{ timeseriesId: 'ts-sat', timestamp: Date.now(), value: 1 }, { timeseriesId: 'ts-sat', timestamp: 'x', value: 1 }]), { qos: 1 });
+        await publisher.publishAsync(
+          `${mqttPrefix}/ops/readings`,
+          JSON.stringify([
+            { timeseriesId: 'ts-sat', timestamp: Date.now(), value: 1 },
+            { timeseriesId: 'ts-sat', timestamp: 'x', value: 1 },
+          ]),
+          { qos: 1 },
+        );
       } finally {
         await publisher.endAsync();
       }
@@ -179,24 +230,37 @@ describe('operations: metrics, logs, GraphiQL', () => {
   describe('logs', () => {
     it('echo X-Request-Id, or make one', async () => {
       const given = `req-${randomUUID()}`;
-      expect((await h.fetch('/healthz', { headers: { 'x-request-id': given } })).headers.get('x-request-id')).toBe(given);
-      const made = (await h.fetch('/healthz', { headers: { 'x-request-id': 'not valid!' } })).headers.get('x-request-id');
+      expect((await h.fetch('/healthz', { headers: { 'x-request-id': given } })).headers.get('x-request-id')).toBe(
+        given,
+      );
+      const made = (await h.fetch('/healthz', { headers: { 'x-request-id': 'not valid!' } })).headers.get(
+        'x-request-id',
+      );
       expect(made).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('put the request id and the client (kind and key id, never the secret) on every line of a request', async () => {
       const requestId = `req-${randomUUID()}`;
       h.resetRoundTrips();
-      const res = await h.fetch('/graphql', { ...json('POST', { query: '{ equipment(siteId: "ops") { name points { name } } }' }), headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+      const res = await h.fetch('/graphql', {
+        ...json('POST', { query: '{ equipment(siteId: "ops") { name points { name } } }' }),
+        headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+      });
       expect(res.status).toBe(200);
       await expect.poll(() => lines.filter((l) => l.requestId === requestId && l.msg === 'request').length).toBe(1);
       const mine = lines.filter((l) => l.requestId === requestId);
       for (const line of mine) expect(line.client).toEqual({ kind: 'key', keyId: 'admin', keyName: 'BKG_ADMIN_KEY' });
-      expect(mine.find((l) => l.msg === 'request')).toMatchObject({ level: 30, method: 'POST', route: '/graphql', status: 200 });
+      expect(mine.find((l) => l.msg === 'request')).toMatchObject({
+        level: 30,
+        method: 'POST',
+        route: '/graphql',
+        status: 200,
+      });
       // Each query the request sent to the store was logged (at debug) with the request's id.
       const sent = h.queries();
       expect(sent.length).toBeGreaterThanOrEqual(2);
-      for (const query of sent) expect(mine.some((l) => l.msg === 'sparql query' && l.query === query && l.level === 20)).toBe(true);
+      for (const query of sent)
+        expect(mine.some((l) => l.msg === 'sparql query' && l.query === query && l.level === 20)).toBe(true);
     });
 
     it('write SPARQL text at debug level only, and never a secret', async () => {
@@ -204,7 +268,8 @@ describe('operations: metrics, logs, GraphiQL', () => {
       const withQueryText = lines.filter((l) => JSON.stringify(l).includes('SELECT'));
       expect(withQueryText.length).toBeGreaterThan(0);
       for (const line of withQueryText) expect(line.level).toBe(20);
-      const key = (await (await h.fetch('/api/v1/keys/', json('POST', { name: 'logged', sites: ['ops'] }))).json()).key as string;
+      const key = (await (await h.fetch('/api/v1/keys/', json('POST', { name: 'logged', sites: ['ops'] }))).json())
+        .key as string;
       await h.fetch('/api/v1/sites/ops', { headers: { authorization: `Bearer ${key}` } });
       const all = raw.join('');
       expect(all).not.toContain(ADMIN_KEY);
@@ -233,7 +298,9 @@ describe('operations: metrics, logs, GraphiQL', () => {
     });
 
     it('titles each example tab with its own operation name (not <untitled>)', () => {
-      const names = GRAPHIQL_EXAMPLES.map((example) => parse(example).definitions.map((d) => (d.kind === Kind.OPERATION_DEFINITION ? d.name?.value : undefined)));
+      const names = GRAPHIQL_EXAMPLES.map((example) =>
+        parse(example).definitions.map((d) => (d.kind === Kind.OPERATION_DEFINITION ? d.name?.value : undefined)),
+      );
       expect(names.every((ops) => ops.length === 1 && ops[0])).toBe(true);
       expect(new Set(names.flat()).size).toBe(GRAPHIQL_EXAMPLES.length);
     });
@@ -251,7 +318,12 @@ describe('operations: metrics, logs, GraphiQL', () => {
       for (const example of GRAPHIQL_EXAMPLES) {
         const result = await h.graphql(example);
         expect(result.errors, example).toBeUndefined();
-        expect(Object.values(result.data as object).flat().filter(Boolean).length, example).toBeGreaterThan(0);
+        expect(
+          Object.values(result.data as object)
+            .flat()
+            .filter(Boolean).length,
+          example,
+        ).toBeGreaterThan(0);
       }
     });
 

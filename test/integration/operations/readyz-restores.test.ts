@@ -31,12 +31,25 @@ describe('/readyz with a site that failed to be restored', () => {
     await mkdir(graphs, { recursive: true });
     const graph = `urn:bkg:site:${SITE}`;
     await writeFile(join(graphs, 'damaged.seg'), '<urn:x:a> <urn:x:b> "never closed\n');
-    await writeFile(join(graphs, `${encodeURIComponent(graph)}.graph.json`), JSON.stringify({ graph, segments: [{ file: 'damaged.seg', format: 'application/n-triples' }] }));
-    service = spawnService({ BKG_DATA_DIR: join(dir, 'data'), BKG_ADMIN_KEY: ADMIN_KEY, BKG_DEMO_FIXTURE: '', HOST: '127.0.0.1', PORT: '0' });
+    await writeFile(
+      join(graphs, `${encodeURIComponent(graph)}.graph.json`),
+      JSON.stringify({ graph, segments: [{ file: 'damaged.seg', format: 'application/n-triples' }] }),
+    );
+    service = spawnService({
+      BKG_DATA_DIR: join(dir, 'data'),
+      BKG_ADMIN_KEY: ADMIN_KEY,
+      BKG_DEMO_FIXTURE: '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+    });
     const { port } = await service.waitForLog('listening', 120_000);
     url = `http://127.0.0.1:${port as number}`;
     await service.waitForLog('graphs restored', 60_000);
-    const created = await fetch(`${url}/api/v1/keys/`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'reader', sites: '*' }) });
+    const created = await fetch(`${url}/api/v1/keys/`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'reader', sites: '*' }),
+    });
     reader = ((await created.json()) as { key: string }).key;
   }, 180_000);
 
@@ -46,7 +59,11 @@ describe('/readyz with a site that failed to be restored', () => {
   });
 
   it('tells anyone, a key of no admin and a bad token only how many sites failed', async () => {
-    const callers: Array<Record<string, string>> = [{}, { authorization: `Bearer ${reader}` }, { authorization: 'Bearer not-a-token' }];
+    const callers: Array<Record<string, string>> = [
+      {},
+      { authorization: `Bearer ${reader}` },
+      { authorization: 'Bearer not-a-token' },
+    ];
     for (const headers of callers) {
       const body = await readiness(headers);
       expect(body).toEqual({ status: 'ready', engines: expect.any(Object), failed: { sites: 1 } });
@@ -55,6 +72,9 @@ describe('/readyz with a site that failed to be restored', () => {
   });
 
   it('names the site and its file to the admin key', async () => {
-    expect(await readiness(admin)).toMatchObject({ failed: { sites: 1 }, sites: [{ site: SITE, state: 'failed', file: 'damaged.seg' }] });
+    expect(await readiness(admin)).toMatchObject({
+      failed: { sites: 1 },
+      sites: [{ site: SITE, state: 'failed', file: 'damaged.seg' }],
+    });
   });
 });

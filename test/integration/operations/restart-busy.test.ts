@@ -32,14 +32,23 @@ async function counts(url: string, site: string): Promise<Answer> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { ...admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'query($site: String!) { equipmentCount(siteId: $site) pointCount(siteId: $site) }', variables: { site } }),
+    body: JSON.stringify({
+      query: 'query($site: String!) { equipmentCount(siteId: $site) pointCount(siteId: $site) }',
+      variables: { site },
+    }),
   });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Answer['body'] };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as Answer['body'],
+  };
 }
 
 /** A process spinning on one core for `ms`: the machine is busy while the service starts. */
 function spin(ms: number) {
-  return spawn(process.execPath, ['-e', `const end = Date.now() + ${ms}; while (Date.now() < end);`], { stdio: 'ignore' });
+  return spawn(process.execPath, ['-e', `const end = Date.now() + ${ms}; while (Date.now() < end);`], {
+    stdio: 'ignore',
+  });
 }
 
 const uploads = [
@@ -52,9 +61,18 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bkg-restart-busy-'));
   const turtle = join(dir, 'big.ttl');
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', TRIPLES, '--out', turtle], { cwd: projectRoot, stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', TRIPLES, '--out', turtle],
+    { cwd: projectRoot, stdio: 'ignore' },
+  );
   const parser = new N3.StreamParser({ format: 'text/turtle' });
-  await pipeline(createReadStream(turtle), parser, new N3.StreamWriter({ format: 'N-Triples' }), createWriteStream(join(dir, 'big.nt')));
+  await pipeline(
+    createReadStream(turtle),
+    parser,
+    new N3.StreamWriter({ format: 'N-Triples' }),
+    createWriteStream(join(dir, 'big.nt')),
+  );
   await appendFile(join(dir, 'big.nt'), '<urn:x:statement> <urn:x:says> <<( <urn:x:a> <urn:x:b> <urn:x:c> )>> .\n');
 }, 60_000);
 
@@ -67,7 +85,14 @@ describe.each(uploads)('a restart on a busy machine over a big site: $name', (up
   const data = () => join(dir, `data-${upload.file}`);
   const start = async () => {
     const started = performance.now();
-    const service = spawnService({ BKG_DATA_DIR: data(), BKG_ADMIN_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', BKG_DEMO_RESET_SECONDS: '0', BKG_SHUTDOWN_GRACE_SECONDS: '120' });
+    const service = spawnService({
+      BKG_DATA_DIR: data(),
+      BKG_ADMIN_KEY: ADMIN_KEY,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      BKG_DEMO_RESET_SECONDS: '0',
+      BKG_SHUTDOWN_GRACE_SECONDS: '120',
+    });
     running.push(service);
     const { port } = await service.waitForLog('listening', 120_000);
     return { service, url: `http://127.0.0.1:${port as number}`, listeningMs: performance.now() - started };
@@ -77,21 +102,36 @@ describe.each(uploads)('a restart on a busy machine over a big site: $name', (up
 
   beforeAll(async () => {
     const { service, url } = await start();
-    const created = await fetch(`${url}/api/v1/sites`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'big', name: 'Big' }) });
+    const created = await fetch(`${url}/api/v1/sites`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'big', name: 'Big' }),
+    });
     expect(created.status).toBe(201);
     const body = await readFile(join(dir, upload.file));
-    const load = async () => (await fetch(`${url}/api/v1/sites/big/graph`, { method: upload.method, headers: { ...admin, 'content-type': upload.type }, body })).status;
+    const load = async () =>
+      (
+        await fetch(`${url}/api/v1/sites/big/graph`, {
+          method: upload.method,
+          headers: { ...admin, 'content-type': upload.type },
+          body,
+        })
+      ).status;
     expect(await load()).toBe(200);
     before = await counts(url, 'big');
     demo = await counts(url, 'demo');
     // Once more (the same entities), stopped while it loads: the load finishes first.
     const again = load();
-    const loadState = async () => ((await (await fetch(`${url}/api/v1/sites/big/graph/load`, { headers: admin })).json()) as { state: string }).state;
+    const loadState = async () =>
+      ((await (await fetch(`${url}/api/v1/sites/big/graph/load`, { headers: admin })).json()) as { state: string })
+        .state;
     while ((await loadState()) !== 'parsing') await new Promise((resolve) => setTimeout(resolve, 100));
     service.child.kill('SIGTERM');
     expect(await again).toBe(200);
     expect(await service.exited).toBe(0);
-    const manifest = JSON.parse(await readFile(join(data(), 'graphs', `${encodeURIComponent(BIG)}.graph.json`), 'utf8')) as { segments: Array<{ triples?: number }> };
+    const manifest = JSON.parse(
+      await readFile(join(data(), 'graphs', `${encodeURIComponent(BIG)}.graph.json`), 'utf8'),
+    ) as { segments: Array<{ triples?: number }> };
     expect(manifest.segments.at(-1)).not.toHaveProperty('triples');
   }, 180_000);
 

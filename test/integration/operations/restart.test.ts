@@ -32,7 +32,10 @@ interface LoadStatus {
 interface Answer {
   readonly status: number;
   readonly retryAfter: string | null;
-  readonly body: { data?: Record<string, number> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+  readonly body: {
+    data?: Record<string, number> | null;
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  };
 }
 
 async function counts(url: string, site: string): Promise<Answer> {
@@ -41,7 +44,11 @@ async function counts(url: string, site: string): Promise<Answer> {
     headers: { ...admin, 'content-type': 'application/json' },
     body: JSON.stringify({ query: `query($site: String!) ${COUNTS}`, variables: { site } }),
   });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Answer['body'] };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as Answer['body'],
+  };
 }
 
 describe('a restart over a large site', () => {
@@ -50,7 +57,13 @@ describe('a restart over a large site', () => {
   const running: ServiceProcess[] = [];
   const start = async () => {
     const started = performance.now();
-    const service = spawnService({ BKG_DATA_DIR: join(dir, 'data'), BKG_ADMIN_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', BKG_DEMO_RESET_SECONDS: '0' });
+    const service = spawnService({
+      BKG_DATA_DIR: join(dir, 'data'),
+      BKG_ADMIN_KEY: ADMIN_KEY,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      BKG_DEMO_RESET_SECONDS: '0',
+    });
     running.push(service);
     const { port } = await service.waitForLog('listening', 120_000);
     return { service, url: `http://127.0.0.1:${port as number}`, listeningMs: performance.now() - started };
@@ -58,7 +71,9 @@ describe('a restart over a large site', () => {
   /** The big site's journal files and their sizes (the demo site's are written anew at every start). */
   const journalFiles = async () => {
     const journal = join(dir, 'data', 'graphs');
-    const names = (await readdir(journal)).filter((name) => name.startsWith(encodeURIComponent('urn:bkg:site:big'))).sort();
+    const names = (await readdir(journal))
+      .filter((name) => name.startsWith(encodeURIComponent('urn:bkg:site:big')))
+      .sort();
     return Promise.all(names.map(async (name) => [name, (await stat(join(journal, name))).size]));
   };
   let before: Answer;
@@ -69,17 +84,31 @@ describe('a restart over a large site', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-restart-'));
     file = join(dir, 'big.ttl');
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', TRIPLES, '--out', file], { cwd: projectRoot, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', TRIPLES, '--out', file],
+      { cwd: projectRoot, stdio: 'ignore' },
+    );
     const { service, url } = await start();
-    const created = await fetch(`${url}/api/v1/sites`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'big', name: 'Big' }) });
+    const created = await fetch(`${url}/api/v1/sites`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'big', name: 'Big' }),
+    });
     expect(created.status).toBe(201);
     const body = await readFile(file);
-    const loading = fetch(`${url}/api/v1/sites/big/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body });
+    const loading = fetch(`${url}/api/v1/sites/big/graph`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'text/turtle' },
+      body,
+    });
     // While the service parses it, GET …/graph/load tells how far it is.
     let settled = false;
     void loading.finally(() => (settled = true));
     while (!settled) {
-      const status = (await (await fetch(`${url}/api/v1/sites/big/graph/load`, { headers: admin })).json()) as LoadStatus;
+      const status = (await (
+        await fetch(`${url}/api/v1/sites/big/graph/load`, { headers: admin })
+      ).json()) as LoadStatus;
       if (status.state === 'parsing' && status.bytesParsed > 0) parsing.push(status);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -110,7 +139,13 @@ describe('a restart over a large site', () => {
     expect(counted.length).toBeGreaterThan(0);
     for (const status of counted) expect(status.triplesParsed).toBeLessThanOrEqual(done.triples!);
     expect(counted.at(-1)!.triplesParsed).toBeGreaterThanOrEqual(counted[0]!.triplesParsed!);
-    expect(done).toMatchObject({ site: 'big', state: 'done', replace: true, bytesParsed: done.bytesTotal, triples: expect.any(Number) });
+    expect(done).toMatchObject({
+      site: 'big',
+      state: 'done',
+      replace: true,
+      bytesParsed: done.bytesTotal,
+      triples: expect.any(Number),
+    });
     expect(done.triples).toBeGreaterThan(550_000);
   });
 
@@ -129,16 +164,40 @@ describe('a restart over a large site', () => {
 
     // /readyz names the site restoring to the admin key alone; anyone else learns how many sites
     // restore and how far the slowest is, as the OpenAPI document says.
-    const reader = (await (await fetch(`${url}/api/v1/keys/`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'reader', sites: ['big'] }) })).json()) as { key: string };
+    const reader = (await (
+      await fetch(`${url}/api/v1/keys/`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'reader', sites: ['big'] }),
+      })
+    ).json()) as { key: string };
     const readiness = async (headers: Record<string, string>) => {
       const ready = await fetch(`${url}/readyz`, { headers });
-      const body = (await checker.check('GET', '/readyz', ready)) as { status: string; sites?: Array<{ site: string; state: string; totalTriples?: number }> };
+      const body = (await checker.check('GET', '/readyz', ready)) as {
+        status: string;
+        sites?: Array<{ site: string; state: string; totalTriples?: number }>;
+      };
       return { status: ready.status, body };
     };
-    const [anonymous, keyed, asAdmin] = [await readiness({}), await readiness({ authorization: `Bearer ${reader.key}` }), await readiness(admin)];
+    const [anonymous, keyed, asAdmin] = [
+      await readiness({}),
+      await readiness({ authorization: `Bearer ${reader.key}` }),
+      await readiness(admin),
+    ];
     for (const { status, body } of [anonymous, keyed]) {
       expect(status).toBe(503);
-      expect(body).toEqual({ status: 'loading', engines: expect.any(Object), loading: { sites: 1, slowest: { triples: expect.any(Number), totalTriples: expect.any(Number), retryAfterSeconds: expect.any(Number) } } });
+      expect(body).toEqual({
+        status: 'loading',
+        engines: expect.any(Object),
+        loading: {
+          sites: 1,
+          slowest: {
+            triples: expect.any(Number),
+            totalTriples: expect.any(Number),
+            retryAfterSeconds: expect.any(Number),
+          },
+        },
+      });
       expect(JSON.stringify(body)).not.toContain('big');
     }
     expect(asAdmin.status).toBe(503);
@@ -149,7 +208,10 @@ describe('a restart over a large site', () => {
 
     // The big site's reads first: they are served as soon as one store thread has it back, so a
     // check made after the demo site's queries raced the restore (CI once saw the export answer 200).
-    const [loading, rest] = await Promise.all([counts(url, 'big'), fetch(`${url}/api/v1/sites/big/graph`, { headers: { ...admin, accept: 'application/n-triples' } })]);
+    const [loading, rest] = await Promise.all([
+      counts(url, 'big'),
+      fetch(`${url}/api/v1/sites/big/graph`, { headers: { ...admin, accept: 'application/n-triples' } }),
+    ]);
     expect(loading.status).toBe(503);
     expect(loading.body.errors![0]!.extensions!.code).toBe('SITE_LOADING');
     expect(Number(loading.retryAfter)).toBeGreaterThanOrEqual(1);
@@ -158,7 +220,11 @@ describe('a restart over a large site', () => {
     expect(((await rest.json()) as { code: string }).code).toBe('SITE_LOADING');
     expect(await counts(url, 'demo')).toMatchObject({ status: 200, body: { data: demoBefore.body.data } });
     // A load into it waits too, and leaves it as it was.
-    const put = await fetch(`${url}/api/v1/sites/big/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body: '<urn:x:a> <urn:x:b> "c" .' });
+    const put = await fetch(`${url}/api/v1/sites/big/graph`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'text/turtle' },
+      body: '<urn:x:a> <urn:x:b> "c" .',
+    });
     expect(put.status).toBe(503);
     expect(((await put.json()) as { code: string }).code).toBe('SITE_LOADING');
 

@@ -72,7 +72,13 @@ describe('start-up validation', () => {
 
     it('is one "startup:" line naming the address, exit 1', async () => {
       const port = (taken.address() as { port: number }).port;
-      const service = spawnService({ BKG_DATA_DIR: dir, BKG_DEMO_FIXTURE: '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port) });
+      const service = spawnService({
+        BKG_DATA_DIR: dir,
+        BKG_DEMO_FIXTURE: '',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      });
       expect(await service.exited).toBe(1);
       expect(service.stderr).toEqual([`startup: listen EADDRINUSE: address already in use 127.0.0.1:${port}`]);
     });

@@ -33,7 +33,13 @@ describe('temporary files after a crash', () => {
   let dataDir: string;
   const running: ServiceProcess[] = [];
   const start = async () => {
-    const service = spawnService({ BKG_DATA_DIR: dataDir, BKG_ADMIN_KEY: ADMIN_KEY, BKG_DEMO_FIXTURE: '', HOST: '127.0.0.1', PORT: '0' });
+    const service = spawnService({
+      BKG_DATA_DIR: dataDir,
+      BKG_ADMIN_KEY: ADMIN_KEY,
+      BKG_DEMO_FIXTURE: '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+    });
     running.push(service);
     const { port } = await service.waitForLog('listening', 120_000);
     return { service, url: `http://127.0.0.1:${port as number}` };
@@ -53,21 +59,41 @@ describe('temporary files after a crash', () => {
 
   it('removes what killed uploads left at the next start, and uploads work again', async () => {
     const first = await start();
-    const created = await fetch(`${first.url}/api/v1/sites`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'hq', name: 'HQ' }) });
+    const created = await fetch(`${first.url}/api/v1/sites`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'hq', name: 'HQ' }),
+    });
     expect(created.status).toBe(201);
     // A graph upload and a file upload, each killed half-way.
     const boundary = 'sweep-boundary';
     const form = `--${boundary}\r\nContent-Disposition: form-data; name="site_id"\r\n\r\nhq\r\n--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nother\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const uploads = [
-      fetch(`${first.url}/api/v1/sites/hq/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body: endless('', '<urn:x:a> <urn:x:b> "c" .\n'.repeat(2_000)), duplex: 'half' } as RequestInit),
-      fetch(`${first.url}/api/files/`, { method: 'POST', headers: { ...admin, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: endless(form, 'x'.repeat(64 * 1024)), duplex: 'half' } as RequestInit),
+      fetch(`${first.url}/api/v1/sites/hq/graph`, {
+        method: 'PUT',
+        headers: { ...admin, 'content-type': 'text/turtle' },
+        body: endless('', '<urn:x:a> <urn:x:b> "c" .\n'.repeat(2_000)),
+        duplex: 'half',
+      } as RequestInit),
+      fetch(`${first.url}/api/files/`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: endless(form, 'x'.repeat(64 * 1024)),
+        duplex: 'half',
+      } as RequestInit),
     ].map((request) => request.catch(() => undefined));
-    const spooled = async () => (await Promise.all(spools().map(filesUnder))).map((files) => files.reduce((sum, file) => sum + file.bytes, 0));
-    for (let i = 0; i < 200 && (await spooled()).some((bytes) => bytes < 256 * 1024); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const spooled = async () =>
+      (await Promise.all(spools().map(filesUnder))).map((files) => files.reduce((sum, file) => sum + file.bytes, 0));
+    for (let i = 0; i < 200 && (await spooled()).some((bytes) => bytes < 256 * 1024); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await first.service.kill();
     await Promise.all(uploads);
     // What the other spools (the S3 spool, IFC jobs, loads into a SPARQL store) would leave.
-    for (const [folder, name] of [['s3-spool', 'f0e1'], ['ifc/job-1', 'model.ifc'], ['sparql-load/bkg-load-1', 'data.nt']] as const) {
+    for (const [folder, name] of [
+      ['s3-spool', 'f0e1'],
+      ['ifc/job-1', 'model.ifc'],
+      ['sparql-load/bkg-load-1', 'data.nt'],
+    ] as const) {
       await mkdir(join(dataDir, 'tmp', folder), { recursive: true });
       await writeFile(join(dataDir, 'tmp', folder, name), 'left by a crash');
     }
@@ -80,7 +106,11 @@ describe('temporary files after a crash', () => {
     const swept = await second.service.waitForLog('temporary files swept');
     expect(swept).toMatchObject({ files: left.length, bytes: left.reduce((sum, file) => sum + file.bytes, 0) });
 
-    const graph = await fetch(`${second.url}/api/v1/sites/hq/graph`, { method: 'PUT', headers: { ...admin, 'content-type': 'text/turtle' }, body: '<urn:x:a> <urn:x:b> "c" .\n' });
+    const graph = await fetch(`${second.url}/api/v1/sites/hq/graph`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'text/turtle' },
+      body: '<urn:x:a> <urn:x:b> "c" .\n',
+    });
     expect(graph.status).toBe(200);
     const upload = new FormData();
     upload.append('site_id', 'hq');

@@ -19,7 +19,12 @@ describe('the demo simulator', () => {
     startedAt = Date.now();
     h = await createHarness({
       sites: {},
-      env: { BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_FILES: '', BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR_SECONDS: '3600' },
+      env: {
+        BKG_DEMO_FIXTURE: DEMO_FIXTURE,
+        BKG_DEMO_FILES: '',
+        BKG_DEMO_RESET_SECONDS: '0',
+        BKG_DEMO_SIMULATOR_SECONDS: '3600',
+      },
     });
     await h.services.simulator!.whenStarted();
   });
@@ -28,9 +33,16 @@ describe('the demo simulator', () => {
   });
 
   const demoPoints = async () => {
-    const res = await h.graphql('{ point(siteId: "demo") { id type timeseriesId currentValue { value quality timestamp } } }');
+    const res = await h.graphql(
+      '{ point(siteId: "demo") { id type timeseriesId currentValue { value quality timestamp } } }',
+    );
     expect(res.errors).toBeUndefined();
-    return res.data.point as Array<{ id: string; type: string; timeseriesId: string | null; currentValue: { value: number; quality: string; timestamp: string } | null }>;
+    return res.data.point as Array<{
+      id: string;
+      type: string;
+      timeseriesId: string | null;
+      currentValue: { value: number; quality: string; timestamp: string } | null;
+    }>;
   };
 
   it('gives every demo point with a timeseries a good currentValue, in Berlin time', async () => {
@@ -44,7 +56,9 @@ describe('the demo simulator', () => {
   });
 
   it('backfills 7 days at 15-minute resolution for every series', async () => {
-    const [row] = await h.services.database.query<{ series: number; oldest: Date }>("SELECT count(DISTINCT timeseries_id)::int AS series, min(ts) AS oldest FROM readings WHERE site = 'demo'");
+    const [row] = await h.services.database.query<{ series: number; oldest: Date }>(
+      "SELECT count(DISTINCT timeseries_id)::int AS series, min(ts) AS oldest FROM readings WHERE site = 'demo'",
+    );
     const series = (await demoPoints()).filter((p) => p.timeseriesId).map((p) => p.timeseriesId);
     expect(row!.series).toBe(new Set(series).size);
     // The oldest reading is the first quarter hour of the 7 days before the backfill ran, which was
@@ -52,7 +66,10 @@ describe('the demo simulator', () => {
     const oldest = new Date(row!.oldest).getTime();
     expect(oldest).toBeGreaterThanOrEqual(startedAt - 7 * 86_400_000);
     expect(oldest).toBeLessThan(Date.now() - 7 * 86_400_000 + 16 * 60_000);
-    const [count] = await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'demo' AND timeseries_id = $1", [series[0]]);
+    const [count] = await h.services.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM readings WHERE site = 'demo' AND timeseries_id = $1",
+      [series[0]],
+    );
     expect(count!.n).toBeGreaterThanOrEqual(7 * 96);
     expect(count!.n).toBeLessThanOrEqual(7 * 96 + 2);
   });
@@ -61,7 +78,10 @@ describe('the demo simulator', () => {
     const points = await demoPoints();
     const zoneTemp = points.find((p) => p.type === 'Zone_Air_Temperature_Sensor' && p.timeseriesId)!;
     const co2 = points.find((p) => p.type === 'CO2_Level_Sensor' && p.timeseriesId)!;
-    const res = await h.fetch('/api/v1/sites/demo/timeseries', post({ timeseriesIds: [zoneTemp.timeseriesId, co2.timeseriesId], start: '-7d', window: '1h', aggregate: 'mean' }));
+    const res = await h.fetch(
+      '/api/v1/sites/demo/timeseries',
+      post({ timeseriesIds: [zoneTemp.timeseriesId, co2.timeseriesId], start: '-7d', window: '1h', aggregate: 'mean' }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     const [temps, co2s] = body.series.map((s: { data: Array<{ v: number }> }) => s.data.map((d) => d.v)) as number[][];
@@ -75,14 +95,27 @@ describe('the demo simulator', () => {
 
   it('after a restart fills only the gap since the last reading', async () => {
     const series = 'demo:AHU-1-SAT';
-    const count = async () => (await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'demo' AND timeseries_id = $1", [series]))[0]!.n;
+    const count = async () =>
+      (
+        await h.services.database.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM readings WHERE site = 'demo' AND timeseries_id = $1",
+          [series],
+        )
+      )[0]!.n;
     const before = await count();
     // A restart an hour later: 4 quarter hours of gap, then the reading of the current minute.
-    const later = new DemoSimulator(h.services.query, h.services.live.store, h.services.live.ingest, createLogger({ logLevel: 'silent' }), {
-      intervalSeconds: 0,
-      backfillDays: 7,
-      timeZone: 'Europe/Berlin',
-    }, () => Date.now() + 3_600_000);
+    const later = new DemoSimulator(
+      h.services.query,
+      h.services.live.store,
+      h.services.live.ingest,
+      createLogger({ logLevel: 'silent' }),
+      {
+        intervalSeconds: 0,
+        backfillDays: 7,
+        timeZone: 'Europe/Berlin',
+      },
+      () => Date.now() + 3_600_000,
+    );
     await later.start();
     await later.stop();
     expect(await count()).toBeGreaterThanOrEqual(before + 4);
@@ -90,17 +123,26 @@ describe('the demo simulator', () => {
   });
 
   it('keeps the readings through a demo reset', async () => {
-    const [before] = await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'demo'");
+    const [before] = await h.services.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM readings WHERE site = 'demo'",
+    );
     await h.services.demo!.reset();
-    const [after] = await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'demo'");
+    const [after] = await h.services.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM readings WHERE site = 'demo'",
+    );
     expect(after!.n).toBe(before!.n);
-    expect((await demoPoints()).filter((p) => p.timeseriesId).every((p) => p.currentValue?.quality === 'good')).toBe(true);
+    expect((await demoPoints()).filter((p) => p.timeseriesId).every((p) => p.currentValue?.quality === 'good')).toBe(
+      true,
+    );
   });
 });
 
 describe('BKG_DEMO_SIMULATOR=0', () => {
   it('leaves the demo without readings', async () => {
-    const h = await createHarness({ sites: {}, env: { BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_FILES: '', BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR: '0' } });
+    const h = await createHarness({
+      sites: {},
+      env: { BKG_DEMO_FIXTURE: DEMO_FIXTURE, BKG_DEMO_FILES: '', BKG_DEMO_RESET_SECONDS: '0', BKG_DEMO_SIMULATOR: '0' },
+    });
     try {
       expect(h.services.simulator).toBeUndefined();
       expect(await h.services.database.query("SELECT 1 FROM readings WHERE site = 'demo' LIMIT 1")).toEqual([]);

@@ -17,16 +17,26 @@ describeNeeding(['BKG_MQTT_URL'], 'MQTT readings', () => {
   let publisher: MqttClient;
 
   const publish = (topic: string, payload: unknown) =>
-    publisher.publishAsync(`${prefix}/${topic}`, typeof payload === 'string' ? payload : JSON.stringify(payload), { qos: 1 });
+    publisher.publishAsync(`${prefix}/${topic}`, typeof payload === 'string' ? payload : JSON.stringify(payload), {
+      qos: 1,
+    });
   const stats = () => h.services.live.mqtt!.stats;
   const stored = async (siteId: string, timeseriesId: string) =>
-    (await h.services.database.query<{ ts: Date; value: number | null }>('SELECT ts, value FROM readings WHERE site = $1 AND timeseries_id = $2 ORDER BY ts', [siteId, timeseriesId])).map((r) => ({
+    (
+      await h.services.database.query<{ ts: Date; value: number | null }>(
+        'SELECT ts, value FROM readings WHERE site = $1 AND timeseries_id = $2 ORDER BY ts',
+        [siteId, timeseriesId],
+      )
+    ).map((r) => ({
       ms: new Date(r.ts).getTime(),
       value: r.value,
     }));
 
   beforeAll(async () => {
-    h = await createHarness({ sites: { plant: BUILDING_TTL, demo: BUILDING_TTL }, env: { BKG_MQTT_URL: mqttUrl!, BKG_MQTT_TOPIC_PREFIX: prefix, BKG_MQTT_SHARE_GROUP: prefix } });
+    h = await createHarness({
+      sites: { plant: BUILDING_TTL, demo: BUILDING_TTL },
+      env: { BKG_MQTT_URL: mqttUrl!, BKG_MQTT_TOPIC_PREFIX: prefix, BKG_MQTT_SHARE_GROUP: prefix },
+    });
     await h.services.live.mqtt!.ready();
     publisher = await connectAsync(mqttUrl!);
   });
@@ -103,7 +113,10 @@ describeNeeding(['BKG_MQTT_URL'], 'MQTT readings', () => {
   });
 
   it('replicas in one share group each get a part of the messages, every message once', async () => {
-    const second = await createHarness({ sites: { plant: BUILDING_TTL }, env: { BKG_MQTT_URL: mqttUrl!, BKG_MQTT_TOPIC_PREFIX: prefix, BKG_MQTT_SHARE_GROUP: prefix } });
+    const second = await createHarness({
+      sites: { plant: BUILDING_TTL },
+      env: { BKG_MQTT_URL: mqttUrl!, BKG_MQTT_TOPIC_PREFIX: prefix, BKG_MQTT_SHARE_GROUP: prefix },
+    });
     try {
       await second.services.live.mqtt!.ready();
       const before = stats().messages;

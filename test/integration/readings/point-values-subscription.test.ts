@@ -33,7 +33,12 @@ describe('pointValues in one process', () => {
         { timeseriesId: 'ts-sat', timestamp: iso(t), value: 13.5 },
       ]);
       const event = await sub.next();
-      expect(event.data.pointValues).toMatchObject({ pointId: 'SAT', pointUri: 'https://example.org/bldg#SAT', timeseriesId: 'ts-sat', value: { value: 13.5, quality: 'good' } });
+      expect(event.data.pointValues).toMatchObject({
+        pointId: 'SAT',
+        pointUri: 'https://example.org/bldg#SAT',
+        timeseriesId: 'ts-sat',
+        value: { value: 13.5, quality: 'good' },
+      });
       expect(Date.parse(event.data.pointValues.value.timestamp)).toBe(t);
       expect(event.data.pointValues.value.timestamp).toMatch(/\+0[12]:00$/);
       expect(await sub.drain(300)).toEqual([]);
@@ -43,8 +48,14 @@ describe('pointValues in one process', () => {
   });
 
   it('watches a class of points with `is`, takes IRIs as pointIds, pushes a reading without a number as stale', async () => {
-    const byClass = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, { site: 'berlin', is: 'Temperature_Sensor' });
-    const byIri = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, { site: 'berlin', ids: ['https://example.org/bldg#ZAT'] });
+    const byClass = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, {
+      site: 'berlin',
+      is: 'Temperature_Sensor',
+    });
+    const byIri = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, {
+      site: 'berlin',
+      ids: ['https://example.org/bldg#ZAT'],
+    });
     try {
       const t = Date.now();
       await postReadings(h, 'berlin', [
@@ -67,7 +78,15 @@ describe('pointValues in one process', () => {
     const sub = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, { site: 'berlin', ids: ['SAT'] });
     try {
       const now = Date.now();
-      await postReadings(h, 'berlin', Array.from({ length: 10 }, (_, i) => ({ timeseriesId: 'ts-sat', timestamp: iso(now - 86_400_000 + i * 60_000), value: i })));
+      await postReadings(
+        h,
+        'berlin',
+        Array.from({ length: 10 }, (_, i) => ({
+          timeseriesId: 'ts-sat',
+          timestamp: iso(now - 86_400_000 + i * 60_000),
+          value: i,
+        })),
+      );
       await postReadings(h, 'berlin', [
         { timeseriesId: 'ts-sat', timestamp: iso(now - 2000), value: 1 },
         { timeseriesId: 'ts-sat', timestamp: iso(now - 1000), value: 2 },
@@ -88,12 +107,18 @@ describe('pointValues in one process', () => {
     const anonymous = await subscribe(`${h.url}/graphql`, null, SUBSCRIPTION, { site: 'berlin' });
     expect((await anonymous.next()).errors[0].extensions.code).toBe('NOT_FOUND');
     anonymous.close();
-    const unknownPoint = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, { site: 'berlin', ids: ['SAT', 'NOPE'] });
+    const unknownPoint = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, {
+      site: 'berlin',
+      ids: ['SAT', 'NOPE'],
+    });
     const error = (await unknownPoint.next()).errors[0];
     expect(error.extensions.code).toBe('NOT_FOUND');
     expect(error.message).toContain('NOPE');
     unknownPoint.close();
-    const unknownClass = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, { site: 'berlin', is: 'Flux_Capacitor' });
+    const unknownClass = await subscribe(`${h.url}/graphql`, h.adminKey, SUBSCRIPTION, {
+      site: 'berlin',
+      is: 'Flux_Capacitor',
+    });
     expect((await unknownClass.next()).errors[0].extensions.code).toBe('UNKNOWN_CLASS');
     unknownClass.close();
   });
@@ -103,7 +128,10 @@ describe('pointValues in one process', () => {
     const sub = await subscribe(`${h.url}/graphql`, key.key, SUBSCRIPTION, { site: 'plain', ids: ['FAN-STATUS'] });
     try {
       await postReadings(h, 'plain', [{ timeseriesId: 'ts-fan', timestamp: iso(Date.now()), value: 1 }]);
-      expect((await sub.next()).data.pointValues).toMatchObject({ pointId: 'FAN-STATUS', value: { value: 1, quality: 'good', timestamp: expect.stringMatching(/\+00:00$/) } });
+      expect((await sub.next()).data.pointValues).toMatchObject({
+        pointId: 'FAN-STATUS',
+        value: { value: 1, quality: 'good', timestamp: expect.stringMatching(/\+00:00$/) },
+      });
     } finally {
       sub.close();
     }
@@ -134,7 +162,11 @@ describeNeeding(['REDIS_URL'], 'pointValues across replicas through Redis', () =
       const t = Date.now();
       await postReadings(a, 'shared', [{ timeseriesId: 'ts-sat', timestamp: iso(t), value: 15.5 }]);
       const event = await sub.next();
-      expect(event.data.pointValues).toMatchObject({ pointId: 'SAT', timeseriesId: 'ts-sat', value: { value: 15.5, quality: 'good' } });
+      expect(event.data.pointValues).toMatchObject({
+        pointId: 'SAT',
+        timeseriesId: 'ts-sat',
+        value: { value: 15.5, quality: 'good' },
+      });
       expect(Date.parse(event.data.pointValues.value.timestamp)).toBe(t);
     } finally {
       sub.close();

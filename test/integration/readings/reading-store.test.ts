@@ -59,7 +59,18 @@ describeVariants('reading store on $name', engines, (engine) => {
     readings = new ReadingStore(db);
     const sites = new SiteStore(db);
     for (const id of ['s1', 's2']) {
-      await sites.create({ id, name: id, organization: null, address: null, city: null, country: null, country_code: null, latitude: null, longitude: null, timezone: 'Europe/Berlin' });
+      await sites.create({
+        id,
+        name: id,
+        organization: null,
+        address: null,
+        city: null,
+        country: null,
+        country_code: null,
+        latitude: null,
+        longitude: null,
+        timezone: 'Europe/Berlin',
+      });
     }
   });
   afterAll(async () => {
@@ -78,7 +89,9 @@ describeVariants('reading store on $name', engines, (engine) => {
     await readings.write('s1', batch);
     await readings.write('s1', batch);
     await readings.write('s2', batch);
-    const rows = await db.query<{ site: string; n: number }>('SELECT site, count(*)::int AS n FROM readings GROUP BY site ORDER BY site');
+    const rows = await db.query<{ site: string; n: number }>(
+      'SELECT site, count(*)::int AS n FROM readings GROUP BY site ORDER BY site',
+    );
     expect(rows).toEqual([
       { site: 's1', n: 2 },
       { site: 's2', n: 2 },
@@ -95,9 +108,15 @@ describeVariants('reading store on $name', engines, (engine) => {
   });
 
   it('stores null values and more than one batch of rows in one call', async () => {
-    const many = Array.from({ length: 2500 }, (_, i) => ({ timeseriesId: 'big', ms: T0 + i * 1000, value: i % 10 === 0 ? null : i }));
+    const many = Array.from({ length: 2500 }, (_, i) => ({
+      timeseriesId: 'big',
+      ms: T0 + i * 1000,
+      value: i % 10 === 0 ? null : i,
+    }));
     await readings.write('s1', many);
-    const [row] = await db.query<{ n: number; nulls: number }>("SELECT count(*)::int AS n, count(*) FILTER (WHERE value IS NULL)::int AS nulls FROM readings WHERE timeseries_id = 'big'");
+    const [row] = await db.query<{ n: number; nulls: number }>(
+      "SELECT count(*)::int AS n, count(*) FILTER (WHERE value IS NULL)::int AS nulls FROM readings WHERE timeseries_id = 'big'",
+    );
     expect(row).toEqual({ n: 2500, nulls: 250 });
   });
 
@@ -125,7 +144,14 @@ describeVariants('reading store on $name', engines, (engine) => {
         ],
       ]),
     );
-    const both = await readings.latest(new Map([['s1', ['b']], ['s2', ['b']]]), T0 - 5 * MIN, T0);
+    const both = await readings.latest(
+      new Map([
+        ['s1', ['b']],
+        ['s2', ['b']],
+      ]),
+      T0 - 5 * MIN,
+      T0,
+    );
     expect([...both.keys()]).toEqual(['s2']);
     expect(both.get('s2')!.readings.get('b')).toEqual({ ms: T0, value: 9 });
   });
@@ -174,16 +200,31 @@ describeVariants('reading store on $name', engines, (engine) => {
     const windows = [T0, T0 + 15 * MIN, T0 + 30 * MIN];
 
     beforeEach(async () => {
-      await readings.write('s1', series.map(([minute, value]) => ({ timeseriesId: 'a', ms: T0 + minute * MIN, value })));
+      await readings.write(
+        's1',
+        series.map(([minute, value]) => ({ timeseriesId: 'a', ms: T0 + minute * MIN, value })),
+      );
     });
 
     it.each(Object.entries(expected))('%s', async (aggregate, values) => {
-      const result = await readings.aggregate('s1', ['a'], { start: T0, end: T0 + 60 * MIN, windowMs: 15 * MIN, aggregate: aggregate as Aggregate, limit: 100 });
+      const result = await readings.aggregate('s1', ['a'], {
+        start: T0,
+        end: T0 + 60 * MIN,
+        windowMs: 15 * MIN,
+        aggregate: aggregate as Aggregate,
+        limit: 100,
+      });
       expect(result.get('a')).toEqual(windows.map((ms, i) => ({ ms, value: values[i] })));
     });
 
     it('a start inside a window keeps the window at its aligned start, with only the readings from start on', async () => {
-      const result = await readings.aggregate('s1', ['a'], { start: T0 + 5 * MIN, end: T0 + 26 * MIN, windowMs: 15 * MIN, aggregate: 'mean', limit: 100 });
+      const result = await readings.aggregate('s1', ['a'], {
+        start: T0 + 5 * MIN,
+        end: T0 + 26 * MIN,
+        windowMs: 15 * MIN,
+        aggregate: 'mean',
+        limit: 100,
+      });
       expect(result.get('a')).toEqual([
         { ms: T0, value: 6.5 },
         { ms: T0 + 15 * MIN, value: -1 },
@@ -192,15 +233,33 @@ describeVariants('reading store on $name', engines, (engine) => {
 
     it('a window of only readings without a number has count 0 and null otherwise; the limit counts windows', async () => {
       await readings.write('s1', [{ timeseriesId: 'n', ms: T0, value: null }]);
-      const count = await readings.aggregate('s1', ['n', 'a'], { start: T0, end: T0 + 60 * MIN, windowMs: 15 * MIN, aggregate: 'count', limit: 1 });
+      const count = await readings.aggregate('s1', ['n', 'a'], {
+        start: T0,
+        end: T0 + 60 * MIN,
+        windowMs: 15 * MIN,
+        aggregate: 'count',
+        limit: 1,
+      });
       expect(count.get('n')).toEqual([{ ms: T0, value: 0 }]);
       expect(count.get('a')).toEqual([{ ms: T0, value: 3 }]);
-      const mean = await readings.aggregate('s1', ['n'], { start: T0, end: T0 + 60 * MIN, windowMs: 15 * MIN, aggregate: 'mean', limit: 10 });
+      const mean = await readings.aggregate('s1', ['n'], {
+        start: T0,
+        end: T0 + 60 * MIN,
+        windowMs: 15 * MIN,
+        aggregate: 'mean',
+        limit: 10,
+      });
       expect(mean.get('n')).toEqual([{ ms: T0, value: null }]);
     });
 
     it('one-day windows start at midnight UTC', async () => {
-      const result = await readings.aggregate('s1', ['a'], { start: T0 - 86_400_000, end: T0 + 86_400_000, windowMs: 86_400_000, aggregate: 'sum', limit: 10 });
+      const result = await readings.aggregate('s1', ['a'], {
+        start: T0 - 86_400_000,
+        end: T0 + 86_400_000,
+        windowMs: 86_400_000,
+        aggregate: 'sum',
+        limit: 10,
+      });
       expect(result.get('a')).toEqual([{ ms: Date.UTC(2026, 10, 21), value: 20 }]);
     });
   });

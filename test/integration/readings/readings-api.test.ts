@@ -19,7 +19,10 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
 const currentValue = async (siteId: string, pointId: string) => {
-  const res = await h.graphql(`query ($s: String!, $id: String!) { point(siteId: $s, id: $id) { currentValue { value timestamp quality } } }`, { s: siteId, id: pointId });
+  const res = await h.graphql(
+    `query ($s: String!, $id: String!) { point(siteId: $s, id: $id) { currentValue { value timestamp quality } } }`,
+    { s: siteId, id: pointId },
+  );
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return res.data.point[0].currentValue as { value: number | null; timestamp: string; quality: string } | null;
 };
@@ -69,21 +72,34 @@ describe('POST /api/v1/sites/{id}/readings', () => {
     ].join('\n');
     const res = await h.fetch('/api/v1/sites/berlin/readings', post(body, 'application/x-ndjson'));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ received: 3, stored: 2, rejected: [{ index: 1, errors: { non_field_errors: ['Not valid JSON.'] } }] });
+    expect(await res.json()).toEqual({
+      received: 3,
+      stored: 2,
+      rejected: [{ index: 1, errors: { non_field_errors: ['Not valid JSON.'] } }],
+    });
   });
 
   it('is idempotent: the same reading twice is stored once, a new value for the same instant replaces it', async () => {
     const t = iso(Date.now() - 30 * SECOND);
     await postReadings(h, 'other', [{ timeseriesId: 'ts-rh', timestamp: t, value: 40 }]);
-    await postReadings(h, 'other', [{ timeseriesId: 'ts-rh', timestamp: t, value: 40 }, { timeseriesId: 'ts-rh', timestamp: t, value: 41 }]);
-    const rows = await h.services.database.query<{ n: number }>("SELECT count(*)::int AS n FROM readings WHERE site = 'other' AND timeseries_id = 'ts-rh'");
+    await postReadings(h, 'other', [
+      { timeseriesId: 'ts-rh', timestamp: t, value: 40 },
+      { timeseriesId: 'ts-rh', timestamp: t, value: 41 },
+    ]);
+    const rows = await h.services.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM readings WHERE site = 'other' AND timeseries_id = 'ts-rh'",
+    );
     expect(rows[0]!.n).toBe(1);
     expect((await currentValue('other', 'ZONE-RH'))?.value).toBe(41);
   });
 
   it('takes up to 10,000 readings in one request and refuses more with 400', async () => {
     const start = Date.now() - 3 * 86_400_000;
-    const many = Array.from({ length: 10_000 }, (_, i) => ({ timeseriesId: 'ts-bulk', timestamp: start + i * 1000, value: i }));
+    const many = Array.from({ length: 10_000 }, (_, i) => ({
+      timeseriesId: 'ts-bulk',
+      timestamp: start + i * 1000,
+      value: i,
+    }));
     expect((await postReadings(h, 'other', many)).stored).toBe(10_000);
     const res = await h.fetch('/api/v1/sites/other/readings', post([...many, many[0]]));
     expect(res.status).toBe(400);
@@ -109,7 +125,10 @@ describe('POST /api/v1/sites/{id}/readings', () => {
   });
 
   it('answers under /api/sites/ too', async () => {
-    const res = await h.fetch('/api/sites/other/readings', post([{ timeseriesId: 'ts-fan', timestamp: iso(Date.now()), value: 0 }]));
+    const res = await h.fetch(
+      '/api/sites/other/readings',
+      post([{ timeseriesId: 'ts-fan', timestamp: iso(Date.now()), value: 0 }]),
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -143,7 +162,11 @@ describe('Point.currentValue', () => {
     await createSite(h, 'cv-null', 'UTC');
     const t = Date.now() - MINUTE;
     await postReadings(h, 'cv-null', [{ timeseriesId: 'ts-zat', timestamp: iso(t), value: null }]);
-    expect(await currentValue('cv-null', 'ZAT')).toEqual({ value: null, timestamp: iso(t).replace(/Z$/, '+00:00').replace('.000+', '+'), quality: 'stale' });
+    expect(await currentValue('cv-null', 'ZAT')).toEqual({
+      value: null,
+      timestamp: iso(t).replace(/Z$/, '+00:00').replace('.000+', '+'),
+      quality: 'stale',
+    });
   });
 
   it('a reading stamped in the future is not current yet; the latest reading up to now is', async () => {
@@ -171,8 +194,14 @@ describe('Point.currentValue', () => {
     const la = (await currentValue('la', 'SAT-SP'))!.timestamp;
     expect(Date.parse(berlin)).toBe(t);
     expect(Date.parse(la)).toBe(t);
-    const berlinOffset = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' }).formatToParts(t).find((p) => p.type === 'timeZoneName')!.value.replace('GMT', '');
-    const laOffset = new Intl.DateTimeFormat('en', { timeZone: 'America/Los_Angeles', timeZoneName: 'longOffset' }).formatToParts(t).find((p) => p.type === 'timeZoneName')!.value.replace('GMT', '');
+    const berlinOffset = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' })
+      .formatToParts(t)
+      .find((p) => p.type === 'timeZoneName')!
+      .value.replace('GMT', '');
+    const laOffset = new Intl.DateTimeFormat('en', { timeZone: 'America/Los_Angeles', timeZoneName: 'longOffset' })
+      .formatToParts(t)
+      .find((p) => p.type === 'timeZoneName')!
+      .value.replace('GMT', '');
     expect(berlin.endsWith(berlinOffset)).toBe(true);
     expect(la.endsWith(laOffset)).toBe(true);
     expect(['+01:00', '+02:00']).toContain(berlinOffset);
@@ -181,7 +210,8 @@ describe('Point.currentValue', () => {
 
   it('is looked up once per request for all selected points (nested, several root fields, several sites), and not at all when unselected', async () => {
     const spy = vi.spyOn(h.services.readings, 'currentValues');
-    const asked = (call: number) => Object.fromEntries([...spy.mock.calls[call]![0]].map(([site, ids]) => [site, [...ids].sort()]));
+    const asked = (call: number) =>
+      Object.fromEntries([...spy.mock.calls[call]![0]].map(([site, ids]) => [site, [...ids].sort()]));
     try {
       const res = await h.graphql(`{
         equipment(siteId: "berlin") { name points { name currentValue { value } } }
@@ -199,7 +229,10 @@ describe('Point.currentValue', () => {
       }`);
       expect(two.errors).toBeUndefined();
       expect(spy).toHaveBeenCalledTimes(1);
-      expect(asked(0)).toEqual({ berlin: ['ts-fan', 'ts-rh', 'ts-sat', 'ts-sat-sp', 'ts-zat'], la: ['ts-fan', 'ts-sat', 'ts-sat-sp', 'ts-zat'] });
+      expect(asked(0)).toEqual({
+        berlin: ['ts-fan', 'ts-rh', 'ts-sat', 'ts-sat-sp', 'ts-zat'],
+        la: ['ts-fan', 'ts-sat', 'ts-sat-sp', 'ts-zat'],
+      });
 
       spy.mockClear();
       const none = await h.graphql(`{ point(siteId: "berlin") { name timeseriesId } }`);

@@ -41,12 +41,20 @@ export const post = (body: unknown, contentType = 'application/json'): RequestIn
 export async function createSite(h: Harness, id: string, timezone: string, turtle = BUILDING_TTL): Promise<void> {
   const created = await h.fetch('/api/v1/sites/', post({ id, name: id, timezone }));
   expect(created.status, await created.clone().text()).toBe(201);
-  const loaded = await h.fetch(`/api/v1/sites/${id}/graph`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle });
+  const loaded = await h.fetch(`/api/v1/sites/${id}/graph`, {
+    method: 'PUT',
+    headers: { 'content-type': 'text/turtle' },
+    body: turtle,
+  });
   expect(loaded.status, await loaded.clone().text()).toBeLessThan(300);
 }
 
 /** Posts readings as the admin and answers the parsed report. */
-export async function postReadings(h: Harness, siteId: string, readings: unknown): Promise<{ received: number; stored: number; rejected: Array<{ index: number; errors: Record<string, string[]> }> }> {
+export async function postReadings(
+  h: Harness,
+  siteId: string,
+  readings: unknown,
+): Promise<{ received: number; stored: number; rejected: Array<{ index: number; errors: Record<string, string[]> }> }> {
   const res = await h.fetch(`/api/v1/sites/${siteId}/readings`, post(readings));
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
@@ -62,7 +70,10 @@ export function fetchAs(h: Harness, token: string | null): (path: string, init?:
 }
 
 /** Creates an API key as the admin and answers its secret. */
-export async function createKey(h: Harness, input: { sites: string[] | '*'; write?: boolean }): Promise<{ key: string }> {
+export async function createKey(
+  h: Harness,
+  input: { sites: string[] | '*'; write?: boolean },
+): Promise<{ key: string }> {
   const res = await h.fetch('/api/v1/keys/', post({ name: 'readings test key', ...input }));
   expect(res.status, await res.clone().text()).toBe(201);
   return res.json();

@@ -11,11 +11,21 @@ export interface Subscription {
 }
 
 /** Opens a subscription on `url` (`…/graphql`) as the holder of `token` (null: anonymous). */
-export async function subscribe(url: string, token: string | null, query: string, variables?: Record<string, unknown>): Promise<Subscription> {
+export async function subscribe(
+  url: string,
+  token: string | null,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<Subscription> {
   const controller = new AbortController();
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (token !== null) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }), signal: controller.signal });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ query, variables }),
+    signal: controller.signal,
+  });
   const events: any[] = [];
   const waiters: Array<(event: any) => void> = [];
   const deliver = (event: any) => {

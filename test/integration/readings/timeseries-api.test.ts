@@ -15,7 +15,11 @@ beforeAll(async () => {
   await createSite(h, 'berlin', 'Europe/Berlin');
   await createSite(h, 'la', 'America/Los_Angeles');
   // ts-sat: a reading every 5 minutes from 09:00 to 09:55 with values 10, 11, …, 21 (minute / 5 + 10).
-  await postReadings(h, 'berlin', Array.from({ length: 12 }, (_, i) => ({ timeseriesId: 'ts-sat', timestamp: iso(T0 + i * 5 * MIN), value: 10 + i })));
+  await postReadings(
+    h,
+    'berlin',
+    Array.from({ length: 12 }, (_, i) => ({ timeseriesId: 'ts-sat', timestamp: iso(T0 + i * 5 * MIN), value: 10 + i })),
+  );
   // ts-fan: 09:00 → 1, 09:10 → null, 09:20 → 0.
   await postReadings(h, 'berlin', [
     { timeseriesId: 'ts-fan', timestamp: iso(T0), value: 1 },
@@ -24,7 +28,11 @@ beforeAll(async () => {
   ]);
   await postReadings(h, 'la', [{ timeseriesId: 'ts-sat', timestamp: iso(T0), value: 5 }]);
   // ts-sat-sp: 09:00 → 13.3, 09:05 → 13.4, 09:10 → 0.1, 09:15 → 0.2 (sums whose doubles carry noise).
-  await postReadings(h, 'berlin', [13.3, 13.4, 0.1, 0.2].map((value, i) => ({ timeseriesId: 'ts-sat-sp', timestamp: iso(T0 + i * 5 * MIN), value })));
+  await postReadings(
+    h,
+    'berlin',
+    [13.3, 13.4, 0.1, 0.2].map((value, i) => ({ timeseriesId: 'ts-sat-sp', timestamp: iso(T0 + i * 5 * MIN), value })),
+  );
 });
 afterAll(async () => {
   await h?.close();
@@ -37,10 +45,20 @@ const query = async (siteId: string, body: unknown, base = '/api/v1/sites') => {
 
 describe('raw readings', () => {
   it('answers the query, each series described from the graph, and its points in the site timezone', async () => {
-    const { status, body } = await query('berlin', { timeseriesIds: ['ts-fan', 'ts-zat'], start: iso(T0), end: iso(T0 + 60 * MIN) });
+    const { status, body } = await query('berlin', {
+      timeseriesIds: ['ts-fan', 'ts-zat'],
+      start: iso(T0),
+      end: iso(T0 + 60 * MIN),
+    });
     expect(status).toBe(200);
     expect(body).toEqual({
-      query: { start: '2026-01-15T10:00:00+01:00', end: '2026-01-15T11:00:00+01:00', window: null, aggregate: null, timezone: 'Europe/Berlin' },
+      query: {
+        start: '2026-01-15T10:00:00+01:00',
+        end: '2026-01-15T11:00:00+01:00',
+        window: null,
+        aggregate: null,
+        timezone: 'Europe/Berlin',
+      },
       series: [
         {
           timeseriesId: 'ts-fan',
@@ -56,21 +74,43 @@ describe('raw readings', () => {
             { t: '2026-01-15T10:20:00+01:00', v: 0 },
           ],
         },
-        { timeseriesId: 'ts-zat', name: 'VAV-1 Zone Temp', type: 'Zone_Air_Temperature_Sensor', unit: 'DEG_C', equipment: 'VAV-1', pointId: 'ZAT', equipmentId: 'VAV-1', data: [] },
+        {
+          timeseriesId: 'ts-zat',
+          name: 'VAV-1 Zone Temp',
+          type: 'Zone_Air_Temperature_Sensor',
+          unit: 'DEG_C',
+          equipment: 'VAV-1',
+          pointId: 'ZAT',
+          equipmentId: 'VAV-1',
+          data: [],
+        },
       ],
       errors: {},
     });
   });
 
   it('start is inclusive, end exclusive; limit caps each series, oldest first', async () => {
-    const { body } = await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0 + 10 * MIN), end: iso(T0 + 30 * MIN) });
+    const { body } = await query('berlin', {
+      timeseriesIds: ['ts-sat'],
+      start: iso(T0 + 10 * MIN),
+      end: iso(T0 + 30 * MIN),
+    });
     expect(body.series[0].data.map((p: { v: number }) => p.v)).toEqual([12, 13, 14, 15]);
-    const limited = await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0), end: iso(T0 + 60 * MIN), limit: 3 });
+    const limited = await query('berlin', {
+      timeseriesIds: ['ts-sat'],
+      start: iso(T0),
+      end: iso(T0 + 60 * MIN),
+      limit: 3,
+    });
     expect(limited.body.series[0].data.map((p: { v: number }) => p.v)).toEqual([10, 11, 12]);
   });
 
   it('a point of a zone has no equipment; the legacy brick:timeseries form is found too', async () => {
-    const { body } = await query('berlin', { timeseriesIds: ['ts-rh', 'ts-sat-sp'], start: iso(T0), end: iso(T0 + MIN) });
+    const { body } = await query('berlin', {
+      timeseriesIds: ['ts-rh', 'ts-sat-sp'],
+      start: iso(T0),
+      end: iso(T0 + MIN),
+    });
     expect(body.series.map((s: Record<string, unknown>) => [s.timeseriesId, s.name, s.equipment, s.unit])).toEqual([
       ['ts-rh', 'Zone 1 Humidity', null, 'PERCENT_RH'],
       ['ts-sat-sp', 'AHU-1 Supply Air Temp Setpoint', 'AHU-1', 'DEG_C'],
@@ -79,7 +119,11 @@ describe('raw readings', () => {
 
   it('an id unknown to the graph goes to errors, even one with readings; the others still answer', async () => {
     await postReadings(h, 'berlin', [{ timeseriesId: 'orphan', timestamp: iso(T0), value: 1 }]);
-    const { status, body } = await query('berlin', { timeseriesIds: ['orphan', 'ts-fan', 'nope'], start: iso(T0), end: iso(T0 + MIN) });
+    const { status, body } = await query('berlin', {
+      timeseriesIds: ['orphan', 'ts-fan', 'nope'],
+      start: iso(T0),
+      end: iso(T0 + MIN),
+    });
     expect(status).toBe(200);
     expect(body.series.map((s: { timeseriesId: string }) => s.timeseriesId)).toEqual(['ts-fan']);
     expect(Object.keys(body.errors).sort()).toEqual(['nope', 'orphan']);
@@ -87,18 +131,33 @@ describe('raw readings', () => {
   });
 
   it('writes instants with the offset of the site: Los Angeles', async () => {
-    const { body } = await query('la', { timeseriesIds: ['ts-sat'], start: '2026-01-15T00:00:00', end: '2026-01-16T00:00:00' });
+    const { body } = await query('la', {
+      timeseriesIds: ['ts-sat'],
+      start: '2026-01-15T00:00:00',
+      end: '2026-01-16T00:00:00',
+    });
     // Times without an offset are the site's wall-clock time: 00:00 in Los Angeles is 08:00Z.
-    expect(body.query).toEqual({ start: '2026-01-15T00:00:00-08:00', end: '2026-01-16T00:00:00-08:00', window: null, aggregate: null, timezone: 'America/Los_Angeles' });
+    expect(body.query).toEqual({
+      start: '2026-01-15T00:00:00-08:00',
+      end: '2026-01-16T00:00:00-08:00',
+      window: null,
+      aggregate: null,
+      timezone: 'America/Los_Angeles',
+    });
     expect(body.series[0].data).toEqual([{ t: '2026-01-15T01:00:00-08:00', v: 5 }]);
   });
 
   it('a site whose time zone is changed answers in the new zone at once; the readings keep their instants', async () => {
     await createSite(h, 'moving', 'Europe/Berlin');
     await postReadings(h, 'moving', [{ timeseriesId: 'ts-sat', timestamp: iso(T0), value: 7 }]);
-    const ask = async () => (await query('moving', { timeseriesIds: ['ts-sat'], start: iso(T0 - 60 * MIN), end: iso(T0 + 60 * MIN) })).body;
+    const ask = async () =>
+      (await query('moving', { timeseriesIds: ['ts-sat'], start: iso(T0 - 60 * MIN), end: iso(T0 + 60 * MIN) })).body;
     expect((await ask()).series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 7 }]);
-    const patched = await h.fetch('/api/v1/sites/moving/', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timezone: 'Asia/Tokyo' }) });
+    const patched = await h.fetch('/api/v1/sites/moving/', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timezone: 'Asia/Tokyo' }),
+    });
     expect(patched.status).toBe(200);
     const after = await ask();
     expect(after.query.timezone).toBe('Asia/Tokyo');
@@ -135,8 +194,20 @@ describe('aggregated readings', () => {
     ['first', [10, 13, 16, 19]],
     ['last', [12, 15, 18, 21]],
   ])('%s per 15m window', async (aggregate, values) => {
-    const { body } = await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0), end: iso(T0 + 60 * MIN), window: '15m', aggregate });
-    expect(body.query).toEqual({ start: '2026-01-15T10:00:00+01:00', end: '2026-01-15T11:00:00+01:00', window: '15m', aggregate, timezone: 'Europe/Berlin' });
+    const { body } = await query('berlin', {
+      timeseriesIds: ['ts-sat'],
+      start: iso(T0),
+      end: iso(T0 + 60 * MIN),
+      window: '15m',
+      aggregate,
+    });
+    expect(body.query).toEqual({
+      start: '2026-01-15T10:00:00+01:00',
+      end: '2026-01-15T11:00:00+01:00',
+      window: '15m',
+      aggregate,
+      timezone: 'Europe/Berlin',
+    });
     expect(body.series[0].data).toEqual(
       ['10:00', '10:15', '10:30', '10:45'].map((time, i) => ({ t: `2026-01-15T${time}:00+01:00`, v: values[i] })),
     );
@@ -144,7 +215,12 @@ describe('aggregated readings', () => {
 
   it('defaults to mean; windows align to the window size, not to start', async () => {
     // From 09:20 in 30-minute windows: [09:00, 09:30) holds 09:20 and 09:25 → mean(14, 15); [09:30, 10:00) → mean(16…21).
-    const { body } = await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0 + 20 * MIN), end: iso(T0 + 60 * MIN), window: '30m' });
+    const { body } = await query('berlin', {
+      timeseriesIds: ['ts-sat'],
+      start: iso(T0 + 20 * MIN),
+      end: iso(T0 + 60 * MIN),
+      window: '30m',
+    });
     expect(body.query.aggregate).toBe('mean');
     expect(body.series[0].data).toEqual([
       { t: '2026-01-15T10:00:00+01:00', v: 14.5 },
@@ -153,14 +229,32 @@ describe('aggregated readings', () => {
   });
 
   it('ignores readings without a number: 1h count of ts-fan is 2, its mean 0.5', async () => {
-    const count = await query('berlin', { timeseriesIds: ['ts-fan'], start: iso(T0), end: iso(T0 + 60 * MIN), window: '1h', aggregate: 'count' });
+    const count = await query('berlin', {
+      timeseriesIds: ['ts-fan'],
+      start: iso(T0),
+      end: iso(T0 + 60 * MIN),
+      window: '1h',
+      aggregate: 'count',
+    });
     expect(count.body.series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 2 }]);
-    const mean = await query('berlin', { timeseriesIds: ['ts-fan'], start: iso(T0), end: iso(T0 + 60 * MIN), window: '1h' });
+    const mean = await query('berlin', {
+      timeseriesIds: ['ts-fan'],
+      start: iso(T0),
+      end: iso(T0 + 60 * MIN),
+      window: '1h',
+    });
     expect(mean.body.series[0].data).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 0.5 }]);
   });
 
   it('rounds a mean and a sum to 12 significant digits: 13.35, not 13.350000000000001', async () => {
-    const window = (aggregate: string) => query('berlin', { timeseriesIds: ['ts-sat-sp'], start: iso(T0), end: iso(T0 + 20 * MIN), window: '10m', aggregate });
+    const window = (aggregate: string) =>
+      query('berlin', {
+        timeseriesIds: ['ts-sat-sp'],
+        start: iso(T0),
+        end: iso(T0 + 20 * MIN),
+        window: '10m',
+        aggregate,
+      });
     expect((await window('mean')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([13.35, 0.15]);
     expect((await window('sum')).body.series[0].data.map((p: { v: number }) => p.v)).toEqual([26.7, 0.3]);
     // A reading itself is never rounded.
@@ -197,9 +291,12 @@ describe('bad requests', () => {
     const as = fetchAs(h, reader.key);
     expect((await as('/api/v1/sites/berlin/timeseries', post({ timeseriesIds: ['ts-sat'] }))).status).toBe(200);
     expect((await as('/api/v1/sites/la/timeseries', post({ timeseriesIds: ['ts-sat'] }))).status).toBe(404);
-    expect((await fetchAs(h, null)('/api/v1/sites/berlin/timeseries', post({ timeseriesIds: ['ts-sat'] }))).status).toBe(401);
-    expect((await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0), end: iso(T0 + MIN) }, '/api/sites')).body.series[0].data).toEqual([
-      { t: '2026-01-15T10:00:00+01:00', v: 10 },
-    ]);
+    expect(
+      (await fetchAs(h, null)('/api/v1/sites/berlin/timeseries', post({ timeseriesIds: ['ts-sat'] }))).status,
+    ).toBe(401);
+    expect(
+      (await query('berlin', { timeseriesIds: ['ts-sat'], start: iso(T0), end: iso(T0 + MIN) }, '/api/sites')).body
+        .series[0].data,
+    ).toEqual([{ t: '2026-01-15T10:00:00+01:00', v: 10 }]);
   });
 });

@@ -150,23 +150,28 @@ describeVariants('record store on $name', engines, (engine) => {
       await expectAppError(old.ping(), 'SERVICE_UNAVAILABLE', 503);
     });
 
-    it.runIf(engine.kind === 'postgres')('migrates once when several processes open a new schema at the same time', async () => {
-      const schema = randomSchema();
-      const opened = await Promise.allSettled(Array.from({ length: 4 }, () => openDatabase({ ...options, schema })));
-      try {
-        expect(opened.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
-        const first = (opened[0] as PromiseFulfilledResult<Database>).value;
-        const migrations = await readMigrations();
-        const applied = await first.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-        expect(applied.map((row) => row.version)).toEqual(migrations.map((m) => m.version));
-        // The new schema is separate from the suite's own.
-        await new SiteStore(first).create(site('elsewhere'));
-        expect(await sites.has('elsewhere')).toBe(false);
-      } finally {
-        await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)));
-        await dropSchema(options.databaseUrl!, schema);
-      }
-    });
+    it.runIf(engine.kind === 'postgres')(
+      'migrates once when several processes open a new schema at the same time',
+      async () => {
+        const schema = randomSchema();
+        const opened = await Promise.allSettled(Array.from({ length: 4 }, () => openDatabase({ ...options, schema })));
+        try {
+          expect(opened.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+          const first = (opened[0] as PromiseFulfilledResult<Database>).value;
+          const migrations = await readMigrations();
+          const applied = await first.query<{ version: number }>(
+            'SELECT version FROM schema_migrations ORDER BY version',
+          );
+          expect(applied.map((row) => row.version)).toEqual(migrations.map((m) => m.version));
+          // The new schema is separate from the suite's own.
+          await new SiteStore(first).create(site('elsewhere'));
+          expect(await sites.has('elsewhere')).toBe(false);
+        } finally {
+          await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)));
+          await dropSchema(options.databaseUrl!, schema);
+        }
+      },
+    );
   });
 
   describe('sites', () => {
@@ -252,7 +257,14 @@ describeVariants('record store on $name', engines, (engine) => {
     it('creates a key whose secret verifies to its record', async () => {
       const { record, secret } = await keys.create({ name: 'reader', sites: ['a', 'b'], write: false, admin: false });
       expect(secret).toMatch(/^bkg_[A-Za-z0-9_-]{43}$/);
-      expect(record).toMatchObject({ name: 'reader', sites: ['a', 'b'], write: false, admin: false, last_used_at: null, revoked_at: null });
+      expect(record).toMatchObject({
+        name: 'reader',
+        sites: ['a', 'b'],
+        write: false,
+        admin: false,
+        last_used_at: null,
+        revoked_at: null,
+      });
       expect(record.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(record.created_at).toMatch(ISO_UTC);
       const verified = await keys.verify(secret);
@@ -268,7 +280,9 @@ describeVariants('record store on $name', engines, (engine) => {
     it('never stores the secret: only its sha256', async () => {
       const { record, secret } = await keys.create({ name: 'k', sites: '*', write: true, admin: false });
       const [row] = await db.query('SELECT * FROM api_keys WHERE id = $1', [record.id]);
-      const values = Object.values(row!).map((value) => (value instanceof Date ? value.toISOString() : JSON.stringify(value)));
+      const values = Object.values(row!).map((value) =>
+        value instanceof Date ? value.toISOString() : JSON.stringify(value),
+      );
       expect(values.some((value) => value.includes(secret))).toBe(false);
       expect(row!.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
       expect(JSON.stringify(await keys.list())).not.toContain(secret);
@@ -300,7 +314,14 @@ describeVariants('record store on $name', engines, (engine) => {
     it('refuses unknown secrets, including one sharing a real key’s prefix', async () => {
       const { secret } = await keys.create({ name: 'k', sites: '*', write: false, admin: false });
       const samePrefix = secret.slice(0, 12) + (secret[12] === 'A' ? 'B' : 'A') + secret.slice(13);
-      for (const attempt of [samePrefix, `bkg_${randomBytes(32).toString('base64url')}`, '', 'bkg_', secret + 'x', secret.slice(0, -1)]) {
+      for (const attempt of [
+        samePrefix,
+        `bkg_${randomBytes(32).toString('base64url')}`,
+        '',
+        'bkg_',
+        secret + 'x',
+        secret.slice(0, -1),
+      ]) {
         expect(await keys.verify(attempt)).toBeUndefined();
       }
     });
@@ -310,7 +331,9 @@ describeVariants('record store on $name', engines, (engine) => {
       const first = (await keys.verify(secret))!.last_used_at;
       expect(first).toMatch(ISO_UTC);
       expect((await keys.verify(secret))!.last_used_at).toBe(first);
-      await db.query("UPDATE api_keys SET last_used_at = last_used_at - interval '2 minutes' WHERE id = $1", [record.id]);
+      await db.query("UPDATE api_keys SET last_used_at = last_used_at - interval '2 minutes' WHERE id = $1", [
+        record.id,
+      ]);
       const later = (await keys.verify(secret))!.last_used_at!;
       expect(Date.parse(later)).toBeGreaterThanOrEqual(Date.parse(first!));
     });
@@ -414,13 +437,21 @@ describeVariants('record store on $name', engines, (engine) => {
 
 describe('an unreachable PostgreSQL', () => {
   it('fails to open with SERVICE_UNAVAILABLE', async () => {
-    const error = await expectAppError(openDatabase({ databaseUrl: 'postgres://x@127.0.0.1:1/none', dataDir: tmpdir() }), 'SERVICE_UNAVAILABLE', 503);
+    const error = await expectAppError(
+      openDatabase({ databaseUrl: 'postgres://x@127.0.0.1:1/none', dataDir: tmpdir() }),
+      'SERVICE_UNAVAILABLE',
+      503,
+    );
     expect(error.message).toBe('The record database is unavailable');
   });
 
   it('never shows the URL or its password', async () => {
     const url = 'postgres://someone:hunter2-secret@127.0.0.1:1/none';
-    const error = await expectAppError(openDatabase({ databaseUrl: url, dataDir: tmpdir() }), 'SERVICE_UNAVAILABLE', 503);
+    const error = await expectAppError(
+      openDatabase({ databaseUrl: url, dataDir: tmpdir() }),
+      'SERVICE_UNAVAILABLE',
+      503,
+    );
     expect(error.message).not.toContain('hunter2');
     expect(error.message).not.toContain('127.0.0.1');
     expect(JSON.stringify(error)).not.toContain('hunter2');

@@ -8,7 +8,12 @@ import { createHarness, type GraphQLResult, type Harness } from '../../support/h
 
 const equipment = readFileSync(new URL('../../../fixtures/small/equipment.ttl', import.meta.url), 'utf8');
 
-const TIGHT = { BKG_GRAPHQL_MAX_DEPTH: '4', BKG_GRAPHQL_MAX_ALIASES: '3', BKG_GRAPHQL_MAX_COST: '60', BKG_GRAPHQL_MAX_TOKENS: '200' };
+const TIGHT = {
+  BKG_GRAPHQL_MAX_DEPTH: '4',
+  BKG_GRAPHQL_MAX_ALIASES: '3',
+  BKG_GRAPHQL_MAX_COST: '60',
+  BKG_GRAPHQL_MAX_TOKENS: '200',
+};
 
 let production: Harness;
 let development: Harness;
@@ -35,14 +40,17 @@ function firstError(res: GraphQLResult) {
 }
 
 /** `{ equipment(siteId: "eq") { parts { parts { … { id } } } } }` with `levels` levels of parts. */
-const nestedParts = (levels: number) => `{ equipment(siteId: "eq") { ${'parts { '.repeat(levels)}id${' }'.repeat(levels)} } }`;
+const nestedParts = (levels: number) =>
+  `{ equipment(siteId: "eq") { ${'parts { '.repeat(levels)}id${' }'.repeat(levels)} } }`;
 /** One equipment field with `count` aliased ids. */
-const aliasedIds = (count: number) => `{ equipment(siteId: "eq") { ${Array.from({ length: count }, (_, i) => `a${i}: id`).join(' ')} } }`;
+const aliasedIds = (count: number) =>
+  `{ equipment(siteId: "eq") { ${Array.from({ length: count }, (_, i) => `a${i}: id`).join(' ')} } }`;
 /** One equipment field selecting `id` `count` times (no aliases): many tokens, little else. */
 const repeatedIds = (count: number) => `{ equipment(siteId: "eq") { ${'id '.repeat(count)}} }`;
 /** A wide selection nested `levels` deep: costly by the cost rule's measure, within the other limits. */
 const wide = (levels: number): string => {
-  const fields = 'uri id name type typeHierarchy ifcId properties { name value unit } location { id name type uri } partOf { id name type uri } points { id name type unit } systems { id name }';
+  const fields =
+    'uri id name type typeHierarchy ifcId properties { name value unit } location { id name type uri } partOf { id name type uri } points { id name type unit } systems { id name }';
   let selection = fields;
   for (let i = 0; i < levels; i++) selection = `${fields} parts { ${selection} }`;
   return `{ equipment(siteId: "eq") { ${selection} } }`;
@@ -114,7 +122,8 @@ describe('unexpected errors', () => {
     expect(error.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
     expect(error.path).toEqual(['equipment']);
     const body = JSON.stringify(res);
-    for (const leak of ['exploded', '/var/lib', 'hunter2', 'TypeError', 'stack', '.ts:']) expect(body).not.toContain(leak);
+    for (const leak of ['exploded', '/var/lib', 'hunter2', 'TypeError', 'stack', '.ts:'])
+      expect(body).not.toContain(leak);
   });
 
   it('are masked as INTERNAL_SERVER_ERROR with the default (test) environment too', async () => {
@@ -169,7 +178,8 @@ describe('query limits', () => {
 
     it('runs no triplestore query for a refused request', async () => {
       production.resetRoundTrips();
-      for (const query of [nestedParts(14), aliasedIds(31), wide(9), repeatedIds(2100)]) await production.graphql(query);
+      for (const query of [nestedParts(14), aliasedIds(31), wide(9), repeatedIds(2100)])
+        await production.graphql(query);
       expect(production.roundTrips()).toBe(0);
     });
   });
@@ -197,7 +207,11 @@ describe('GraphQL validation errors have code GRAPHQL_VALIDATION_FAILED', () => 
   it.each([
     ['an unknown field', '{ equipment(siteId: "eq") { nope } }', /nope/],
     ['an unknown argument', '{ equipment(siteId: "eq", colour: "red") { id } }', /colour/],
-    ['a value not in the NameMatch enum', '{ equipment(siteId: "eq", name: "a", nameMatch: FOO) { id } }', /FOO|NameMatch/],
+    [
+      'a value not in the NameMatch enum',
+      '{ equipment(siteId: "eq", name: "a", nameMatch: FOO) { id } }',
+      /FOO|NameMatch/,
+    ],
     ['a missing siteId', '{ equipment { id } }', /siteId/],
     ['an argument of the wrong type', '{ equipment(siteId: 42) { id } }', /String|42/],
     ['a selection missing on an object field', '{ equipment(siteId: "eq") }', /selection/i],
@@ -214,13 +228,24 @@ describe('GraphQL validation errors have code GRAPHQL_VALIDATION_FAILED', () => 
 describe('a GraphQL request in a body GraphQL does not read', () => {
   it('answers 415 with a GraphQL error saying to send JSON, for text/plain and XML', async () => {
     for (const type of ['text/plain', 'application/xml']) {
-      const res = await production.fetch('/graphql', { method: 'POST', headers: { 'content-type': type }, body: '{ building(siteId: "eq") { name } }' });
+      const res = await production.fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: '{ building(siteId: "eq") { name } }',
+      });
       expect(res.status).toBe(415);
       const body = await res.json();
-      expect(body.errors[0]).toMatchObject({ message: expect.stringContaining('application/json'), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+      expect(body.errors[0]).toMatchObject({
+        message: expect.stringContaining('application/json'),
+        extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+      });
     }
     // JSON, and GraphQL's own body type, are still read.
-    const json = await production.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ building(siteId: "eq") { name } }' }) });
+    const json = await production.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ building(siteId: "eq") { name } }' }),
+    });
     expect(json.status).toBe(200);
   });
 });

@@ -161,8 +161,11 @@ async function send(fields: Field[]): Promise<void> {
   }
   if (!res.data) {
     // Only an error on a non-null root field nulls the response; other fields' errors come with it.
-    const failed = new Set((res.errors ?? []).map((e) => String(e.path?.[0])).filter((key) => NON_NULL.has(alias(key)?.[1] ?? '')));
-    if (failed.size === 0) throw new Error(`no data and no failed root list: ${JSON.stringify(res.errors?.slice(0, 3))}`);
+    const failed = new Set(
+      (res.errors ?? []).map((e) => String(e.path?.[0])).filter((key) => NON_NULL.has(alias(key)?.[1] ?? '')),
+    );
+    if (failed.size === 0)
+      throw new Error(`no data and no failed root list: ${JSON.stringify(res.errors?.slice(0, 3))}`);
     return send(fields.filter((f) => !failed.has(`${f.name}_${f.i}`)));
   }
   for (const [key, value] of Object.entries(res.data)) {
@@ -210,7 +213,13 @@ beforeAll(async () => {
   // under a nullable root, and checked by the same code as on a root field.)
   for (let first = 0; first < COUNT; first += STRINGS_PER_REQUEST) {
     const batch = strings.slice(first, first + STRINGS_PER_REQUEST).map((s, k) => ({ s, site: siteOf(first + k) }));
-    rootEquipmentIs.push(...(await Promise.all(batch.map(({ s, site }) => h.graphql(`query ($s: String!) { point(siteId: "${site}", equipmentIs: $s) { id } }`, { s })))));
+    rootEquipmentIs.push(
+      ...(await Promise.all(
+        batch.map(({ s, site }) =>
+          h.graphql(`query ($s: String!) { point(siteId: "${site}", equipmentIs: $s) { id } }`, { s }),
+        ),
+      )),
+    );
   }
 }, 60 * 60_000);
 
@@ -265,20 +274,25 @@ describe(`${COUNT} hostile strings`, () => {
       tenThousandChars: has((s) => Array.from(s).length === 10_000),
       empty: has((s) => s === ''),
     };
-    for (const [kind, count] of Object.entries(counts)) expect(count, kind).toBeGreaterThanOrEqual(kind === 'empty' ? 1 : 5);
+    for (const [kind, count] of Object.entries(counts))
+      expect(count, kind).toBeGreaterThanOrEqual(kind === 'empty' ? 1 : 5);
   });
 
   it('are stored in the sites exactly as generated', async () => {
     const problems: string[] = [];
     for (const site of siteIds) {
       const rows = await h.services.store.select(
-        selectQuery(`SELECT ?e ?label WHERE { GRAPH <urn:bkg:site:${site}> { ?e a <https://brickschema.org/schema/Brick#AHU> ; <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`),
+        selectQuery(
+          `SELECT ?e ?label WHERE { GRAPH <urn:bkg:site:${site}> { ?e a <https://brickschema.org/schema/Brick#AHU> ; <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`,
+        ),
       );
       for (const row of rows) {
         const i = Number(row.e!.value.slice(`${NS}e`.length));
-        if (row.label!.value !== strings[i]) problems.push(`#${i} stored as ${show(row.label!.value)}, generated ${show(strings[i]!)}`);
+        if (row.label!.value !== strings[i])
+          problems.push(`#${i} stored as ${show(row.label!.value)}, generated ${show(strings[i]!)}`);
       }
-      if (rows.length !== membersOf(siteIds.indexOf(site) * SITE_SIZE).length) problems.push(`${site}: ${rows.length} labels`);
+      if (rows.length !== membersOf(siteIds.indexOf(site) * SITE_SIZE).length)
+        problems.push(`${site}: ${rows.length} labels`);
     }
     expect(problems.slice(0, 20)).toEqual([]);
   });
@@ -287,15 +301,24 @@ describe(`${COUNT} hostile strings`, () => {
 describe('every string argument, for every hostile string', () => {
   it('never breaks a SPARQL query', () => {
     expect(storeQueries).toBeGreaterThan(COUNT * 5);
-    expect({ broken: brokenQueries.length, first: brokenQueries.slice(0, 2).map((q) => q.slice(0, 2500)) }).toEqual({ broken: 0, first: [] });
+    expect({ broken: brokenQueries.length, first: brokenQueries.slice(0, 2).map((q) => q.slice(0, 2500)) }).toEqual({
+      broken: 0,
+      first: [],
+    });
   });
 
   it('never answers INTERNAL_SERVER_ERROR', () => {
     everyString((_i, _s, a) => {
       const internal = Object.entries(a.errors).filter(([, e]) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
-      return internal.length > 0 ? `INTERNAL_SERVER_ERROR on ${internal.map(([field]) => field).join(', ')}` : undefined;
+      return internal.length > 0
+        ? `INTERNAL_SERVER_ERROR on ${internal.map(([field]) => field).join(', ')}`
+        : undefined;
     });
-    everyString((i) => (rootEquipmentIs[i]!.errors?.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR') ? 'INTERNAL_SERVER_ERROR on point(equipmentIs:)' : undefined));
+    everyString((i) =>
+      rootEquipmentIs[i]!.errors?.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR')
+        ? 'INTERNAL_SERVER_ERROR on point(equipmentIs:)'
+        : undefined,
+    );
   });
 });
 
@@ -305,7 +328,10 @@ describe('a string longer than an argument takes', () => {
     const problems = refused.flatMap(({ i, name, errors }) => {
       const error = errors[0];
       const limit = FIELD_LIMITS[name];
-      return errors.length === 1 && error?.extensions?.code === 'BAD_USER_INPUT' && error.extensions.maxLength === limit && typeof error.extensions.argument === 'string'
+      return errors.length === 1 &&
+        error?.extensions?.code === 'BAD_USER_INPUT' &&
+        error.extensions.maxLength === limit &&
+        typeof error.extensions.argument === 'string'
         ? []
         : [`#${i} ${name}: ${JSON.stringify(errors).slice(0, 200)}`];
     });
@@ -317,17 +343,32 @@ describe('name', () => {
   it('EXACT finds exactly the equipment labelled with the string', () => {
     everyString((i, _s, a) => {
       const expected = ids('e', exactMatches(i));
-      return answered(a, 'exact') ?? (same(idsOf(a.data.exact), expected) ? undefined : `found ${JSON.stringify(idsOf(a.data.exact))}, expected ${JSON.stringify(expected)}`);
+      return (
+        answered(a, 'exact') ??
+        (same(idsOf(a.data.exact), expected)
+          ? undefined
+          : `found ${JSON.stringify(idsOf(a.data.exact))}, expected ${JSON.stringify(expected)}`)
+      );
     });
   });
 
   it('EXACT finds only entity i when no other label in its site is the same string', () => {
     expect(strings.filter((_, i) => exactMatches(i).length === 1).length).toBeGreaterThan(COUNT * 0.7);
-    everyString((i, _s, a) => (exactMatches(i).length === 1 && !answered(a, 'exact') && !same(idsOf(a.data.exact), [`e${i}`]) ? `found ${JSON.stringify(idsOf(a.data.exact))}` : undefined));
+    everyString((i, _s, a) =>
+      exactMatches(i).length === 1 && !answered(a, 'exact') && !same(idsOf(a.data.exact), [`e${i}`])
+        ? `found ${JSON.stringify(idsOf(a.data.exact))}`
+        : undefined,
+    );
   });
 
   it('CONTAINS finds the equipment labelled with the string', () => {
-    everyString((i, _s, a) => answered(a, 'contains') ?? (idsOf(a.data.contains).includes(`e${i}`) ? undefined : `e${i} not among ${JSON.stringify(idsOf(a.data.contains).slice(0, 10))}`));
+    everyString(
+      (i, _s, a) =>
+        answered(a, 'contains') ??
+        (idsOf(a.data.contains).includes(`e${i}`)
+          ? undefined
+          : `e${i} not among ${JSON.stringify(idsOf(a.data.contains).slice(0, 10))}`),
+    );
   });
 
   it('CONTAINS finds every equipment whose label contains the string ignoring case, and nothing else', () => {
@@ -338,7 +379,13 @@ describe('name', () => {
       const found = idsOf(a.data.contains);
       if (same(found, expected)) return undefined;
       const label = (id: string) => `${id}=${show(strings[Number(id.slice(1))]!, 40)}`;
-      return `missing ${expected.filter((id) => !found.includes(id)).map(label).join(' ')} extra ${found.filter((id) => !expected.includes(id)).map(label).join(' ')}`;
+      return `missing ${expected
+        .filter((id) => !found.includes(id))
+        .map(label)
+        .join(' ')} extra ${found
+        .filter((id) => !expected.includes(id))
+        .map(label)
+        .join(' ')}`;
     });
   });
 
@@ -357,7 +404,12 @@ describe('the other string arguments', () => {
   it('ifcId finds an equipment with the string as its IFC GlobalId', () => {
     everyString((i, _s, a) => {
       const found = a.data.ifc as { id?: string } | null | undefined;
-      return answered(a, 'ifc') ?? (found?.id !== undefined && ids('e', exactMatches(i)).includes(found.id) ? undefined : `found ${JSON.stringify(found)}`);
+      return (
+        answered(a, 'ifc') ??
+        (found?.id !== undefined && ids('e', exactMatches(i)).includes(found.id)
+          ? undefined
+          : `found ${JSON.stringify(found)}`)
+      );
     });
   });
 
@@ -366,7 +418,8 @@ describe('the other string arguments', () => {
       if (namesEntity(s)) return undefined;
       for (const field of ['ids', 'location']) {
         const error = a.errors[field];
-        if (error && error.extensions?.code !== 'BAD_USER_INPUT') return `${field}: ${error.extensions?.code}: ${error.message.slice(0, 160)}`;
+        if (error && error.extensions?.code !== 'BAD_USER_INPUT')
+          return `${field}: ${error.extensions?.code}: ${error.message.slice(0, 160)}`;
         if (!error && !(field in a.data)) return `${field}: no answer`;
       }
       if (idsOf(a.data.ids).length > 0) return `point found ${JSON.stringify(idsOf(a.data.ids))}`;
@@ -376,15 +429,26 @@ describe('the other string arguments', () => {
   });
 
   it('hasProperty finds nothing for a string that is no property name', () => {
-    everyString((i, s, a) => answered(a, 'hasProperty') ?? (same(idsOf(a.data.hasProperty), s === 'note' ? [`e${i}`] : []) ? undefined : `found ${JSON.stringify(idsOf(a.data.hasProperty))}`));
+    everyString(
+      (i, s, a) =>
+        answered(a, 'hasProperty') ??
+        (same(idsOf(a.data.hasProperty), s === 'note' ? [`e${i}`] : [])
+          ? undefined
+          : `found ${JSON.stringify(idsOf(a.data.hasProperty))}`),
+    );
   });
 });
 
 describe('arguments that name something the service knows', () => {
-  const refused = (error: NonNullable<GraphQLResult['errors']>[number] | undefined, code: string, argument?: string): string | undefined => {
+  const refused = (
+    error: NonNullable<GraphQLResult['errors']>[number] | undefined,
+    code: string,
+    argument?: string,
+  ): string | undefined => {
     if (!error) return 'no error';
     if (error.extensions?.code !== code) return `${error.extensions?.code}: ${error.message.slice(0, 160)}`;
-    if (argument !== undefined && (error.extensions?.argument !== argument || !error.message.includes(`"${argument}"`))) return `does not name ${argument}: ${error.message.slice(0, 160)}`;
+    if (argument !== undefined && (error.extensions?.argument !== argument || !error.message.includes(`"${argument}"`)))
+      return `does not name ${argument}: ${error.message.slice(0, 160)}`;
     return undefined;
   };
   const knownClass = (s: string) => h.services.ontology.resolveClass(s) !== undefined;
@@ -394,11 +458,15 @@ describe('arguments that name something the service knows', () => {
   });
 
   it('equipmentIs on point: UNKNOWN_CLASS naming the argument', () => {
-    everyString((i, s) => (knownClass(s) ? undefined : refused(rootEquipmentIs[i]!.errors?.[0], 'UNKNOWN_CLASS', 'equipmentIs')));
+    everyString((i, s) =>
+      knownClass(s) ? undefined : refused(rootEquipmentIs[i]!.errors?.[0], 'UNKNOWN_CLASS', 'equipmentIs'),
+    );
   });
 
   it('medium: UNKNOWN_MEDIUM', () => {
-    everyString((_i, s, a) => (h.services.ontology.resolveMedium(s) ? undefined : refused(a.errors.medium, 'UNKNOWN_MEDIUM')));
+    everyString((_i, s, a) =>
+      h.services.ontology.resolveMedium(s) ? undefined : refused(a.errors.medium, 'UNKNOWN_MEDIUM'),
+    );
   });
 
   it('siteId: NOT_FOUND', () => {

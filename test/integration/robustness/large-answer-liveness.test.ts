@@ -18,7 +18,9 @@ function bigSite(): string {
   ];
   for (let p = 0; p < POINTS; p++) {
     const vav = `:VAV-${Math.floor(p / 100)}`;
-    lines.push(`:P-${p} a brick:Zone_Air_Temperature_Sensor ; rdfs:label "Point ${p}" ; brick:isPointOf ${vav} ; brick:hasUnit unit:DEG_C ;`);
+    lines.push(
+      `:P-${p} a brick:Zone_Air_Temperature_Sensor ; rdfs:label "Point ${p}" ; brick:isPointOf ${vav} ; brick:hasUnit unit:DEG_C ;`,
+    );
     lines.push(`  ref:hasExternalReference [ ref:hasTimeseriesId "ts-${p}" ] .`);
   }
   for (let v = 0; v < POINTS / 100; v++) lines.push(`:VAV-${v} a brick:VAV ; rdfs:label "VAV ${v}" .`);
@@ -42,11 +44,16 @@ afterAll(async () => {
 
 it(`answers /healthz and a small query on another site while ${POINTS.toLocaleString('en')} points are answered`, async () => {
   let largeDone = false;
-  const large = h.graphql('{ point(siteId: "big") { id name type unit timeseriesId } }').finally(() => (largeDone = true));
+  const large = h
+    .graphql('{ point(siteId: "big") { id name type unit timeseriesId } }')
+    .finally(() => (largeDone = true));
   inFlight = large;
   let answeredMeanwhile = 0;
   while (!largeDone) {
-    const [health, small] = await Promise.all([fetch(`${h.url}/healthz`), h.graphql('{ equipment(siteId: "small") { id points { id } } }')]);
+    const [health, small] = await Promise.all([
+      fetch(`${h.url}/healthz`),
+      h.graphql('{ equipment(siteId: "small") { id points { id } } }'),
+    ]);
     expect(health.status).toBe(200);
     expect(small.data?.equipment).toEqual([{ id: 'AHU-1', points: [{ id: 'SAT' }] }]);
     if (!largeDone) answeredMeanwhile++;
@@ -55,6 +62,12 @@ it(`answers /healthz and a small query on another site while ${POINTS.toLocaleSt
   const answer = await large;
   expect(answer.errors).toBeUndefined();
   expect(answer.data.point).toHaveLength(POINTS);
-  expect(answer.data.point[0]).toEqual({ id: 'P-0', name: 'Point 0', type: 'Zone_Air_Temperature_Sensor', unit: 'DEG_C', timeseriesId: 'ts-0' });
+  expect(answer.data.point[0]).toEqual({
+    id: 'P-0',
+    name: 'Point 0',
+    type: 'Zone_Air_Temperature_Sensor',
+    unit: 'DEG_C',
+    timeseriesId: 'ts-0',
+  });
   expect(answeredMeanwhile).toBeGreaterThanOrEqual(3);
 });

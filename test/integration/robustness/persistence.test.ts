@@ -69,7 +69,10 @@ async function sitesDirWith(name: string, sites: Record<string, string>): Promis
 /** The triples of a graph as sorted N-Triples lines. */
 async function triplesOf(services: Services, graph: string): Promise<string[]> {
   const text = await services.store.exportGraph(graph, 'application/n-triples');
-  return text.split('\n').filter((line) => line.trim() !== '').sort();
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .sort();
 }
 
 describe('the embedded store across a restart', () => {
@@ -78,7 +81,10 @@ describe('the embedded store across a restart', () => {
 
   beforeAll(async () => {
     dataDir = join(root, 'data');
-    const first = await start(dataDir, await sitesDirWith('sites-first', { kept: SITE, replaced: SITE, merged: SITE, dropped: SITE }));
+    const first = await start(
+      dataDir,
+      await sitesDirWith('sites-first', { kept: SITE, replaced: SITE, merged: SITE, dropped: SITE }),
+    );
     try {
       await first.store.replaceGraph(siteGraph('replaced'), REPLACEMENT, 'text/turtle');
       await first.store.mergeGraph(siteGraph('merged'), EXTRA, 'application/n-triples');
@@ -110,7 +116,9 @@ describe('the embedded store across a restart', () => {
 
     it('keeps literals with quotes and non-ASCII characters exactly', async () => {
       const rows = await second.store.select(
-        selectQuery(`SELECT ?label WHERE { GRAPH <${siteGraph('kept')}> { <https://example.org/persist#AHU1> <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`),
+        selectQuery(
+          `SELECT ?label WHERE { GRAPH <${siteGraph('kept')}> { <https://example.org/persist#AHU1> <http://www.w3.org/2000/01/rdf-schema#label> ?label } }`,
+        ),
       );
       expect(rows.map((row) => row.label?.value)).toEqual(['AHU 1 "north" – ünïcödé']);
     });
@@ -147,12 +155,22 @@ describe('the embedded store across a restart', () => {
         const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
         const response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
-          body: JSON.stringify({ query: '{ equipment(siteId: "kept", is: "AHU") { id name points { id } downstream { id } } }' }),
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            authorization: `Bearer ${ADMIN_KEY}`,
+          },
+          body: JSON.stringify({
+            query: '{ equipment(siteId: "kept", is: "AHU") { id name points { id } downstream { id } } }',
+          }),
         });
         const body = (await response.json()) as { data?: unknown; errors?: unknown };
         expect(body.errors).toBeUndefined();
-        expect(body.data).toEqual({ equipment: [{ id: 'AHU1', name: 'AHU 1 "north" – ünïcödé', points: [{ id: 'SAT' }], downstream: [{ id: 'VAV1' }] }] });
+        expect(body.data).toEqual({
+          equipment: [
+            { id: 'AHU1', name: 'AHU 1 "north" – ünïcödé', points: [{ id: 'SAT' }], downstream: [{ id: 'VAV1' }] },
+          ],
+        });
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
@@ -163,7 +181,10 @@ describe('the embedded store across a restart', () => {
 
 describe('a site file with a syntax error', () => {
   it('stops start-up with a problem that names the file and the line, and logs it', async () => {
-    const sitesDir = await sitesDirWith('broken', { good: SITE, broken: `${SITE}ex:X a brick:VAV ;\n  rdfs:label "no end .\n` });
+    const sitesDir = await sitesDirWith('broken', {
+      good: SITE,
+      broken: `${SITE}ex:X a brick:VAV ;\n  rdfs:label "no end .\n`,
+    });
     const config = configFor(join(root, 'broken-data'), sitesDir);
     const lines: string[] = [];
     const logger = createLogger({ logLevel: 'error' }, { write: (line: string) => void lines.push(line) });
@@ -175,6 +196,8 @@ describe('a site file with a syntax error', () => {
     const [problem] = (failure as StartupError).problems;
     expect(problem).toContain(join(sitesDir, 'broken.ttl'));
     expect(problem).toMatch(/^The site file .*broken\.ttl \(site "broken"\) could not be loaded: .*line 8\b/);
-    expect(lines.map((line) => JSON.parse(line) as { msg: string; file: string })).toContainEqual(expect.objectContaining({ msg: problem, file: join(sitesDir, 'broken.ttl') }));
+    expect(lines.map((line) => JSON.parse(line) as { msg: string; file: string })).toContainEqual(
+      expect.objectContaining({ msg: problem, file: join(sitesDir, 'broken.ttl') }),
+    );
   });
 });

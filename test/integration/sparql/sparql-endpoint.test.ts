@@ -41,7 +41,13 @@ const stores: Array<[string, Record<string, string> | undefined]> = [
   ['embedded Oxigraph', EMBEDDED],
   [
     `Virtuoso (${external ?? 'needs BKG_TEST_SPARQL_URL'})`,
-    external ? { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: external, ...(externalGsp ? { SPARQL_GSP_URL: externalGsp } : {}) } : undefined,
+    external
+      ? {
+          BKG_GRAPH_STORE: 'sparql',
+          SPARQL_QUERY_URL: external,
+          ...(externalGsp ? { SPARQL_GSP_URL: externalGsp } : {}),
+        }
+      : undefined,
   ],
 ];
 
@@ -87,14 +93,19 @@ for (const [name, storeEnv] of stores) {
       });
 
       it('knows the Brick and RDF prefixes without PREFIX lines; a query’s own PREFIX wins', async () => {
-        const body = await select('SELECT ?e ?label WHERE { ?e a brick:VAV ; rdfs:label ?label . FILTER(isLiteral(?label) && datatype(?label) = xsd:string) }');
+        const body = await select(
+          'SELECT ?e ?label WHERE { ?e a brick:VAV ; rdfs:label ?label . FILTER(isLiteral(?label) && datatype(?label) = xsd:string) }',
+        );
         expect(values(body, 'e')).toEqual(['https://example.org/sparql#vav1']);
-        const own = await select('PREFIX brick: <https://example.org/sparql#> SELECT ?p WHERE { brick:ahu1 ?p ?o } LIMIT 1');
+        const own = await select(
+          'PREFIX brick: <https://example.org/sparql#> SELECT ?p WHERE { brick:ahu1 ?p ?o } LIMIT 1',
+        );
         expect(own.results.bindings).toHaveLength(1);
       });
 
       it('answers SELECT as XML, CSV and TSV by Accept', async () => {
-        const query = 'SELECT ?label WHERE { <https://example.org/sparql#vav1> <http://www.w3.org/2000/01/rdf-schema#label> ?label }';
+        const query =
+          'SELECT ?label WHERE { <https://example.org/sparql#vav1> <http://www.w3.org/2000/01/rdf-schema#label> ?label }';
         const xml = await get(query, 'application/sparql-results+xml');
         expect(xml.headers.get('content-type')).toMatch(/^application\/sparql-results\+xml/);
         expect(await xml.text()).toContain('<binding name="label"><literal>VAV, &quot;east&quot;</literal></binding>');
@@ -108,10 +119,13 @@ for (const [name, storeEnv] of stores) {
         const ask = await select('ASK { <https://example.org/sparql#ahu1> ?p ?o }');
         expect(ask.boolean).toBe(true);
         expect((await select('ASK { <https://example.org/sparql#nothing> ?p ?o }')).boolean).toBe(false);
-        const construct = 'CONSTRUCT { ?s <urn:feeds> ?o } WHERE { ?s <https://brickschema.org/schema/Brick#feeds> ?o }';
+        const construct =
+          'CONSTRUCT { ?s <urn:feeds> ?o } WHERE { ?s <https://brickschema.org/schema/Brick#feeds> ?o }';
         const nt = await get(construct, 'application/n-triples');
         expect(nt.headers.get('content-type')).toMatch(/^application\/n-triples/);
-        expect(await nt.text()).toBe('<https://example.org/sparql#ahu1> <urn:feeds> <https://example.org/sparql#vav1> .\n');
+        expect(await nt.text()).toBe(
+          '<https://example.org/sparql#ahu1> <urn:feeds> <https://example.org/sparql#vav1> .\n',
+        );
         const ttl = await get(construct, 'text/turtle');
         expect(ttl.headers.get('content-type')).toMatch(/^text\/turtle/);
         expect(await ttl.text()).toContain('<urn:feeds> <https://example.org/sparql#vav1>');
@@ -121,9 +135,17 @@ for (const [name, storeEnv] of stores) {
 
       it('takes the query as a form or as an application/sparql-query body', async () => {
         const query = 'SELECT ?e WHERE { ?e a <https://brickschema.org/schema/Brick#VAV> }';
-        const form = await h.fetch(path(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query }).toString() });
+        const form = await h.fetch(path(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ query }).toString(),
+        });
         expect(values(await form.json(), 'e')).toEqual(['https://example.org/sparql#vav1']);
-        const direct = await h.fetch(path(), { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: query });
+        const direct = await h.fetch(path(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/sparql-query' },
+          body: query,
+        });
         expect(values(await direct.json(), 'e')).toEqual(['https://example.org/sparql#vav1']);
       });
 
@@ -138,21 +160,37 @@ for (const [name, storeEnv] of stores) {
         const syntax = await get('SELECT * WHERE {\n  ?s ?p ?o .\n  FILTER(?o > ) }');
         expect(syntax.status).toBe(400);
         const { detail } = (await syntax.json()) as { detail: string };
-        expect(detail).toMatch(/^The query is not valid SPARQL 1\.1: line 3, column 15: found "\)", expected one of IRIREF, PNAME_NS, \(, INTEGER, VAR, .*, … \(\d+ kinds\)\.$/);
+        expect(detail).toMatch(
+          /^The query is not valid SPARQL 1\.1: line 3, column 15: found "\)", expected one of IRIREF, PNAME_NS, \(, INTEGER, VAR, .*, … \(\d+ kinds\)\.$/,
+        );
         expect(detail.length).toBeLessThan(300);
-        expect(((await (await get('SELECT * WHERE { ?s ?p ?o ')).json()) as Json).detail).toMatch(/line 1, column 27: found the end of the query, expected one of/);
+        expect(((await (await get('SELECT * WHERE { ?s ?p ?o ')).json()) as Json).detail).toMatch(
+          /line 1, column 27: found the end of the query, expected one of/,
+        );
         const missing = await h.fetch(path());
         expect(missing.status).toBe(400);
         expect(((await missing.json()) as Json).query[0]).toMatch(/SPARQL query is required/);
-        const json = await h.fetch(path(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const json = await h.fetch(path(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         expect(json.status).toBe(415);
       });
     });
 
     describe('hostile queries', () => {
       it('refuses another site’s graph by name, in GRAPH and inside FILTER EXISTS', async () => {
-        await refused(await get(`SELECT * WHERE { GRAPH <${OTHER_GRAPH}> { ?s ?p ?o } }`), 'BAD_USER_INPUT', /GRAPH <urn:bkg:site:sparql-other> is refused/);
-        await refused(await get(`SELECT * WHERE { ?s ?p ?o FILTER EXISTS { GRAPH <${OTHER_GRAPH}> { ?s ?p ?o } } }`), 'BAD_USER_INPUT', /is refused/);
+        await refused(
+          await get(`SELECT * WHERE { GRAPH <${OTHER_GRAPH}> { ?s ?p ?o } }`),
+          'BAD_USER_INPUT',
+          /GRAPH <urn:bkg:site:sparql-other> is refused/,
+        );
+        await refused(
+          await get(`SELECT * WHERE { ?s ?p ?o FILTER EXISTS { GRAPH <${OTHER_GRAPH}> { ?s ?p ?o } } }`),
+          'BAD_USER_INPUT',
+          /is refused/,
+        );
       });
 
       it('confines GRAPH ?g to the site graph and the ontology', async () => {
@@ -168,10 +206,24 @@ for (const [name, storeEnv] of stores) {
       });
 
       it('refuses FROM and FROM NAMED naming another graph, and protocol dataset parameters', async () => {
-        await refused(await get(`SELECT * FROM <${OTHER_GRAPH}> WHERE { ?s ?p ?o }`), 'BAD_USER_INPUT', /FROM <urn:bkg:site:sparql-other> is refused/);
-        await refused(await get(`SELECT * FROM NAMED <${OTHER_GRAPH}> WHERE { GRAPH ?g { ?s ?p ?o } }`), 'BAD_USER_INPUT', /is refused/);
-        await refused(await get('SELECT * FROM <http://127.0.0.1:9/remote.ttl> WHERE { ?s ?p ?o }'), 'BAD_USER_INPUT', /is refused/);
-        const dataset = await h.fetch(`${path()}?${new URLSearchParams({ query: 'ASK {}', 'default-graph-uri': OTHER_GRAPH })}`);
+        await refused(
+          await get(`SELECT * FROM <${OTHER_GRAPH}> WHERE { ?s ?p ?o }`),
+          'BAD_USER_INPUT',
+          /FROM <urn:bkg:site:sparql-other> is refused/,
+        );
+        await refused(
+          await get(`SELECT * FROM NAMED <${OTHER_GRAPH}> WHERE { GRAPH ?g { ?s ?p ?o } }`),
+          'BAD_USER_INPUT',
+          /is refused/,
+        );
+        await refused(
+          await get('SELECT * FROM <http://127.0.0.1:9/remote.ttl> WHERE { ?s ?p ?o }'),
+          'BAD_USER_INPUT',
+          /is refused/,
+        );
+        const dataset = await h.fetch(
+          `${path()}?${new URLSearchParams({ query: 'ASK {}', 'default-graph-uri': OTHER_GRAPH })}`,
+        );
         expect(dataset.status).toBe(400);
         expect(((await dataset.json()) as Json)['default-graph-uri'][0]).toMatch(/dataset is fixed/);
       });
@@ -182,8 +234,16 @@ for (const [name, storeEnv] of stores) {
       });
 
       it('refuses SERVICE, extension functions, and every update (INSERT, LOAD, DROP), leaving the other site as it was', async () => {
-        await refused(await get('SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }'), 'BAD_USER_INPUT', /SERVICE is refused/);
-        await refused(await get('SELECT (<bif:http_get>("http://127.0.0.1:9/") AS ?x) WHERE {}'), 'BAD_USER_INPUT', /function <bif:http_get> is refused/);
+        await refused(
+          await get('SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }'),
+          'BAD_USER_INPUT',
+          /SERVICE is refused/,
+        );
+        await refused(
+          await get('SELECT (<bif:http_get>("http://127.0.0.1:9/") AS ?x) WHERE {}'),
+          'BAD_USER_INPUT',
+          /function <bif:http_get> is refused/,
+        );
         for (const update of [
           `INSERT DATA { GRAPH <${OTHER_GRAPH}> { <urn:x> <urn:y> <urn:z> } }`,
           `LOAD <http://127.0.0.1:9/x.ttl> INTO GRAPH <${OWN_GRAPH}>`,
@@ -191,22 +251,45 @@ for (const [name, storeEnv] of stores) {
         ]) {
           await refused(await get(update), 'BAD_USER_INPUT', /read-only/);
         }
-        const form = await h.fetch(path(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ update: `DROP GRAPH <${OTHER_GRAPH}>` }).toString() });
+        const form = await h.fetch(path(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ update: `DROP GRAPH <${OTHER_GRAPH}>` }).toString(),
+        });
         expect(form.status).toBe(400);
-        const direct = await h.fetch(path(), { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: `DROP GRAPH <${OTHER_GRAPH}>` });
+        const direct = await h.fetch(path(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/sparql-update' },
+          body: `DROP GRAPH <${OTHER_GRAPH}>`,
+        });
         await refused(direct, 'BAD_USER_INPUT', /read-only/);
         const other = await h.fetch(`/api/v1/sites/${OTHER}/graph`, { headers: { accept: 'application/n-triples' } });
         expect(await other.text()).toContain('"Other site\'s secret"');
       });
 
       it('stops a cartesian explosion at the result cap', async () => {
-        await refused(await get('SELECT * WHERE { ?a ?b ?c . ?d ?e ?f }'), 'QUERY_TOO_COMPLEX', new RegExp(`more than ${MAX_RESULTS} rows`));
-        await refused(await get('CONSTRUCT { ?a <urn:p> ?d } WHERE { ?a ?b ?c . ?d ?e ?f }', 'application/n-triples'), 'QUERY_TOO_COMPLEX', /more than 500 triples/);
+        await refused(
+          await get('SELECT * WHERE { ?a ?b ?c . ?d ?e ?f }'),
+          'QUERY_TOO_COMPLEX',
+          new RegExp(`more than ${MAX_RESULTS} rows`),
+        );
+        await refused(
+          await get('CONSTRUCT { ?a <urn:p> ?d } WHERE { ?a ?b ?c . ?d ?e ?f }', 'application/n-triples'),
+          'QUERY_TOO_COMPLEX',
+          /more than 500 triples/,
+        );
         // Triples are deduplicated: one triple from every solution is still over the cap, not cut at the LIMIT.
-        await refused(await get('CONSTRUCT { <urn:a> <urn:p> <urn:b> } WHERE { ?a ?b ?c . ?d ?e ?f }', 'application/n-triples'), 'QUERY_TOO_COMPLEX', /more than 500 solutions/);
+        await refused(
+          await get('CONSTRUCT { <urn:a> <urn:p> <urn:b> } WHERE { ?a ?b ?c . ?d ?e ?f }', 'application/n-triples'),
+          'QUERY_TOO_COMPLEX',
+          /more than 500 solutions/,
+        );
         // Within the cap with a LIMIT of the client's own.
         expect((await select('SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } LIMIT 20')).results.bindings).toHaveLength(20);
-        const few = await get('CONSTRUCT { ?a <urn:p> ?d } WHERE { ?a ?b ?c . ?d ?e ?f } LIMIT 30', 'application/n-triples');
+        const few = await get(
+          'CONSTRUCT { ?a <urn:p> ?d } WHERE { ?a ?b ?c . ?d ?e ?f } LIMIT 30',
+          'application/n-triples',
+        );
         expect(few.status).toBe(200);
         expect((await few.text()).trim().split('\n').length).toBeLessThanOrEqual(30);
       });
@@ -220,7 +303,8 @@ for (const [name, storeEnv] of stores) {
     });
 
     describe.skipIf(storeEnv !== EMBEDDED)('access (the same on every store)', () => {
-      const ask = (site: string) => `/api/v1/sites/${site}/sparql?${new URLSearchParams({ query: 'ASK { ?s ?p ?o }' })}`;
+      const ask = (site: string) =>
+        `/api/v1/sites/${site}/sparql?${new URLSearchParams({ query: 'ASK { ?s ?p ?o }' })}`;
 
       it('follows tenancy: a key reads its sites, other sites are 404, anonymous callers read the demo site', async () => {
         const key = (await createKey(h, { name: 'own reader', sites: [OWN] })).key;

@@ -31,14 +31,43 @@ const stores: Array<[string, (() => Promise<GraphStore>) | undefined]> = [
   // Persisted, as the service runs it: without a directory a failed replace cannot restore the graph.
   ['oxigraph', async () => OxigraphStore.open({ persistDir: await mkdtemp(join(tmpdir(), 'bkg-contract-')) })],
   ['comunica', async () => ComunicaStore.open({ persistDir: undefined })],
-  ['sparql, Graph Store Protocol', async () => { const e = await endpoint(); return new SparqlHttpStore({ queryUrl: e.queryUrl, gspUrl: e.gspUrl, dialect: 'auto', ...http }); }],
-  ['sparql, INSERT batches', async () => { const e = await endpoint(); return new SparqlHttpStore({ queryUrl: e.queryUrl, dialect: 'auto', ...http }); }],
-  ['sparql, Digest credentials', async () => {
-    const e = await endpoint(true);
-    return new SparqlHttpStore({ queryUrl: e.queryUrl, gspUrl: e.gspUrl, dialect: 'auto', credentials: { user: 'user', password: 'secret', scheme: 'digest' }, ...http });
-  }],
-  [`${externalName}, Graph Store Protocol`, external && externalGsp ? async () => new SparqlHttpStore({ queryUrl: external, gspUrl: externalGsp, dialect: 'auto', ...http }) : undefined],
-  [`${externalName}, INSERT batches`, external ? async () => new SparqlHttpStore({ queryUrl: external, dialect: 'auto', ...http }) : undefined],
+  [
+    'sparql, Graph Store Protocol',
+    async () => {
+      const e = await endpoint();
+      return new SparqlHttpStore({ queryUrl: e.queryUrl, gspUrl: e.gspUrl, dialect: 'auto', ...http });
+    },
+  ],
+  [
+    'sparql, INSERT batches',
+    async () => {
+      const e = await endpoint();
+      return new SparqlHttpStore({ queryUrl: e.queryUrl, dialect: 'auto', ...http });
+    },
+  ],
+  [
+    'sparql, Digest credentials',
+    async () => {
+      const e = await endpoint(true);
+      return new SparqlHttpStore({
+        queryUrl: e.queryUrl,
+        gspUrl: e.gspUrl,
+        dialect: 'auto',
+        credentials: { user: 'user', password: 'secret', scheme: 'digest' },
+        ...http,
+      });
+    },
+  ],
+  [
+    `${externalName}, Graph Store Protocol`,
+    external && externalGsp
+      ? async () => new SparqlHttpStore({ queryUrl: external, gspUrl: externalGsp, dialect: 'auto', ...http })
+      : undefined,
+  ],
+  [
+    `${externalName}, INSERT batches`,
+    external ? async () => new SparqlHttpStore({ queryUrl: external, dialect: 'auto', ...http }) : undefined,
+  ],
 ];
 
 afterAll(async () => {
@@ -58,7 +87,8 @@ for (const [name, open] of stores) {
   describe.skipIf(!open)(`GraphStore contract: ${name}${open ? '' : ' (needs BKG_TEST_SPARQL_URL)'}`, () => {
     let store: GraphStore;
     const graph = (label: string) => `urn:bkg:test:${randomUUID()}:${label}`;
-    const select = (g: string, where: string, vars = '*') => store.select(selectQuery(`SELECT ${vars} WHERE { GRAPH <${g}> { ${where} } }`));
+    const select = (g: string, where: string, vars = '*') =>
+      store.select(selectQuery(`SELECT ${vars} WHERE { GRAPH <${g}> { ${where} } }`));
 
     beforeAll(async () => {
       store = await open!();
@@ -80,7 +110,9 @@ for (const [name, open] of stores) {
           { type: 'uri', value: `${EX}b` },
         ].sort((a, b) => a.value.localeCompare(b.value)),
       );
-      expect(await store.replaceGraph(g, `<${EX}x> <${EX}p> <${EX}y> .`, 'application/n-triples')).toEqual({ triples: 1 });
+      expect(await store.replaceGraph(g, `<${EX}x> <${EX}p> <${EX}y> .`, 'application/n-triples')).toEqual({
+        triples: 1,
+      });
       expect(await store.countTriples(g)).toBe(1);
       await store.dropGraph(g);
     });
@@ -89,7 +121,11 @@ for (const [name, open] of stores) {
       const g = graph('bnodes');
       // More triples than one INSERT batch, with the blank node's triples far apart.
       const filler = Array.from({ length: 6000 }, (_, i) => `<${EX}n${i}> <${EX}p> "${i}" .`).join('\n');
-      await store.replaceGraph(g, `_:b <${EX}r> 1 .\n${filler}\n<${EX}a> <${EX}q> _:b .\n_:b <${EX}s> 2 .`, 'text/turtle');
+      await store.replaceGraph(
+        g,
+        `_:b <${EX}r> 1 .\n${filler}\n<${EX}a> <${EX}q> _:b .\n_:b <${EX}s> 2 .`,
+        'text/turtle',
+      );
       const rows = await select(g, `<${EX}a> <${EX}q> ?b . ?b <${EX}r> ?r . ?b <${EX}s> ?s`);
       expect(rows).toHaveLength(1);
       expect(await store.countTriples(g)).toBe(6003);
@@ -107,7 +143,10 @@ for (const [name, open] of stores) {
       const g = graph('syntax');
       await store.replaceGraph(g, TURTLE, 'text/turtle');
       const bad = `@prefix ex: <${EX}> .\nex:new ex:p "fine" .\nex:new ex:p ,, .\n`;
-      for (const load of [() => store.replaceGraph(g, bad, 'text/turtle'), () => store.mergeGraph(g, bad, 'text/turtle')]) {
+      for (const load of [
+        () => store.replaceGraph(g, bad, 'text/turtle'),
+        () => store.mergeGraph(g, bad, 'text/turtle'),
+      ]) {
         const error = await load().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RdfSyntaxError);
         expect([(error as RdfSyntaxError).line, typeof (error as RdfSyntaxError).column]).toEqual([3, 'number']);
@@ -149,12 +188,31 @@ for (const [name, open] of stores) {
       const [g, other] = [graph('client'), graph('client-other')];
       await store.replaceGraph(g, TURTLE, 'text/turtle');
       await store.replaceGraph(other, `<${EX}x> <${EX}p> "elsewhere" .`, 'text/turtle');
-      const ask = (where: string) => ({ text: `ASK FROM <${g}> FROM NAMED <${g}> WHERE { ${where} }`, form: 'ASK' as const, graphs: [g], timeoutMs: 20_000 });
-      const select = await store.clientQuery({ text: `SELECT ?o ?missing FROM <${g}> WHERE { <${EX}a> <${EX}p> ?o FILTER(isIRI(?o)) }`, form: 'SELECT', graphs: [g], timeoutMs: 20_000 });
-      expect(select).toEqual({ form: 'SELECT', vars: ['o', 'missing'], rows: [{ o: { type: 'uri', value: `${EX}b` } }] });
+      const ask = (where: string) => ({
+        text: `ASK FROM <${g}> FROM NAMED <${g}> WHERE { ${where} }`,
+        form: 'ASK' as const,
+        graphs: [g],
+        timeoutMs: 20_000,
+      });
+      const select = await store.clientQuery({
+        text: `SELECT ?o ?missing FROM <${g}> WHERE { <${EX}a> <${EX}p> ?o FILTER(isIRI(?o)) }`,
+        form: 'SELECT',
+        graphs: [g],
+        timeoutMs: 20_000,
+      });
+      expect(select).toEqual({
+        form: 'SELECT',
+        vars: ['o', 'missing'],
+        rows: [{ o: { type: 'uri', value: `${EX}b` } }],
+      });
       expect(await store.clientQuery(ask(`<${EX}a> <${EX}p> "plain"`))).toEqual({ form: 'ASK', value: true });
       expect(await store.clientQuery(ask('?s ?p "elsewhere"'))).toEqual({ form: 'ASK', value: false });
-      const construct = await store.clientQuery({ text: `CONSTRUCT { ?s <urn:q> ?o } FROM <${g}> WHERE { ?s <${EX}p> ?o FILTER(isIRI(?o)) }`, form: 'CONSTRUCT', graphs: [g], timeoutMs: 20_000 });
+      const construct = await store.clientQuery({
+        text: `CONSTRUCT { ?s <urn:q> ?o } FROM <${g}> WHERE { ?s <${EX}p> ?o FILTER(isIRI(?o)) }`,
+        form: 'CONSTRUCT',
+        graphs: [g],
+        timeoutMs: 20_000,
+      });
       expect(construct).toEqual({ form: 'CONSTRUCT', ntriples: `<${EX}a> <urn:q> <${EX}b> .\n` });
       await store.dropGraph(other);
     });
@@ -166,9 +224,13 @@ for (const [name, open] of stores) {
       const p = (local: string) => `<${EX}${local}>`;
       const PART = `(${p('hasPart')}|^${p('isPartOf')})`;
       beforeAll(async () => {
-        await store.replaceGraph(g, `@prefix ex: <${EX}> .
+        await store.replaceGraph(
+          g,
+          `@prefix ex: <${EX}> .
 ex:b ex:hasPart ex:f1 . ex:f2 ex:isPartOf ex:b . ex:r1 ex:isPartOf ex:f1 . ex:f1 ex:hasPart ex:r2 .
-ex:r2 ex:hasPoint ex:t . ex:t ex:area 650.0 .`, 'text/turtle');
+ex:r2 ex:hasPoint ex:t . ex:t ex:area 650.0 .`,
+          'text/turtle',
+        );
       });
       afterAll(async () => {
         await store.dropGraph(g);
@@ -183,7 +245,11 @@ ex:r2 ex:hasPoint ex:t . ex:t ex:area 650.0 .`, 'text/turtle');
       it('follows a repeated path of alternatives with inverses from VALUES (Virtuoso refused or cut it short)', async () => {
         expect(ids(await select(g, `VALUES ?s { ${p('b')} } ?s ${PART}+ ?o`), 'o')).toEqual(['f1', 'f2', 'r1', 'r2']);
         expect(ids(await select(g, `VALUES ?s { ${p('b')} } ?s ${PART}*/${p('hasPoint')} ?o`), 'o')).toEqual(['t']);
-        expect(ids(await select(g, `VALUES ?o { ${p('t')} } ?o ^(${PART}*/${p('hasPoint')}) ?s`), 's')).toEqual(['b', 'f1', 'r2']);
+        expect(ids(await select(g, `VALUES ?o { ${p('t')} } ?o ^(${PART}*/${p('hasPoint')}) ?s`), 's')).toEqual([
+          'b',
+          'f1',
+          'r2',
+        ]);
       });
 
       it('includes the start of a zero-or-one path from a variable (Comunica left it out)', async () => {
@@ -191,17 +257,28 @@ ex:r2 ex:hasPoint ex:t . ex:t ex:area 650.0 .`, 'text/turtle');
       });
 
       it('tests a FILTER EXISTS after a repeated path on the entity it reached (Virtuoso answered the wrong one)', async () => {
-        const rows = await select(g, `VALUES ?s { ${p('b')} } ?s ${PART}+ ?o FILTER EXISTS { ?o ${p('hasPoint')} ?x } OPTIONAL { ?o ${p('hasPoint')} ?y }`);
+        const rows = await select(
+          g,
+          `VALUES ?s { ${p('b')} } ?s ${PART}+ ?o FILTER EXISTS { ?o ${p('hasPoint')} ?x } OPTIONAL { ?o ${p('hasPoint')} ?y }`,
+        );
         expect(ids(rows, 'o')).toEqual(['r2']);
       });
 
       it('evaluates an EXISTS in a BIND in the graph around it (Comunica read the default graph)', async () => {
-        const rows = await select(g, `VALUES ?o { ${p('r2')} ${p('r1')} } BIND(IF(EXISTS { ?o ${p('hasPoint')} ?x }, "hp", "") AS ?tag)`);
-        expect(rows.map((r) => [r.o!.value.slice(EX.length), r.tag!.value]).sort()).toEqual([['r1', ''], ['r2', 'hp']]);
+        const rows = await select(
+          g,
+          `VALUES ?o { ${p('r2')} ${p('r1')} } BIND(IF(EXISTS { ?o ${p('hasPoint')} ?x }, "hp", "") AS ?tag)`,
+        );
+        expect(rows.map((r) => [r.o!.value.slice(EX.length), r.tag!.value]).sort()).toEqual([
+          ['r1', ''],
+          ['r2', 'hp'],
+        ]);
       });
 
       it('answers a decimal in its canonical form, as the embedded store does', async () => {
-        expect(terms(await select(g, `${p('t')} ${p('area')} ?v`), 'v')).toEqual([{ type: 'literal', value: '650', datatype: 'http://www.w3.org/2001/XMLSchema#decimal' }]);
+        expect(terms(await select(g, `${p('t')} ${p('area')} ?v`), 'v')).toEqual([
+          { type: 'literal', value: '650', datatype: 'http://www.w3.org/2001/XMLSchema#decimal' },
+        ]);
       });
     });
 
@@ -209,12 +286,20 @@ ex:r2 ex:hasPoint ex:t . ex:t ex:area 650.0 .`, 'text/turtle');
     // go on computing past our deadline: a timeout is shown on the stores that run here.
     it.skipIf(!['oxigraph', 'comunica'].includes(name))('stops a client query at its deadline', async () => {
       const g = graph('slow');
-      await store.replaceGraph(g, Array.from({ length: 100 }, (_, i) => `<${EX}s${i}> <${EX}p> ${i} .`).join('\n'), 'text/turtle');
+      await store.replaceGraph(
+        g,
+        Array.from({ length: 100 }, (_, i) => `<${EX}s${i}> <${EX}p> ${i} .`).join('\n'),
+        'text/turtle',
+      );
       const started = performance.now();
       const text = `SELECT (COUNT(*) AS ?n) FROM <${g}> WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }`;
-      await expect(store.clientQuery({ text, form: 'SELECT', graphs: [g], timeoutMs: 300 })).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+      await expect(store.clientQuery({ text, form: 'SELECT', graphs: [g], timeoutMs: 300 })).rejects.toMatchObject({
+        code: 'QUERY_TOO_COMPLEX',
+      });
       expect(performance.now() - started).toBeLessThan(5000);
-      expect(await store.clientQuery({ text: `ASK FROM <${g}> { ?s ?p 1 }`, form: 'ASK', graphs: [g], timeoutMs: 20_000 })).toEqual({ form: 'ASK', value: true });
+      expect(
+        await store.clientQuery({ text: `ASK FROM <${g}> { ?s ?p 1 }`, form: 'ASK', graphs: [g], timeoutMs: 20_000 }),
+      ).toEqual({ form: 'ASK', value: true });
       await store.dropGraph(g);
     });
   });

@@ -30,11 +30,23 @@ function bkg(h: Harness, args: string[]): Promise<{ code: number | null; stderr:
 }
 
 const QUESTIONS: Array<[string, string]> = [
-  ['counts', '{ buildingCount(siteId: "gen") equipmentCount(siteId: "gen") pointCount(siteId: "gen") zoneCount(siteId: "gen") systemCount(siteId: "gen") }'],
-  ['AHUs with their points', '{ equipment(siteId: "gen", is: "AHU") { id name type points(limit: 5) { id name type unit } } }'],
-  ['temperature sensors', '{ point(siteId: "gen", is: "Temperature_Sensor", limit: 50) { id name unit timeseriesId equipmentId } }'],
+  [
+    'counts',
+    '{ buildingCount(siteId: "gen") equipmentCount(siteId: "gen") pointCount(siteId: "gen") zoneCount(siteId: "gen") systemCount(siteId: "gen") }',
+  ],
+  [
+    'AHUs with their points',
+    '{ equipment(siteId: "gen", is: "AHU") { id name type points(limit: 5) { id name type unit } } }',
+  ],
+  [
+    'temperature sensors',
+    '{ point(siteId: "gen", is: "Temperature_Sensor", limit: 50) { id name unit timeseriesId equipmentId } }',
+  ],
   ['upstream of the VAVs', '{ equipment(siteId: "gen", is: "VAV", limit: 20) { id upstream { id type } } }'],
-  ['floors and rooms', '{ building(siteId: "gen") { id name locations { id name type locations(limit: 5) { id name } } } }'],
+  [
+    'floors and rooms',
+    '{ building(siteId: "gen") { id name locations { id name type locations(limit: 5) { id name } } } }',
+  ],
 ];
 
 describeNeeding(['BKG_TEST_SPARQL_URL'], 'moving a site from the embedded store to a SPARQL store', () => {
@@ -47,15 +59,31 @@ describeNeeding(['BKG_TEST_SPARQL_URL'], 'moving a site from the embedded store 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-move-'));
     const model = join(dir, 'gen.ttl');
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', '40k', '--out', model], { cwd: projectRoot, stdio: 'ignore' });
-    embedded = await createHarness({ sites: { gen: await readFile(model, 'utf8') }, env: { BKG_GRAPH_STORE: 'oxigraph' } });
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', '40k', '--out', model],
+      { cwd: projectRoot, stdio: 'ignore' },
+    );
+    embedded = await createHarness({
+      sites: { gen: await readFile(model, 'utf8') },
+      env: { BKG_GRAPH_STORE: 'oxigraph' },
+    });
     const gsp = process.env.BKG_TEST_SPARQL_GSP_URL;
     external = await createHarness({
       sites: {},
-      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint!, ...(gsp ? { SPARQL_GSP_URL: gsp } : {}), LOG_LEVEL: 'warn' },
+      env: {
+        BKG_GRAPH_STORE: 'sparql',
+        SPARQL_QUERY_URL: endpoint!,
+        ...(gsp ? { SPARQL_GSP_URL: gsp } : {}),
+        LOG_LEVEL: 'warn',
+      },
       log: { write: (line: string) => void logged.push(line) },
     });
-    const created = await external.fetch('/api/v1/sites', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'gen', name: 'gen' }) });
+    const created = await external.fetch('/api/v1/sites', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'gen', name: 'gen' }),
+    });
     expect(created.status).toBe(201);
   }, 180_000);
 

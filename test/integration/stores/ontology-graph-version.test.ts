@@ -28,13 +28,18 @@ function withSystemsOnly(current: Ontology): Ontology {
   const systems = current.closure(`${BRICK}System`);
   const earlier: Ontology = Object.create(current);
   earlier.kindClasses = (kind: EntityKind) => (kind === 'System' ? systems : current.kindClasses(kind));
-  earlier.sortedKindClasses = (kind: EntityKind) => (kind === 'System' ? [...systems].sort() : current.sortedKindClasses(kind));
+  earlier.sortedKindClasses = (kind: EntityKind) =>
+    kind === 'System' ? [...systems].sort() : current.sortedKindClasses(kind);
   return earlier;
 }
 
 /** Whether the store's ontology graph marks brick:Hot_Water_Loop as a System class. */
 const loopIsSystem = async () =>
-  (await store.select(selectQuery(`SELECT ?k WHERE { GRAPH <${ONTOLOGY_GRAPH}> { <${BRICK}Hot_Water_Loop> <${BKG}kind> ?k } }`))).some((row) => row.k?.value === `${BKG}System`);
+  (
+    await store.select(
+      selectQuery(`SELECT ?k WHERE { GRAPH <${ONTOLOGY_GRAPH}> { <${BRICK}Hot_Water_Loop> <${BKG}kind> ?k } }`),
+    )
+  ).some((row) => row.k?.value === `${BKG}System`);
 
 describe('ensureOntologyGraph', () => {
   it('writes the graph once for the same ontology and kinds', async () => {

@@ -32,19 +32,36 @@ describe('the embedded store reopened on its data directory', () => {
       await rm(file);
       await first.replaceGraph(graph('merged'), TURTLE, 'text/turtle');
       for (let i = 0; i <= MAX_SEGMENTS + 1; i++) {
-        await first.mergeGraph(graph('merged'), `<${EX}m${i}> <${EX}p> "${i}" .\n_:x <${EX}p> "blank ${i}" .\n`, 'application/n-triples');
+        await first.mergeGraph(
+          graph('merged'),
+          `<${EX}m${i}> <${EX}p> "${i}" .\n_:x <${EX}p> "blank ${i}" .\n`,
+          'application/n-triples',
+        );
       }
-      await first.replaceGraph(graph('quads'), `<${EX}s> <${EX}p> "default" .\n<${EX}s> <${EX}p> "named" <${EX}g> .\n`, 'application/n-quads');
+      await first.replaceGraph(
+        graph('quads'),
+        `<${EX}s> <${EX}p> "default" .\n<${EX}s> <${EX}p> "named" <${EX}g> .\n`,
+        'application/n-quads',
+      );
       await first.replaceGraph(graph('failed'), TURTLE, 'text/turtle');
-      await expect(first.replaceGraph(graph('failed'), '@prefix broken', 'text/turtle')).rejects.toBeInstanceOf(RdfSyntaxError);
-      await expect(first.mergeGraph(graph('failed'), '<a> <b> .', 'application/n-triples')).rejects.toBeInstanceOf(RdfSyntaxError);
+      await expect(first.replaceGraph(graph('failed'), '@prefix broken', 'text/turtle')).rejects.toBeInstanceOf(
+        RdfSyntaxError,
+      );
+      await expect(first.mergeGraph(graph('failed'), '<a> <b> .', 'application/n-triples')).rejects.toBeInstanceOf(
+        RdfSyntaxError,
+      );
       await first.replaceGraph(graph('dropped'), TURTLE, 'text/turtle');
       await first.dropGraph(graph('dropped'));
       await first.replaceGraph(graph('replaced'), TURTLE, 'text/turtle');
-      await first.mergeGraph(graph('replaced'), `<${EX}x> <${EX}p> "merged before the replace" .`, 'application/n-triples');
+      await first.mergeGraph(
+        graph('replaced'),
+        `<${EX}x> <${EX}p> "merged before the replace" .`,
+        'application/n-triples',
+      );
       await first.replaceGraph(graph('replaced'), `<${EX}y> <${EX}p> "only this" .`, 'application/n-triples');
       before = {};
-      for (const name of ['from-file', 'merged', 'quads', 'failed', 'replaced']) before[name] = await triplesOf(first, graph(name));
+      for (const name of ['from-file', 'merged', 'quads', 'failed', 'replaced'])
+        before[name] = await triplesOf(first, graph(name));
       // The compactor's background work: segments rewritten as N-Triples, the merged graph's joined.
       await first.whenCompacted();
     } finally {
@@ -71,7 +88,9 @@ describe('the embedded store reopened on its data directory', () => {
   it('has a graph merged more times than the compaction threshold, blank nodes apart', async () => {
     expect(before.merged).toHaveLength(5 + 2 * (MAX_SEGMENTS + 2));
     expect(await triplesOf(after, graph('merged'))).toEqual(before.merged);
-    const files = (await readdir(dir)).filter((name) => name.startsWith(encodeURIComponent(graph('merged'))) && name.endsWith('.seg'));
+    const files = (await readdir(dir)).filter(
+      (name) => name.startsWith(encodeURIComponent(graph('merged'))) && name.endsWith('.seg'),
+    );
     expect(files.length).toBeLessThanOrEqual(MAX_SEGMENTS);
   });
 
@@ -94,7 +113,9 @@ describe('the embedded store reopened on its data directory', () => {
     expect(await after.countTriples(graph('dropped'))).toBe(0);
     expect(await after.countTriples(graph('ghost'))).toBe(0);
     const files = await readdir(dir);
-    expect(files.filter((name) => name.endsWith('.tmp') || name.includes(encodeURIComponent(graph('ghost'))))).toEqual([]);
+    expect(files.filter((name) => name.endsWith('.tmp') || name.includes(encodeURIComponent(graph('ghost'))))).toEqual(
+      [],
+    );
     expect(files.filter((name) => name.includes(encodeURIComponent(graph('dropped'))))).toEqual([]);
   });
 });
@@ -103,7 +124,10 @@ describe('a data directory written before manifests', () => {
   it('still loads a graph persisted as one N-Triples dump, and replaces it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bkg-journal-legacy-'));
     try {
-      await writeFile(join(dir, `${encodeURIComponent(graph('old'))}.graph.nt`), `<${EX}old> <${EX}p> "from an older version" .\n`);
+      await writeFile(
+        join(dir, `${encodeURIComponent(graph('old'))}.graph.nt`),
+        `<${EX}old> <${EX}p> "from an older version" .\n`,
+      );
       const store = await OxigraphStore.open({ persistDir: dir });
       await store.whenRestored();
       try {

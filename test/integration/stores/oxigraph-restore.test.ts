@@ -22,19 +22,32 @@ describe('graphs read back from the rewritten journal', () => {
   const before: Record<string, string[]> = {};
   let after: OxigraphStore;
   const manifest = async (name: string) =>
-    (JSON.parse(await readFile(join(dir, 'graphs', `${encodeURIComponent(graph(name))}.graph.json`), 'utf8')) as { segments: Segment[] }).segments;
+    (
+      JSON.parse(await readFile(join(dir, 'graphs', `${encodeURIComponent(graph(name))}.graph.json`), 'utf8')) as {
+        segments: Segment[];
+      }
+    ).segments;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-restore-'));
     const generated = join(dir, 'generated.ttl');
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', '40k', '--out', generated], { cwd: projectRoot, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', '40k', '--out', generated],
+      { cwd: projectRoot, stdio: 'ignore' },
+    );
     // Every upload of a megabyte or more rewritten (the service's threshold is 16 MiB).
     const first = await OxigraphStore.open({ persistDir: join(dir, 'graphs'), rewriteFromBytes: 1 << 20 });
     try {
       await first.replaceGraph(graph('generated'), { path: generated }, 'text/turtle');
       // The demo model merged past the threshold: every segment rewritten, then joined.
       await first.replaceGraph(graph('demo'), { path: DEMO }, 'text/turtle');
-      for (let i = 0; i < MAX_SEGMENTS; i++) await first.mergeGraph(graph('demo'), `<urn:x:m${i}> <urn:x:p> "${i}"@EN, [ <urn:x:q> "blank ${i}" ] .\n`, 'text/turtle');
+      for (let i = 0; i < MAX_SEGMENTS; i++)
+        await first.mergeGraph(
+          graph('demo'),
+          `<urn:x:m${i}> <urn:x:p> "${i}"@EN, [ <urn:x:q> "blank ${i}" ] .\n`,
+          'text/turtle',
+        );
       await first.replaceGraph(graph('broken'), { path: generated }, 'text/turtle');
       await first.whenCompacted();
       for (const name of ['generated', 'demo', 'broken']) before[name] = await triplesOf(first, graph(name));
@@ -74,7 +87,9 @@ describe('graphs read back from the rewritten journal', () => {
     for await (const chunk of stream!.chunks) text += Buffer.from(chunk).toString('utf8');
     const reread = new oxigraph.Store();
     reread.load(text, { format: 'application/n-triples' });
-    expect(comparableTriples(reread.dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() }))).toEqual(before.generated);
+    expect(
+      comparableTriples(reread.dump({ format: 'application/n-triples', from_graph_name: oxigraph.defaultGraph() })),
+    ).toEqual(before.generated);
     // Blank nodes of separate documents stay apart.
     expect(before.demo!.filter((line) => line.startsWith('_:b <urn:x:q>'))).toHaveLength(MAX_SEGMENTS);
   });
@@ -86,9 +101,13 @@ describe('graphs read back from the rewritten journal', () => {
     expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
     expect((failure as AppError).message).toContain('"broken"');
     expect((failure as AppError).message).toContain(segment!.file);
-    expect(after.restoreStatus()).toEqual([expect.objectContaining({ graph: graph('broken'), state: 'failed', file: segment!.file })]);
+    expect(after.restoreStatus()).toEqual([
+      expect.objectContaining({ graph: graph('broken'), state: 'failed', file: segment!.file }),
+    ]);
     expect(await readdir(join(dir, 'graphs'))).toContain(segment!.file);
-    await expect(after.mergeGraph(graph('broken'), '<urn:x:a> <urn:x:b> "c" .', 'application/n-triples')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(
+      after.mergeGraph(graph('broken'), '<urn:x:a> <urn:x:b> "c" .', 'application/n-triples'),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await after.countTriples(graph('generated'))).toBe(before.generated!.length);
   });
 

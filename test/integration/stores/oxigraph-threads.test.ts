@@ -15,20 +15,30 @@ const VOLATILE = 'urn:bkg:ontology';
 const BUDGET = { entities: 1e9, responseBytes: 1e12, storeRows: 1e12 };
 
 /** `count` triples, enough for a three-way cartesian product to run for minutes. */
-const triples = (count: number, tag = 'x') => Array.from({ length: count }, (_, i) => `<urn:${tag}:${i}> <urn:p> "${i}" .`).join('\n');
-const slowQuery = (g: string) => selectQuery(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } }`);
+const triples = (count: number, tag = 'x') =>
+  Array.from({ length: count }, (_, i) => `<urn:${tag}:${i}> <urn:p> "${i}" .`).join('\n');
+const slowQuery = (g: string) =>
+  selectQuery(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } }`);
 const countOf = (g: string) => selectQuery(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s ?p ?o } }`);
 /** 700 nested groups: Oxigraph's evaluator overflows inside WebAssembly and traps. */
-const trappingQuery = (g: string) => selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);
+const trappingQuery = (g: string) =>
+  selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);
 
 let store: OxigraphStore;
 
 /** The slow query, as the work of a request with `timeoutMs` of engine time and the client's `signal`. */
 const slowSelect = (timeoutMs: number, signal?: AbortSignal) =>
-  store.select(slowQuery(graph('slow')), { site: graph('slow'), work: new RequestWork(signal, timeoutMs, BUDGET, 'client') });
+  store.select(slowQuery(graph('slow')), {
+    site: graph('slow'),
+    work: new RequestWork(signal, timeoutMs, BUDGET, 'client'),
+  });
 
 beforeEach(async () => {
-  store = await OxigraphStore.open({ persistDir: await mkdtemp(join(tmpdir(), 'bkg-threads-')), volatileGraphs: [VOLATILE], threads: 2 });
+  store = await OxigraphStore.open({
+    persistDir: await mkdtemp(join(tmpdir(), 'bkg-threads-')),
+    volatileGraphs: [VOLATILE],
+    threads: 2,
+  });
   await store.replaceGraph(graph('slow'), triples(2000), 'application/n-triples');
   await store.replaceGraph(graph('other'), triples(10, 'o'), 'application/n-triples');
   await store.replaceGraph(VOLATILE, triples(3, 'v'), 'application/n-triples');
@@ -55,7 +65,9 @@ describe('a query past its request deadline', () => {
     expect(await count(graph('other'))).toBe(10);
     await recovered();
     // Both threads hold every graph, the volatile one too: ask enough times to reach both.
-    const counts = await Promise.all(Array.from({ length: 8 }, () => Promise.all([count(graph('slow')), count(VOLATILE)])));
+    const counts = await Promise.all(
+      Array.from({ length: 8 }, () => Promise.all([count(graph('slow')), count(VOLATILE)])),
+    );
     expect(new Set(counts.map((c) => c.join()))).toEqual(new Set(['2000,3']));
   });
 
@@ -110,7 +122,12 @@ describe('a thread being rebuilt', () => {
     const second = slowSelect(5_000, controller.signal).catch((e: unknown) => e);
     await expect(first).rejects.toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
     // The site asks again meanwhile, which hands out the free thread to whoever is next.
-    const third = store.select(countOf(graph('slow')), { site: graph('slow'), work: new RequestWork(controller.signal, 5_000, BUDGET, 'client') }).catch((e: unknown) => e);
+    const third = store
+      .select(countOf(graph('slow')), {
+        site: graph('slow'),
+        work: new RequestWork(controller.signal, 5_000, BUDGET, 'client'),
+      })
+      .catch((e: unknown) => e);
     const started = performance.now();
     expect(await count(graph('other'))).toBe(10);
     const waited = performance.now() - started;
@@ -122,7 +139,8 @@ describe('a thread being rebuilt', () => {
     // The rebuild was still on when the other site was answered, and took long enough to matter.
     expect(rebuilding).toBe(true);
     expect(waited + performance.now() - rebuildStarted).toBeGreaterThan(500);
-    for (const waiting of [await second, await third]) expect(waiting).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The request was cancelled.' });
+    for (const waiting of [await second, await third])
+      expect(waiting).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The request was cancelled.' });
   });
 });
 

@@ -27,13 +27,21 @@ const codeOf = (error: unknown) => (error instanceof AppError ? error.code : Str
 
 describe('SparqlHttpStore on an endpoint that fails', () => {
   it('is SERVICE_UNAVAILABLE while the endpoint is down, failing or too slow, and recovers by itself', async () => {
-    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 500, maxConnections: 2 });
+    const store = new SparqlHttpStore({
+      queryUrl: endpoint.queryUrl,
+      dialect: 'standard',
+      timeoutMs: 500,
+      maxConnections: 2,
+    });
     try {
       await store.ping();
       for (const mode of ['down', 'fail', 'hang'] as const) {
         endpoint.mode = mode;
         const started = performance.now();
-        expect(codeOf(await store.select(selectQuery('SELECT * WHERE { ?s ?p ?o }')).catch((e: unknown) => e)), mode).toBe('SERVICE_UNAVAILABLE');
+        expect(
+          codeOf(await store.select(selectQuery('SELECT * WHERE { ?s ?p ?o }')).catch((e: unknown) => e)),
+          mode,
+        ).toBe('SERVICE_UNAVAILABLE');
         expect(codeOf(await store.ping().catch((e: unknown) => e)), mode).toBe('SERVICE_UNAVAILABLE');
         if (mode === 'hang') expect(performance.now() - started).toBeLessThan(5_000);
         endpoint.mode = 'up';
@@ -46,7 +54,12 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
   });
 
   it('sends a read again when the endpoint chose it as a deadlock victim (twice at most), never an update', async () => {
-    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'virtuoso', timeoutMs: 5_000, maxConnections: 2 });
+    const store = new SparqlHttpStore({
+      queryUrl: endpoint.queryUrl,
+      dialect: 'virtuoso',
+      timeoutMs: 5_000,
+      maxConnections: 2,
+    });
     try {
       endpoint.deadlocks = 2;
       const rows = await store.select(selectQuery('SELECT (1 AS ?one) WHERE {}'));
@@ -60,7 +73,9 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
       // An update may have been applied in part by the time a deadlock is reported: the caller decides.
       endpoint.deadlocks = 1;
       const before = endpoint.counts.deadlocked!;
-      const updated = await store.update(update(dropGraph(namedNode('urn:bkg:test:deadlock')))).catch((e: unknown) => e);
+      const updated = await store
+        .update(update(dropGraph(namedNode('urn:bkg:test:deadlock'))))
+        .catch((e: unknown) => e);
       expect(codeOf(updated)).toBe('SERVICE_UNAVAILABLE');
       expect(endpoint.counts.deadlocked! - before).toBe(1);
       expect(endpoint.deadlocks).toBe(0);
@@ -71,14 +86,24 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
   });
 
   it('reads an answer cut at the endpoint’s time limit while it was being written (HTTP 500 naming S1TAT) as the deadline, not a failure', async () => {
-    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'virtuoso', timeoutMs: 5_000, maxConnections: 2 });
+    const store = new SparqlHttpStore({
+      queryUrl: endpoint.queryUrl,
+      dialect: 'virtuoso',
+      timeoutMs: 5_000,
+      maxConnections: 2,
+    });
     try {
       endpoint.cutAnswers = 1;
       const select = await store.select(selectQuery('SELECT ?a WHERE { ?a ?b ?c }')).catch((e: unknown) => e);
-      expect([codeOf(select), (select as Error).message]).toEqual(['SERVICE_UNAVAILABLE', 'The triplestore stopped the query at its own time limit.']);
+      expect([codeOf(select), (select as Error).message]).toEqual([
+        'SERVICE_UNAVAILABLE',
+        'The triplestore stopped the query at its own time limit.',
+      ]);
       // A client's query has a deadline of its own: its error is the deadline's.
       endpoint.cutAnswers = 1;
-      const client = await store.clientQuery({ text: 'SELECT ?a WHERE { ?a ?b ?c }', form: 'SELECT', graphs: ['urn:g'], timeoutMs: 3_000 }).catch((e: unknown) => e);
+      const client = await store
+        .clientQuery({ text: 'SELECT ?a WHERE { ?a ?b ?c }', form: 'SELECT', graphs: ['urn:g'], timeoutMs: 3_000 })
+        .catch((e: unknown) => e);
       expect(codeOf(client)).toBe('QUERY_TOO_COMPLEX');
       expect(endpoint.cutAnswers).toBe(0);
     } finally {
@@ -88,7 +113,12 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
   });
 
   it('sends a query its planner gave up on (SQ200) once more with the patterns joined as written, and no more', async () => {
-    const store = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'virtuoso', timeoutMs: 5_000, maxConnections: 2 });
+    const store = new SparqlHttpStore({
+      queryUrl: endpoint.queryUrl,
+      dialect: 'virtuoso',
+      timeoutMs: 5_000,
+      maxConnections: 2,
+    });
     try {
       /** The queries a select sends, and how many of them carry the order pragma. */
       const sent = async () => {
@@ -101,9 +131,16 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
       // One query more than the same select sends when all goes well: the one given up on, sent again in written order.
       expect(await sent()).toEqual({ queries: plain.queries + 1, ordered: 1 });
       // A standard endpoint has no such pragma: its failure stays a failure.
-      const standard = new SparqlHttpStore({ queryUrl: endpoint.queryUrl, dialect: 'standard', timeoutMs: 5_000, maxConnections: 2 });
+      const standard = new SparqlHttpStore({
+        queryUrl: endpoint.queryUrl,
+        dialect: 'standard',
+        timeoutMs: 5_000,
+        maxConnections: 2,
+      });
       endpoint.plannerFailures = 1;
-      expect(codeOf(await standard.select(selectQuery('SELECT (1 AS ?one) WHERE {}')).catch((e: unknown) => e))).toBe('SERVICE_UNAVAILABLE');
+      expect(codeOf(await standard.select(selectQuery('SELECT (1 AS ?one) WHERE {}')).catch((e: unknown) => e))).toBe(
+        'SERVICE_UNAVAILABLE',
+      );
       await standard.close();
     } finally {
       endpoint.plannerFailures = 0;
@@ -114,9 +151,16 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
   it('waits for a free connection beyond its bound rather than opening more', async () => {
     // An endpoint of its own: the others' connections would count against the bound.
     const own = await startSparqlEndpoint();
-    const store = new SparqlHttpStore({ queryUrl: own.queryUrl, dialect: 'standard', timeoutMs: 10_000, maxConnections: 2 });
+    const store = new SparqlHttpStore({
+      queryUrl: own.queryUrl,
+      dialect: 'standard',
+      timeoutMs: 10_000,
+      maxConnections: 2,
+    });
     try {
-      const answers = await Promise.all(Array.from({ length: 12 }, () => store.select(selectQuery('SELECT (1 AS ?one) WHERE {}'))));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => store.select(selectQuery('SELECT (1 AS ?one) WHERE {}'))),
+      );
       expect(answers.every((rows) => rows[0]?.one?.value === '1')).toBe(true);
       // Twelve queries at once: both connections of the bound opened, and no third.
       expect(own.peakConnections).toBe(2);
@@ -129,7 +173,8 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
 });
 
 /** N-Triples of `n` triples about `name`. */
-const document = (name: string, n: number) => Array.from({ length: n }, (_, i) => `<urn:${name}:${i}> <urn:p> "${i}" .\n`).join('');
+const document = (name: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `<urn:${name}:${i}> <urn:p> "${i}" .\n`).join('');
 
 describe('SparqlHttpStore on an endpoint that stops answering mid-load', () => {
   const DEADLINE_MS = 800;
@@ -140,44 +185,61 @@ describe('SparqlHttpStore on an endpoint that stops answering mid-load', () => {
     { name: 'a merge over the Graph Store Protocol', gsp: true, replace: false, answered: 0, step: 'sending' },
     { name: 'a replace by INSERTs, after the first', gsp: false, replace: true, answered: 1, step: 'sending' },
     { name: 'a merge by INSERTs, after the first', gsp: false, replace: false, answered: 1, step: 'sending' },
-    { name: 'a replace, at the MOVE that puts the graph in place', gsp: true, replace: true, answered: 1, step: 'placing' },
+    {
+      name: 'a replace, at the MOVE that puts the graph in place',
+      gsp: true,
+      replace: true,
+      answered: 1,
+      step: 'placing',
+    },
   ] as const;
 
-  it.each(cases)('$name fails at its deadline with a clear error, and the graph answers as it was', async ({ gsp, replace, answered, step }) => {
-    const graph = `urn:bkg:test:stall:${step}:${gsp}:${replace}`;
-    const store = new SparqlHttpStore({
-      queryUrl: endpoint.queryUrl,
-      ...(gsp ? { gspUrl: endpoint.gspUrl } : {}),
-      dialect: 'standard',
-      timeoutMs: 5_000,
-      maxConnections: 4,
-      loadDeadline: { floorMs: DEADLINE_MS, bytesPerSecond: 1_000_000_000 },
-    });
-    try {
-      await store.replaceGraph(graph, document('old', 3), 'application/n-triples');
-      const before = await store.exportGraph(graph, 'application/n-triples');
-      endpoint.hangAfter = answered;
-      const started = performance.now();
-      const load = replace ? store.replaceGraph(graph, NEW, 'application/n-triples') : store.mergeGraph(graph, NEW, 'application/n-triples');
-      const error = await load.catch((e: unknown) => e);
-      const seconds = (performance.now() - started) / 1000;
-      expect(codeOf(error)).toBe('SERVICE_UNAVAILABLE');
-      expect((error as AppError).status).toBe(503);
-      // The deadline of a request of a few hundred kilobytes: the floor, and a millisecond for its bytes.
-      expect((error as Error).message).toMatch(/^The triplestore did not answer within 0\.8 s, the deadline of this load, which was stopped\. /);
-      expect((error as Error).message).toMatch(step === 'sending' ? /The graph is unchanged: it is as it was before the load\.$/ : /the graph holds either its old content or the whole new one, never part of it/);
-      expect(seconds).toBeGreaterThanOrEqual(DEADLINE_MS / 1000);
-      expect(seconds).toBeLessThan(DEADLINE_MS / 1000 + 2);
-      endpoint.mode = 'up';
-      expect(await store.exportGraph(graph, 'application/n-triples')).toBe(before);
-      expect(await store.countTriples(graph)).toBe(3);
-    } finally {
-      endpoint.hangAfter = undefined;
-      endpoint.mode = 'up';
-      await store.dropGraph(graph);
-      await store.close();
-    }
-  });
+  it.each(cases)(
+    '$name fails at its deadline with a clear error, and the graph answers as it was',
+    async ({ gsp, replace, answered, step }) => {
+      const graph = `urn:bkg:test:stall:${step}:${gsp}:${replace}`;
+      const store = new SparqlHttpStore({
+        queryUrl: endpoint.queryUrl,
+        ...(gsp ? { gspUrl: endpoint.gspUrl } : {}),
+        dialect: 'standard',
+        timeoutMs: 5_000,
+        maxConnections: 4,
+        loadDeadline: { floorMs: DEADLINE_MS, bytesPerSecond: 1_000_000_000 },
+      });
+      try {
+        await store.replaceGraph(graph, document('old', 3), 'application/n-triples');
+        const before = await store.exportGraph(graph, 'application/n-triples');
+        endpoint.hangAfter = answered;
+        const started = performance.now();
+        const load = replace
+          ? store.replaceGraph(graph, NEW, 'application/n-triples')
+          : store.mergeGraph(graph, NEW, 'application/n-triples');
+        const error = await load.catch((e: unknown) => e);
+        const seconds = (performance.now() - started) / 1000;
+        expect(codeOf(error)).toBe('SERVICE_UNAVAILABLE');
+        expect((error as AppError).status).toBe(503);
+        // The deadline of a request of a few hundred kilobytes: the floor, and a millisecond for its bytes.
+        expect((error as Error).message).toMatch(
+          /^The triplestore did not answer within 0\.8 s, the deadline of this load, which was stopped\. /,
+        );
+        expect((error as Error).message).toMatch(
+          step === 'sending'
+            ? /The graph is unchanged: it is as it was before the load\.$/
+            : /the graph holds either its old content or the whole new one, never part of it/,
+        );
+        expect(seconds).toBeGreaterThanOrEqual(DEADLINE_MS / 1000);
+        expect(seconds).toBeLessThan(DEADLINE_MS / 1000 + 2);
+        endpoint.mode = 'up';
+        expect(await store.exportGraph(graph, 'application/n-triples')).toBe(before);
+        expect(await store.countTriples(graph)).toBe(3);
+      } finally {
+        endpoint.hangAfter = undefined;
+        endpoint.mode = 'up';
+        await store.dropGraph(graph);
+        await store.close();
+      }
+    },
+  );
 });
 
 describe('the service on an external store that fails', () => {
@@ -189,7 +251,14 @@ describe('the service on an external store that fails', () => {
       log: { write: (line: string) => void logged.push(JSON.parse(line)) },
       // The deadline is also that of the start-up queries, which share this thread with the database
       // opening at the same time: on a loaded machine one second was too short for them to answer.
-      env: { BKG_GRAPH_STORE: 'sparql', SPARQL_QUERY_URL: endpoint.queryUrl, SPARQL_GSP_URL: endpoint.gspUrl, SPARQL_TIMEOUT_MS: '2500', BKG_LOAD_DEADLINE_MS: '1000', LOG_LEVEL: 'warn' },
+      env: {
+        BKG_GRAPH_STORE: 'sparql',
+        SPARQL_QUERY_URL: endpoint.queryUrl,
+        SPARQL_GSP_URL: endpoint.gspUrl,
+        SPARQL_TIMEOUT_MS: '2500',
+        BKG_LOAD_DEADLINE_MS: '1000',
+        LOG_LEVEL: 'warn',
+      },
     });
   });
   afterAll(async () => {
@@ -209,7 +278,10 @@ describe('the service on an external store that fails', () => {
         h.fetch('/api/v1/sites/down/graph', { headers: { accept: 'text/turtle' } }),
         h.fetch('/readyz'),
       ]);
-      expect(result.errors?.map((e) => e.extensions?.code), mode).toEqual(['SERVICE_UNAVAILABLE']);
+      expect(
+        result.errors?.map((e) => e.extensions?.code),
+        mode,
+      ).toEqual(['SERVICE_UNAVAILABLE']);
       expect(rest.status, mode).toBe(503);
       expect([ready.status, (await ready.json()).engines.graph], mode).toEqual([503, 'unavailable']);
       endpoint.mode = 'up';
@@ -222,14 +294,17 @@ describe('the service on an external store that fails', () => {
     endpoint.mode = 'fail';
     logged.length = 0;
     try {
-      expect((await h.graphql(query)).errors?.map((e) => [e.extensions?.code, e.message])).toEqual([['SERVICE_UNAVAILABLE', 'The triplestore failed (HTTP 503).']]);
+      expect((await h.graphql(query)).errors?.map((e) => [e.extensions?.code, e.message])).toEqual([
+        ['SERVICE_UNAVAILABLE', 'The triplestore failed (HTTP 503).'],
+      ]);
       expect((await h.fetch('/api/v1/sites/down/graph', { headers: { accept: 'text/turtle' } })).status).toBe(503);
     } finally {
       endpoint.mode = 'up';
     }
     const failures = logged.filter((line) => line.msg === 'The triplestore failed (HTTP 503).');
     expect(failures).toHaveLength(2);
-    for (const line of failures) expect([line.level, line.err?.message]).toEqual([40, 'The SPARQL endpoint answered HTTP 503: overloaded']);
+    for (const line of failures)
+      expect([line.level, line.err?.message]).toEqual([40, 'The SPARQL endpoint answered HTTP 503: overloaded']);
   });
 
   it('stops asking the store when the client goes away', async () => {
@@ -246,7 +321,9 @@ describe('the service on an external store that fails', () => {
     client.abort();
     await request;
     // Well before the deadline would have closed it.
-    await expect.poll(() => endpoint.counts.abandoned! - before, { timeout: 1500, interval: 20 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => endpoint.counts.abandoned! - before, { timeout: 1500, interval: 20 })
+      .toBeGreaterThanOrEqual(1);
     endpoint.mode = 'up';
   });
 
@@ -257,14 +334,22 @@ describe('the service on an external store that fails', () => {
     endpoint.hangAfter = 0;
     let load: Response;
     try {
-      load = await h.fetch('/api/v1/sites/down/graph', { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: `${SITE}ex:AHU2 a brick:AHU .\n` });
+      load = await h.fetch('/api/v1/sites/down/graph', {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle' },
+        body: `${SITE}ex:AHU2 a brick:AHU .\n`,
+      });
     } finally {
       endpoint.hangAfter = undefined;
       endpoint.mode = 'up';
     }
     const seconds = (performance.now() - started) / 1000;
-    const message = 'The triplestore did not answer within 1 s, the deadline of this load, which was stopped. The graph is unchanged: it is as it was before the load.';
-    expect([load.status, await load.json()]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', detail: message, deadlineSeconds: 1, step: 'sending' }]);
+    const message =
+      'The triplestore did not answer within 1 s, the deadline of this load, which was stopped. The graph is unchanged: it is as it was before the load.';
+    expect([load.status, await load.json()]).toEqual([
+      503,
+      { code: 'SERVICE_UNAVAILABLE', detail: message, deadlineSeconds: 1, step: 'sending' },
+    ]);
     expect(seconds).toBeLessThan(3);
     const progress = await (await h.fetch('/api/v1/sites/down/graph/load')).json();
     expect([progress.state, progress.message]).toEqual(['failed', message]);

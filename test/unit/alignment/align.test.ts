@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { align, pairKey, proposalId, type AlignElement, type AlignEntity, type AlignInput } from '../../../src/alignment/align.ts';
+import {
+  align,
+  pairKey,
+  proposalId,
+  type AlignElement,
+  type AlignEntity,
+  type AlignInput,
+} from '../../../src/alignment/align.ts';
 import { classMatcher, unknownTableClasses } from '../../../src/alignment/class-matcher.ts';
 import { coverage } from '../../../src/alignment/coverage.ts';
 import { compareNames, elementNameTokens, nameTokens } from '../../../src/alignment/name-tokens.ts';
@@ -14,12 +21,30 @@ beforeAll(async () => {
 });
 
 const F = 'file-1';
-const element = (globalId: string, ifcClass: string, name: string, storey = '', tag = ''): AlignElement => ({ fileId: F, globalId, ifcClass, name, storey, tag });
+const element = (globalId: string, ifcClass: string, name: string, storey = '', tag = ''): AlignElement => ({
+  fileId: F,
+  globalId,
+  ifcClass,
+  name,
+  storey,
+  tag,
+});
 const floor2 = { iri: 'urn:x:Floor-2', name: 'Floor 2' };
 const floor3 = { iri: 'urn:x:Floor-3', name: 'Floor 3' };
-const entity = (id: string, type: string, extra: Partial<AlignEntity> = {}): AlignEntity => ({ iri: `urn:x:${id}`, id, name: id, type, ifcIds: [], floor: null, ...extra });
+const entity = (id: string, type: string, extra: Partial<AlignEntity> = {}): AlignEntity => ({
+  iri: `urn:x:${id}`,
+  id,
+  name: id,
+  type,
+  ifcIds: [],
+  floor: null,
+  ...extra,
+});
 
-const storeys = [element('S2', 'IFCBUILDINGSTOREY', 'Floor 2', 'Floor 2'), element('S3', 'IFCBUILDINGSTOREY', 'Floor 3', 'Floor 3')];
+const storeys = [
+  element('S2', 'IFCBUILDINGSTOREY', 'Floor 2', 'Floor 2'),
+  element('S3', 'IFCBUILDINGSTOREY', 'Floor 3', 'Floor 3'),
+];
 const floors = [entity('Floor-2', 'Level', { name: 'Floor 2' }), entity('Floor-3', 'Floor', { name: 'Floor 3' })];
 
 describe('name tokens', () => {
@@ -49,14 +74,24 @@ describe('the class table', () => {
       entities: [...floors, entity('HWP-1', 'Hot_Water_Pump', { floor: floor2 })],
       matches,
     });
-    expect(result.proposals.map((p) => [p.globalId, p.entityId])).toEqual(expect.arrayContaining([['S2', 'Floor-2'], ['S3', 'Floor-3'], ['P1', 'HWP-1']]));
+    expect(result.proposals.map((p) => [p.globalId, p.entityId])).toEqual(
+      expect.arrayContaining([
+        ['S2', 'Floor-2'],
+        ['S3', 'Floor-3'],
+        ['P1', 'HWP-1'],
+      ]),
+    );
   });
 });
 
 describe('align()', () => {
   it('proposes each element once and each entity once, the same names first', () => {
     const result = align({
-      elements: [...storeys, element('V1', 'IFCAIRTERMINALBOX', 'VAV 2-03', 'Floor 2'), element('V2', 'IFCAIRTERMINALBOX', 'VAV 2-04', 'Floor 2')],
+      elements: [
+        ...storeys,
+        element('V1', 'IFCAIRTERMINALBOX', 'VAV 2-03', 'Floor 2'),
+        element('V2', 'IFCAIRTERMINALBOX', 'VAV 2-04', 'Floor 2'),
+      ],
       entities: [...floors, entity('VAV-2-03', 'VAV', { floor: floor2 }), entity('VAV-2-04', 'VAV', { floor: floor2 })],
       matches,
     });
@@ -71,7 +106,11 @@ describe('align()', () => {
 
   it('never proposes walls, slabs or ducts, nor an entity of another class', () => {
     const result = align({
-      elements: [element('W', 'IFCWALL', 'VAV-2-03'), element('D', 'IFCDUCTSEGMENT', 'VAV-2-03'), element('B', 'IFCBOILER', 'VAV-2-03')],
+      elements: [
+        element('W', 'IFCWALL', 'VAV-2-03'),
+        element('D', 'IFCDUCTSEGMENT', 'VAV-2-03'),
+        element('B', 'IFCBOILER', 'VAV-2-03'),
+      ],
       entities: [entity('VAV-2-03', 'VAV')],
       matches,
     });
@@ -92,30 +131,50 @@ describe('align()', () => {
 
   it('finds a pair by its IFC tag when the name is a family name', () => {
     const result = align({
-      elements: [element('P', 'IFCPUMP', 'Pump - Inline: 50mm: 312456', '', 'CHWP-1'), element('Q', 'IFCPUMP', 'Pump - Inline: 50mm: 312457', '', 'HWP-1')],
+      elements: [
+        element('P', 'IFCPUMP', 'Pump - Inline: 50mm: 312456', '', 'CHWP-1'),
+        element('Q', 'IFCPUMP', 'Pump - Inline: 50mm: 312457', '', 'HWP-1'),
+      ],
       entities: [entity('HWP-1', 'Hot_Water_Pump'), entity('CHWP-1', 'Chilled_Water_Pump')],
       matches,
     });
-    expect(result.proposals.map((p) => [p.globalId, p.entityId])).toEqual([['P', 'CHWP-1'], ['Q', 'HWP-1']].sort());
+    expect(result.proposals.map((p) => [p.globalId, p.entityId])).toEqual(
+      [
+        ['P', 'CHWP-1'],
+        ['Q', 'HWP-1'],
+      ].sort(),
+    );
     expect(result.proposals[0]!.evidence.some((e) => e.kind === 'tag')).toBe(true);
   });
 
   it('takes connectivity through the ports against feeds', () => {
     // Two unnamed pumps: only what they connect to tells them apart.
     const result = align({
-      elements: [element('B', 'IFCBOILER', 'B-1'), element('C', 'IFCCHILLER', 'CH-1'), element('P1', 'IFCPUMP', 'Pump'), element('P2', 'IFCPUMP', 'Pump')],
+      elements: [
+        element('B', 'IFCBOILER', 'B-1'),
+        element('C', 'IFCCHILLER', 'CH-1'),
+        element('P1', 'IFCPUMP', 'Pump'),
+        element('P2', 'IFCPUMP', 'Pump'),
+      ],
       entities: [
         entity('B-1', 'Boiler', { connected: ['urn:x:HWP-1'] }),
         entity('CH-1', 'Chiller', { connected: ['urn:x:CHWP-1'] }),
         entity('HWP-1', 'Hot_Water_Pump', { connected: ['urn:x:B-1'] }),
         entity('CHWP-1', 'Chilled_Water_Pump', { connected: ['urn:x:CH-1'] }),
       ],
-      connections: [[F, 'P1', 'C'], [F, 'P2', 'B']],
+      connections: [
+        [F, 'P1', 'C'],
+        [F, 'P2', 'B'],
+      ],
       matches,
     });
-    const pumps = Object.fromEntries(result.proposals.filter((p) => p.ifcClass === 'IFCPUMP').map((p) => [p.globalId, p.entityId]));
+    const pumps = Object.fromEntries(
+      result.proposals.filter((p) => p.ifcClass === 'IFCPUMP').map((p) => [p.globalId, p.entityId]),
+    );
     expect(pumps).toEqual({ P1: 'CHWP-1', P2: 'HWP-1' });
-    expect(result.proposals.find((p) => p.globalId === 'P1')!.evidence.some((e) => e.kind === 'connectivity')).toBe(true);
+    expect(result.proposals.find((p) => p.globalId === 'P1')!.evidence.some((e) => e.kind === 'connectivity')).toBe(
+      true,
+    );
   });
 
   it('keeps links the graph states as accepted and proposes nothing else for them', () => {
@@ -131,26 +190,40 @@ describe('align()', () => {
   });
 
   it('never proposes a rejected pair again, and lists it as rejected', () => {
-    const input = { elements: [element('V1', 'IFCAIRTERMINALBOX', 'VAV-1')], entities: [entity('VAV-1', 'VAV'), entity('VAV-9', 'VAV')], matches };
+    const input = {
+      elements: [element('V1', 'IFCAIRTERMINALBOX', 'VAV-1')],
+      entities: [entity('VAV-1', 'VAV'), entity('VAV-9', 'VAV')],
+      matches,
+    };
     const rejected = new Set([pairKey(F, 'V1', 'urn:x:VAV-1')]);
     const result = align({ ...input, rejected });
     expect(result.proposals.map((p) => [p.entityId, p.status])).toEqual([['VAV-1', 'rejected']]);
   });
 
   it('gives a pair the same id every call', () => {
-    const input = { elements: [element('V1', 'IFCAIRTERMINALBOX', 'VAV-1')], entities: [entity('VAV-1', 'VAV')], matches };
+    const input = {
+      elements: [element('V1', 'IFCAIRTERMINALBOX', 'VAV-1')],
+      entities: [entity('VAV-1', 'VAV')],
+      matches,
+    };
     expect(align(input).proposals[0]!.id).toBe(align(input).proposals[0]!.id);
     expect(align(input).proposals[0]!.id).toBe(proposalId(F, 'V1', 'urn:x:VAV-1'));
   });
 
   it('scores a large building from an index of names, not every pair', () => {
     const n = 2000;
-    const elements = Array.from({ length: n }, (_, i) => element(`V${i}`, 'IFCAIRTERMINALBOX', `VAV ${Math.floor(i / 100)}-${i % 100}`));
-    const entities = Array.from({ length: n }, (_, i) => entity(`VAV-${Math.floor(i / 100)}-${String(i % 100).padStart(2, '0')}`, 'VAV'));
+    const elements = Array.from({ length: n }, (_, i) =>
+      element(`V${i}`, 'IFCAIRTERMINALBOX', `VAV ${Math.floor(i / 100)}-${i % 100}`),
+    );
+    const entities = Array.from({ length: n }, (_, i) =>
+      entity(`VAV-${Math.floor(i / 100)}-${String(i % 100).padStart(2, '0')}`, 'VAV'),
+    );
     const started = performance.now();
     const result = align({ elements, entities, matches });
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(result.proposals.filter((p) => `VAV-${p.ifcName.slice(4).replace(/-(\d)$/, '-0$1')}` === p.entityId)).toHaveLength(n);
+    expect(
+      result.proposals.filter((p) => `VAV-${p.ifcName.slice(4).replace(/-(\d)$/, '-0$1')}` === p.entityId),
+    ).toHaveLength(n);
   });
 });
 
@@ -158,8 +231,17 @@ describe('coverage()', () => {
   it('counts elements mapped, proposed and unmatched per class and storey, and lists entities without an element', () => {
     const report = coverage(
       align({
-        elements: [element('V1', 'IFCAIRTERMINALBOX', 'VAV-1', 'L1'), element('V2', 'IFCAIRTERMINALBOX', 'VAV-2', 'L1'), element('X', 'IFCAIRTERMINALBOX', 'Diffuser 7', 'L2'), element('W', 'IFCWALL', 'Wall', 'L1')],
-        entities: [entity('VAV-1', 'VAV', { ifcIds: ['V1'] }), entity('VAV-2', 'VAV'), entity('HWP-1', 'Hot_Water_Pump', { floor: floor2 })],
+        elements: [
+          element('V1', 'IFCAIRTERMINALBOX', 'VAV-1', 'L1'),
+          element('V2', 'IFCAIRTERMINALBOX', 'VAV-2', 'L1'),
+          element('X', 'IFCAIRTERMINALBOX', 'Diffuser 7', 'L2'),
+          element('W', 'IFCWALL', 'Wall', 'L1'),
+        ],
+        entities: [
+          entity('VAV-1', 'VAV', { ifcIds: ['V1'] }),
+          entity('VAV-2', 'VAV'),
+          entity('HWP-1', 'Hot_Water_Pump', { floor: floor2 }),
+        ],
         matches,
       }),
     );
@@ -169,7 +251,12 @@ describe('coverage()', () => {
       ['X', 'unmatched', null],
     ]);
     expect(report.byClass).toEqual({ IFCAIRTERMINALBOX: { mapped: 1, proposed: 1, unmatched: 1 } });
-    expect(report.byStorey).toEqual({ L1: { mapped: 1, proposed: 1, unmatched: 0 }, L2: { mapped: 0, proposed: 0, unmatched: 1 } });
-    expect(report.entitiesWithoutElement).toEqual([{ entityId: 'HWP-1', entityType: 'Hot_Water_Pump', storey: 'Floor 2' }]);
+    expect(report.byStorey).toEqual({
+      L1: { mapped: 1, proposed: 1, unmatched: 0 },
+      L2: { mapped: 0, proposed: 0, unmatched: 1 },
+    });
+    expect(report.entitiesWithoutElement).toEqual([
+      { entityId: 'HWP-1', entityType: 'Hot_Water_Pump', storey: 'Floor 2' },
+    ]);
   });
 });

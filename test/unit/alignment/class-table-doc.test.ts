@@ -10,7 +10,10 @@ const render = () =>
   [
     '| IFC class | Brick classes (and their subclasses) | group |',
     '|---|---|---|',
-    ...IFC_BRICK_CLASSES.map((e) => `| ${e.ifc}${e.generic ? ' (IFC 2x3, generic)' : ''} | ${e.brick.map((b) => `\`${b}\``).join(', ')} | ${e.group} |`),
+    ...IFC_BRICK_CLASSES.map(
+      (e) =>
+        `| ${e.ifc}${e.generic ? ' (IFC 2x3, generic)' : ''} | ${e.brick.map((b) => `\`${b}\``).join(', ')} | ${e.group} |`,
+    ),
   ].join('\n');
 
 describe('docs/ifc-alignment.md', () => {

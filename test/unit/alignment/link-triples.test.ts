@@ -9,10 +9,14 @@ const parse = (text: string) => new N3.Parser({ format: 'N-Triples' }).parse(tex
 
 describe('linkTriples()', () => {
   it('states a link in the shape the demo graph uses, with the IFC file as its project', () => {
-    const quads = parse(linkTriples([{ entityIri: 'urn:x:VAV-1', globalId: 'gid-1', fileId: 'f1', fileName: 'tower.ifc' }]));
+    const quads = parse(
+      linkTriples([{ entityIri: 'urn:x:VAV-1', globalId: 'gid-1', fileId: 'f1', fileName: 'tower.ifc' }]),
+    );
     const reference = quads.find((q) => q.predicate.value === `${REF}hasExternalReference`)!;
     expect(reference.subject.value).toBe('urn:x:VAV-1');
-    const about = quads.filter((q) => q.subject.equals(reference.object)).map((q) => [q.predicate.value, q.object.value]);
+    const about = quads
+      .filter((q) => q.subject.equals(reference.object))
+      .map((q) => [q.predicate.value, q.object.value]);
     expect(about).toEqual(
       expect.arrayContaining([
         ['http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `${REF}IFCReference`],

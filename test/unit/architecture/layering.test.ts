@@ -20,7 +20,10 @@ interface Import {
 function fencedBlock(markdown: string, language: string): string[] {
   const block = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```', 'm').exec(markdown);
   if (!block) throw new Error(`docs/architecture.md has no \`\`\`${language} block`);
-  return block[1]!.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return block[1]!
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }
 
 /** The units (folders, and files at the top of src/) in the block's order, top to bottom. */
@@ -43,7 +46,8 @@ function readImports(): Import[] {
     const lineAt = (pos: number) => text.slice(0, pos).split('\n').length;
     const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => ({ name: f.fileName, pos: f.pos }));
     // A worker is a dependency too, though named by a URL rather than imported.
-    for (const m of text.matchAll(/new URL\(\s*'(\.[^']+\.(?:ts|mts|mjs))'\s*,\s*import\.meta\.url/g)) specifiers.push({ name: m[1]!, pos: m.index });
+    for (const m of text.matchAll(/new URL\(\s*'(\.[^']+\.(?:ts|mts|mjs))'\s*,\s*import\.meta\.url/g))
+      specifiers.push({ name: m[1]!, pos: m.index });
     for (const { name, pos } of specifiers) {
       if (!name.startsWith('.')) continue;
       const target = resolve(dirname(path), name);
@@ -60,19 +64,25 @@ const describeImport = (i: Import) => `${i.from}:${i.line} imports ${i.to}`;
 /** What breaks the layering: unknown units, arrows up or sideways, folders importing each other. */
 function layeringViolations(imports: readonly Import[], layers: readonly string[], units: readonly string[]): string[] {
   const rank = new Map(layers.map((unit, i) => [unit, i]));
-  const problems = units.filter((u) => !rank.has(u)).map((u) => `src/${u} belongs to no part: add it to the layers block of docs/architecture.md`);
+  const problems = units
+    .filter((u) => !rank.has(u))
+    .map((u) => `src/${u} belongs to no part: add it to the layers block of docs/architecture.md`);
   const arrows = new Map<string, Import>();
   for (const i of imports) {
     const from = unitOf(resolve(root, i.from));
     const to = unitOf(resolve(root, i.to));
     if (from === to || !rank.has(from) || !rank.has(to)) continue;
     if (!arrows.has(`${from} ${to}`)) arrows.set(`${from} ${to}`, i);
-    if (rank.get(to)! < rank.get(from)!) problems.push(`${describeImport(i)}: ${from} may not import ${to}, which comes before it in docs/architecture.md`);
+    if (rank.get(to)! < rank.get(from)!)
+      problems.push(
+        `${describeImport(i)}: ${from} may not import ${to}, which comes before it in docs/architecture.md`,
+      );
   }
   for (const [pair, i] of arrows) {
     const [from, to] = pair.split(' ') as [string, string];
     const back = arrows.get(`${to} ${from}`);
-    if (back && from < to) problems.push(`${from} and ${to} import each other: ${describeImport(i)}; ${describeImport(back)}`);
+    if (back && from < to)
+      problems.push(`${from} and ${to} import each other: ${describeImport(i)}; ${describeImport(back)}`);
   }
   return problems;
 }
@@ -109,7 +119,13 @@ function fileLoops(imports: readonly Import[]): string[][] {
 describe('the layering of src/ (docs/architecture.md)', () => {
   const layers = readLayers(doc);
   const imports = readImports();
-  const units = [...new Set(readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory() || /\.ts$/.test(e.name)).map((e) => e.name))];
+  const units = [
+    ...new Set(
+      readdirSync(src, { withFileTypes: true })
+        .filter((e) => e.isDirectory() || /\.ts$/.test(e.name))
+        .map((e) => e.name),
+    ),
+  ];
 
   it('reads the real imports of src/', () => {
     expect(imports.length).toBeGreaterThan(500);
@@ -145,7 +161,9 @@ describe('the layering of src/ (docs/architecture.md)', () => {
       { from: 'src/graphql/b.ts', to: 'src/store/a.ts', line: 1 },
       { from: 'src/redis/c.ts', to: 'src/db/d.ts', line: 2 },
     ];
-    expect(layeringViolations(fake, ['graphql', 'store', 'db', 'redis'], ['graphql', 'store', 'db', 'redis', 'stray'])).toEqual([
+    expect(
+      layeringViolations(fake, ['graphql', 'store', 'db', 'redis'], ['graphql', 'store', 'db', 'redis', 'stray']),
+    ).toEqual([
       'src/stray belongs to no part: add it to the layers block of docs/architecture.md',
       'src/store/a.ts:3 imports src/graphql/b.ts: store may not import graphql, which comes before it in docs/architecture.md',
       'src/redis/c.ts:2 imports src/db/d.ts: redis may not import db, which comes before it in docs/architecture.md',

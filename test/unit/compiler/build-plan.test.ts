@@ -70,7 +70,14 @@ describe('root plan', () => {
           key: 'points',
           relation: 'Equipment.points',
           args: { recursive: false },
-          selection: { kind: 'Point', attributes: ['unit'], fields: [{ key: 'id', scalar: 'id' }, { key: 'unit', scalar: 'unit' }] },
+          selection: {
+            kind: 'Point',
+            attributes: ['unit'],
+            fields: [
+              { key: 'id', scalar: 'id' },
+              { key: 'unit', scalar: 'unit' },
+            ],
+          },
         },
         {
           key: 'location',
@@ -141,7 +148,10 @@ describe('aliases', () => {
   });
 
   it('give aliased root fields their own plans and constraints', () => {
-    const plans = planDocument(ontology, '{ ahus: equipment(siteId: "s", is: "AHU") { id } vavs: equipment(siteId: "s", is: "VAV") { id } }');
+    const plans = planDocument(
+      ontology,
+      '{ ahus: equipment(siteId: "s", is: "AHU") { id } vavs: equipment(siteId: "s", is: "VAV") { id } }',
+    );
     expect([...plans.keys()]).toEqual(['ahus', 'vavs']);
     expect(plans.get('ahus')!.constraints.map(printConstraint)).toContainEqual({ type: 'class', is: 'brick:AHU' });
     expect(plans.get('vavs')!.constraints.map(printConstraint)).toContainEqual({ type: 'class', is: 'brick:VAV' });
@@ -200,7 +210,9 @@ describe('fragments', () => {
   });
 
   it('applies a fragment on the KgEntity union to every member type', () => {
-    const p = plan('{ entityByIfcId(siteId: "s", ifcId: "abc") { ... on KgEntity { ... on Building { id } ... on System { id } } } }');
+    const p = plan(
+      '{ entityByIfcId(siteId: "s", ifcId: "abc") { ... on KgEntity { ... on Building { id } ... on System { id } } } }',
+    );
     const union = printUnion(unionOf(p));
     expect(union.Building!.fields).toEqual([{ key: 'id', scalar: 'id' }]);
     expect(union.System!.fields).toEqual([{ key: 'id', scalar: 'id' }]);
@@ -233,7 +245,9 @@ describe('@skip and @include', () => {
   });
 
   it('does not request an attribute for a skipped field', () => {
-    const p = plan('query ($no: Boolean!) { point(siteId: "s") { id ts: timeseriesId @include(if: $no) } }', { no: false });
+    const p = plan('query ($no: Boolean!) { point(siteId: "s") { id ts: timeseriesId @include(if: $no) } }', {
+      no: false,
+    });
     expect([...selectionOf(p).attributes]).toEqual([]);
   });
 });
@@ -325,7 +339,9 @@ describe('maxDepth', () => {
   });
 
   it('rejects a bad value passed as a variable', () => {
-    expect(planningError('query ($d: Int) { equipment(siteId: "s") { upstream(maxDepth: $d) { id } } }', { d: 0 }).code).toBe('BAD_USER_INPUT');
+    expect(
+      planningError('query ($d: Int) { equipment(siteId: "s") { upstream(maxDepth: $d) { id } } }', { d: 0 }).code,
+    ).toBe('BAD_USER_INPUT');
   });
 
   it('keeps 1 and leaves an absent bound undefined', () => {
@@ -336,7 +352,8 @@ describe('maxDepth', () => {
 });
 
 describe('attributes', () => {
-  const attributesFor = (fields: string) => [...selectionOf(plan(`{ point(siteId: "s") { ${fields} } }`)).attributes].sort();
+  const attributesFor = (fields: string) =>
+    [...selectionOf(plan(`{ point(siteId: "s") { ${fields} } }`)).attributes].sort();
 
   it('requests none for fields built from types and labels', () => {
     expect(attributesFor('uri id name type typeHierarchy')).toEqual([]);
@@ -371,11 +388,16 @@ describe('attributes', () => {
 });
 
 describe('root constraints', () => {
-  const constraintsOf = (source: string) => plan(source).constraints.map(printConstraint).filter((c) => c.type !== 'kind');
+  const constraintsOf = (source: string) =>
+    plan(source)
+      .constraints.map(printConstraint)
+      .filter((c) => c.type !== 'kind');
 
   it('start with the kind of the root query', () => {
     const p = plan('{ zone(siteId: "s") { id } }');
-    expect(p.constraints.map(printConstraint)).toEqual([{ type: 'kind', kind: 'Zone', classes: ontology.kindClasses('Zone').size }]);
+    expect(p.constraints.map(printConstraint)).toEqual([
+      { type: 'kind', kind: 'Zone', classes: ontology.kindClasses('Zone').size },
+    ]);
     const kind = p.constraints[0];
     expect(kind?.type === 'kind' && kind.classes).toContain(`${BRICK}HVAC_Zone`);
   });
@@ -388,14 +410,18 @@ describe('root constraints', () => {
   });
 
   it('maps locationId to inLocation by id, and locationName to inLocation by name', () => {
-    expect(constraintsOf('{ equipment(siteId: "s", locationId: "Floor1") { id } }')).toEqual([{ type: 'inLocation', location: { id: 'Floor1' } }]);
+    expect(constraintsOf('{ equipment(siteId: "s", locationId: "Floor1") { id } }')).toEqual([
+      { type: 'inLocation', location: { id: 'Floor1' } },
+    ]);
     expect(constraintsOf('{ equipment(siteId: "s", locationName: "Floor") { id } }')).toEqual([
       { type: 'inLocation', location: { name: { value: 'Floor', match: 'CONTAINS' } } },
     ]);
   });
 
   it('gives inLocation the Location kind classes to find the location among', () => {
-    const c = plan('{ zone(siteId: "s", locationId: "Floor1") { id } }').constraints.find((x) => x.type === 'inLocation');
+    const c = plan('{ zone(siteId: "s", locationId: "Floor1") { id } }').constraints.find(
+      (x) => x.type === 'inLocation',
+    );
     expect(c?.type === 'inLocation' && c.locationClasses).toEqual([...ontology.kindClasses('Location')].sort());
   });
 
@@ -407,7 +433,9 @@ describe('root constraints', () => {
   });
 
   it('maps the point arguments: equipmentId, equipmentIs, zoneId', () => {
-    expect(constraintsOf('{ point(siteId: "s", equipmentId: "VAV1", equipmentIs: "VAV", zoneId: "Z1") { id } }')).toEqual([
+    expect(
+      constraintsOf('{ point(siteId: "s", equipmentId: "VAV1", equipmentIs: "VAV", zoneId: "Z1") { id } }'),
+    ).toEqual([
       { type: 'ofEquipment', equipment: { id: 'VAV1' } },
       { type: 'equipmentClass', is: 'brick:VAV' },
       { type: 'ofZone', zone: { id: 'Z1' } },
@@ -415,13 +443,21 @@ describe('root constraints', () => {
   });
 
   it('maps hasProperty and propertyValue to one property constraint, either alone or both', () => {
-    expect(constraintsOf('{ system(siteId: "s", hasProperty: "area") { id } }')).toEqual([{ type: 'property', name: { localName: 'area' }, value: undefined }]);
-    expect(constraintsOf('{ system(siteId: "s", propertyValue: "42") { id } }')).toEqual([{ type: 'property', name: undefined, value: '42' }]);
-    expect(constraintsOf('{ zone(siteId: "s", hasProperty: "area", propertyValue: "42") { id } }')).toEqual([{ type: 'property', name: { localName: 'area' }, value: '42' }]);
+    expect(constraintsOf('{ system(siteId: "s", hasProperty: "area") { id } }')).toEqual([
+      { type: 'property', name: { localName: 'area' }, value: undefined },
+    ]);
+    expect(constraintsOf('{ system(siteId: "s", propertyValue: "42") { id } }')).toEqual([
+      { type: 'property', name: undefined, value: '42' },
+    ]);
+    expect(constraintsOf('{ zone(siteId: "s", hasProperty: "area", propertyValue: "42") { id } }')).toEqual([
+      { type: 'property', name: { localName: 'area' }, value: '42' },
+    ]);
   });
 
   it('reads hasProperty as a predicate IRI when it is one (full, or prefixed with a known prefix), else as a local name', () => {
-    const nameOf = (text: string) => (constraintsOf(`{ zone(siteId: "s", hasProperty: ${JSON.stringify(text)}) { id } }`)[0] as { name: unknown }).name;
+    const nameOf = (text: string) =>
+      (constraintsOf(`{ zone(siteId: "s", hasProperty: ${JSON.stringify(text)}) { id } }`)[0] as { name: unknown })
+        .name;
     expect(nameOf('https://example.org/f#area')).toEqual({ iri: 'https://example.org/f#area' });
     expect(nameOf('brick:area')).toEqual({ iri: 'https://brickschema.org/schema/Brick#area' });
     expect(nameOf('ex:area')).toEqual({ iri: 'ex:area' });
@@ -429,7 +465,9 @@ describe('root constraints', () => {
   });
 
   it('reads location’s locationId as the id of the location itself', () => {
-    expect(constraintsOf('{ location(siteId: "s", locationId: "Room_101") { id } }')).toEqual([{ type: 'id', id: 'Room_101' }]);
+    expect(constraintsOf('{ location(siteId: "s", locationId: "Room_101") { id } }')).toEqual([
+      { type: 'id', id: 'Room_101' },
+    ]);
   });
 
   it('gives entityByIfcId only the ifcId constraint, with no kind', () => {
@@ -439,13 +477,30 @@ describe('root constraints', () => {
   });
 
   it('combines every point argument in one plan', () => {
-    const types = plan(`{ point(siteId: "s", id: "T1", name: "temp", equipmentId: "VAV1", locationId: "F1", zoneId: "Z1",
-      systemId: "AIR", is: "Sensor", equipmentIs: "VAV", hasProperty: "p", propertyValue: "v") { id } }`).constraints.map((c) => c.type);
-    expect(types).toEqual(['kind', 'id', 'name', 'class', 'inLocation', 'ofEquipment', 'equipmentClass', 'ofZone', 'inSystem', 'property']);
+    const types =
+      plan(`{ point(siteId: "s", id: "T1", name: "temp", equipmentId: "VAV1", locationId: "F1", zoneId: "Z1",
+      systemId: "AIR", is: "Sensor", equipmentIs: "VAV", hasProperty: "p", propertyValue: "v") { id } }`).constraints.map(
+        (c) => c.type,
+      );
+    expect(types).toEqual([
+      'kind',
+      'id',
+      'name',
+      'class',
+      'inLocation',
+      'ofEquipment',
+      'equipmentClass',
+      'ofZone',
+      'inSystem',
+      'property',
+    ]);
   });
 
   it('reads arguments from variables', () => {
-    const p = plan('query ($loc: String, $is: String) { equipment(siteId: "s", locationId: $loc, is: $is) { id } }', { loc: 'F2', is: 'Fan' });
+    const p = plan('query ($loc: String, $is: String) { equipment(siteId: "s", locationId: $loc, is: $is) { id } }', {
+      loc: 'F2',
+      is: 'Fan',
+    });
     expect(p.constraints.map(printConstraint).filter((c) => c.type !== 'kind')).toEqual([
       { type: 'class', is: 'brick:Fan' },
       { type: 'inLocation', location: { id: 'F2' } },

@@ -18,21 +18,32 @@ beforeAll(async () => {
   ontology = await loadDerivedOntology();
 });
 
-const valuesIn = (query: string, variable: string) => contentsOf(parseSelect(query).where ?? []).values.flatMap((v) => valuesOf(v, variable) ?? []);
+const valuesIn = (query: string, variable: string) =>
+  contentsOf(parseSelect(query).where ?? []).values.flatMap((v) => valuesOf(v, variable) ?? []);
 
 describe('the compiler without a store', () => {
   it('imports nothing of the store, the readings or the executor', () => {
     const imports = readdirSync(COMPILER)
       .filter((file) => file.endsWith('.ts'))
-      .flatMap((file) => [...readFileSync(`${COMPILER}${file}`, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => `${file}: ${m[1]}`));
+      .flatMap((file) =>
+        [...readFileSync(`${COMPILER}${file}`, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map(
+          (m) => `${file}: ${m[1]}`,
+        ),
+      );
     expect(imports.filter((line) => /'?\.\.\/(store|readings|query)\//.test(line))).toEqual([]);
   });
 
   it('runs no query: no file of the compiler waits on anything or takes a runner', () => {
     const waiting = readdirSync(COMPILER)
       .filter((file) => file.endsWith('.ts'))
-      .flatMap((file) => readFileSync(`${COMPILER}${file}`, 'utf8').split('\n').map((line, i) => `${file}:${i + 1}: ${line.trim()}`))
-      .filter((line) => /\b(async|await|Promise<|QueryRunner|SelectRunner)\b/.test(line.replace(/^[^:]+:\d+: (\*|\/\/).*/, '')));
+      .flatMap((file) =>
+        readFileSync(`${COMPILER}${file}`, 'utf8')
+          .split('\n')
+          .map((line, i) => `${file}:${i + 1}: ${line.trim()}`),
+      )
+      .filter((line) =>
+        /\b(async|await|Promise<|QueryRunner|SelectRunner)\b/.test(line.replace(/^[^:]+:\d+: (\*|\/\/).*/, '')),
+      );
     expect(waiting).toEqual([]);
   });
 
@@ -40,10 +51,20 @@ describe('the compiler without a store', () => {
     const plan = planOne(ontology, '{ equipment(siteId: "s", is: "AHU") { id points { id } } }');
     const root = rootQuery(plan, new Set())!;
     expect(valuesIn(serialize(root), 'c1_k')).toContain('https://brickschema.org/schema/Brick#AHU');
-    const field = (plan.selection as Extract<RootPlan['selection'], { kind: unknown }>).fields.find((f) => f.type === 'relation')!;
+    const field = (plan.selection as Extract<RootPlan['selection'], { kind: unknown }>).fields.find(
+      (f) => f.type === 'relation',
+    )!;
     if (field.type !== 'relation') throw new Error('no relation');
     const parents = ['urn:x#AHU1', 'urn:x#AHU2', 'urn:x#AHU3'];
-    const children = relationQuery(plan.graph, field.relation, field.args, parents, field.selection.attributes, undefined, {});
+    const children = relationQuery(
+      plan.graph,
+      field.relation,
+      field.args,
+      parents,
+      field.selection.attributes,
+      undefined,
+      {},
+    );
     expect(valuesIn(serialize(children), 'parent').sort()).toEqual(parents);
   });
 
@@ -56,7 +77,10 @@ describe('the compiler without a store', () => {
       graph: 'urn:bkg:site:s',
       kind: 'Point',
       answer: 'list',
-      constraints: [{ type: 'kind', kind: 'Point', classes: ontology.sortedKindClasses('Point') }, { type: 'timeseries', ids: ['ts-1', hostile] }],
+      constraints: [
+        { type: 'kind', kind: 'Point', classes: ontology.sortedKindClasses('Point') },
+        { type: 'timeseries', ids: ['ts-1', hostile] },
+      ],
       selection: { kind: 'Point', attributes: new Set(['timeseries']), fields: [] },
     };
     const query = rootQuery(plan, new Set(['timeseries']))!;

@@ -32,7 +32,11 @@ describe('filter text limits', () => {
       }
     })() as AppError;
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ code: 'BAD_USER_INPUT', status: 400, details: { argument: 'locationName', maxLength: MAX_NAME_LENGTH } });
+    expect(refused).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      status: 400,
+      details: { argument: 'locationName', maxLength: MAX_NAME_LENGTH },
+    });
     expect(refused.message).toContain('"locationName"');
     expect(refused.message).toContain('1,000');
   });

@@ -6,13 +6,31 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSchema, executeSync, parse, validate, type GraphQLResolveInfo } from 'graphql';
 import { buildPlan } from '../../../src/compiler/build-plan.ts';
-import type { ClassFilter, Constraint, FieldPlan, RootPlan, RootQueryName, Selection, UnionSelection } from '../../../src/compiler/plan.ts';
+import type {
+  ClassFilter,
+  Constraint,
+  FieldPlan,
+  RootPlan,
+  RootQueryName,
+  Selection,
+  UnionSelection,
+} from '../../../src/compiler/plan.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import { compactIri } from '../../../src/ontology/prefixes.ts';
 
-export const schema = buildSchema(readFileSync(fileURLToPath(new URL('../../../src/graphql/schema.graphql', import.meta.url)), 'utf8'));
+export const schema = buildSchema(
+  readFileSync(fileURLToPath(new URL('../../../src/graphql/schema.graphql', import.meta.url)), 'utf8'),
+);
 
-const ROOT_QUERIES: readonly RootQueryName[] = ['building', 'equipment', 'point', 'zone', 'system', 'location', 'entityByIfcId'];
+const ROOT_QUERIES: readonly RootQueryName[] = [
+  'building',
+  'equipment',
+  'point',
+  'zone',
+  'system',
+  'location',
+  'entityByIfcId',
+];
 const SINGLE: ReadonlySet<RootQueryName> = new Set(['location', 'entityByIfcId']);
 
 /**
@@ -20,7 +38,11 @@ const SINGLE: ReadonlySet<RootQueryName> = new Set(['location', 'entityByIfcId']
  * the root fields and coerces arguments and variables; each root resolver calls `buildPlan` exactly
  * as src/graphql/resolvers.ts does. A planning error is rethrown as the error `buildPlan` threw.
  */
-export function planDocument(ontology: Ontology, source: string, variableValues: Record<string, unknown> = {}): Map<string, RootPlan> {
+export function planDocument(
+  ontology: Ontology,
+  source: string,
+  variableValues: Record<string, unknown> = {},
+): Map<string, RootPlan> {
   const document = parse(source);
   const invalid = validate(schema, document);
   if (invalid.length > 0) throw new Error(`Invalid test document: ${invalid.map((e) => e.message).join('; ')}`);
@@ -93,7 +115,11 @@ function printField(field: FieldPlan): PrintedField {
 
 /** A selection as plain data: attributes sorted, fields in selection order. */
 export function printSelection(selection: Selection): PrintedSelection {
-  return { kind: selection.kind, attributes: [...selection.attributes].sort(), fields: selection.fields.map(printField) };
+  return {
+    kind: selection.kind,
+    attributes: [...selection.attributes].sort(),
+    fields: selection.fields.map(printField),
+  };
 }
 
 /** A union selection as an object keyed by member kind. */

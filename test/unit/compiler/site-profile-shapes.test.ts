@@ -16,7 +16,12 @@ const textOf = (query: SelectQuery) => serialize(query).replace(/\s+/g, ' ');
 const BRICK = 'https://brickschema.org/schema/Brick#';
 const A = 'https://example.org/a#';
 const B = 'https://example.org/b/';
-const POINT_PREDICATES = [`${BRICK}hasPoint`, 'https://w3id.org/rec#hasPoint', `${BRICK}isPointOf`, 'https://w3id.org/rec#isPointOf'];
+const POINT_PREDICATES = [
+  `${BRICK}hasPoint`,
+  'https://w3id.org/rec#hasPoint',
+  `${BRICK}isPointOf`,
+  'https://w3id.org/rec#isPointOf',
+];
 
 const kind = (k: EntityKind): Constraint => ({ type: 'kind', kind: k, classes: [`${BRICK}${k}`] });
 
@@ -53,7 +58,9 @@ function read(k: EntityKind, constraints: Constraint[], p: SiteProfile | undefin
   if (!query) return undefined;
   const contents = contentsOf(parseSelect(query).where ?? []);
   const values = (variable: string) => contents.values.flatMap((v) => valuesOf(v, variable) ?? []);
-  const pathPredicates = contents.triples.flatMap(({ triple }) => ('items' in triple.predicate ? JSON.stringify(triple.predicate) : []));
+  const pathPredicates = contents.triples.flatMap(({ triple }) =>
+    'items' in triple.predicate ? JSON.stringify(triple.predicate) : [],
+  );
   return { text: textOf(query), values, pathPredicates };
 }
 
@@ -68,7 +75,11 @@ describe('rootQuery with a site profile', () => {
   });
 
   it('anchors an equipment given by id on its candidate IRIs, tested for its kind by the ontology’s marks, the untyped equipment left out when none is a candidate', () => {
-    const q = read('Point', [{ type: 'ofEquipment', equipment: { id: 'AHU1' }, equipmentClasses: [`${BRICK}AHU`] }], profile())!;
+    const q = read(
+      'Point',
+      [{ type: 'ofEquipment', equipment: { id: 'AHU1' }, equipmentClasses: [`${BRICK}AHU`] }],
+      profile(),
+    )!;
     expect(q.values('c1_a')).toEqual([`${A}AHU1`, `${B}AHU1`]);
     expect(q.values('c1_k')).toEqual([]);
     expect(q.text).toContain('?c1_a rdf:type ?c1_k. GRAPH <urn:bkg:ontology> { ?c1_k bkg:kind bkg:Equipment. }');
@@ -76,7 +87,11 @@ describe('rootQuery with a site profile', () => {
   });
 
   it('keeps, of the profile’s untyped equipment, the candidates an id can be (kinds add up)', () => {
-    const q = read('Point', [{ type: 'ofEquipment', equipment: { id: 'LCP1' }, equipmentClasses: [`${BRICK}AHU`] }], profile())!;
+    const q = read(
+      'Point',
+      [{ type: 'ofEquipment', equipment: { id: 'LCP1' }, equipmentClasses: [`${BRICK}AHU`] }],
+      profile(),
+    )!;
     // The candidates, then the one of them the profile knows by its links alone.
     expect(q.values('c1_a')).toEqual([`${A}LCP1`, `${B}LCP1`, `${A}LCP1`]);
     expect(q.text).toContain('UNION');
@@ -100,8 +115,17 @@ describe('rootQuery with a site profile', () => {
   });
 
   it('generates from the predicates a property name resolves to, with the value tested', () => {
-    const q = read('Equipment', [{ type: 'property', name: { localName: 'controllerName' }, value: 'DDC-1' }], profile())!;
-    expect(q.values('prop_p')).toEqual([`${A}controllerName`, `${B}controllerName`, `${A}controllerName`, `${B}controllerName`]);
+    const q = read(
+      'Equipment',
+      [{ type: 'property', name: { localName: 'controllerName' }, value: 'DDC-1' }],
+      profile(),
+    )!;
+    expect(q.values('prop_p')).toEqual([
+      `${A}controllerName`,
+      `${B}controllerName`,
+      `${A}controllerName`,
+      `${B}controllerName`,
+    ]);
     expect(q.text).toContain('FILTER((STR(?prop_v)) = "DDC-1")');
   });
 
@@ -110,14 +134,27 @@ describe('rootQuery with a site profile', () => {
   });
 
   it('tests a property on a bound entity with one triple pattern per EXISTS', () => {
-    const q = read('Equipment', [{ type: 'id', id: `${A}AHU1` }, { type: 'property', name: { localName: 'controllerName' } }], profile({ predicates: undefined }))!;
+    const q = read(
+      'Equipment',
+      [
+        { type: 'id', id: `${A}AHU1` },
+        { type: 'property', name: { localName: 'controllerName' } },
+      ],
+      profile({ predicates: undefined }),
+    )!;
     expect(q.values('e')).toEqual([`${A}AHU1`]);
-    expect(q.text).toMatch(/FILTER\(\(EXISTS \{ \?e \?prop_p \?prop_v\. FILTER\(.*\) \}\) \|\| \(EXISTS \{ \?e \?prop_p \?prop_node\. FILTER\(.*\) FILTER\(EXISTS \{ \?prop_node brick:value \?prop_v\. \}\) \}\)\)/);
+    expect(q.text).toMatch(
+      /FILTER\(\(EXISTS \{ \?e \?prop_p \?prop_v\. FILTER\(.*\) \}\) \|\| \(EXISTS \{ \?e \?prop_p \?prop_node\. FILTER\(.*\) FILTER\(EXISTS \{ \?prop_node brick:value \?prop_v\. \}\) \}\)\)/,
+    );
   });
 
   it('looks an IFC GlobalId up as a plain literal where every GlobalId of the site is one', () => {
-    expect(read('Equipment', [{ type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }], profile())!.text).toContain('ref:ifcGlobalID "2O2Fr$t4X7Zf8NOew3FLOH".');
-    expect(read('Equipment', [{ type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }], profile({ plainIfcIds: false }))!.text).toContain('FILTER((STR(?c1_g)) = "2O2Fr$t4X7Zf8NOew3FLOH")');
+    expect(read('Equipment', [{ type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }], profile())!.text).toContain(
+      'ref:ifcGlobalID "2O2Fr$t4X7Zf8NOew3FLOH".',
+    );
+    expect(
+      read('Equipment', [{ type: 'ifcId', ifcId: '2O2Fr$t4X7Zf8NOew3FLOH' }], profile({ plainIfcIds: false }))!.text,
+    ).toContain('FILTER((STR(?c1_g)) = "2O2Fr$t4X7Zf8NOew3FLOH")');
   });
 
   it('leaves the fallback tag to JavaScript when the profile knows every untyped entity', () => {
@@ -150,7 +187,11 @@ describe('facts over the predicates a site holds', () => {
   };
 
   it('leaves out the probes for predicates the site does not hold', () => {
-    const text = facts(profile({ predicates: new Set([RDFS_LABEL, `${REF}hasExternalReference`, `${REF}hasTimeseriesId`, `${BRICK}hasUnit`]) }));
+    const text = facts(
+      profile({
+        predicates: new Set([RDFS_LABEL, `${REF}hasExternalReference`, `${REF}hasTimeseriesId`, `${BRICK}hasUnit`]),
+      }),
+    );
     expect(text).toContain('OPTIONAL { ?e rdfs:label ?l0. }');
     expect(text).not.toMatch(/skos:prefLabel|brick:label|ifcGlobalID|hasUnits|brick:timeseries|hasTimeseriesReference/);
     expect(text).toContain('OPTIONAL { ?e (ref:hasExternalReference/ref:hasTimeseriesId) ?ts. }');
@@ -170,7 +211,9 @@ describe('facts over the predicates a site holds', () => {
   it('asks for every fact without a profile, or when the site has too many predicates to list', () => {
     for (const p of [undefined, profile({ predicates: undefined })]) {
       const text = facts(p);
-      expect(text).toMatch(/OPTIONAL \{ \?e rdfs:label \?l0\. \} OPTIONAL \{ \?e skos:prefLabel \?l1\. \} OPTIONAL \{ \?e brick:label \?l2\. \}/);
+      expect(text).toMatch(
+        /OPTIONAL \{ \?e rdfs:label \?l0\. \} OPTIONAL \{ \?e skos:prefLabel \?l1\. \} OPTIONAL \{ \?e brick:label \?l2\. \}/,
+      );
       expect(text).toContain(
         'OPTIONAL { ?e (((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId)|brick:hasTimeseriesId) ?ts. }',
       );
@@ -183,13 +226,22 @@ describe('facts over the predicates a site holds', () => {
 describe('relationship paths over the predicates a site holds', () => {
   const REC = 'https://w3id.org/rec#';
   const relation = (name: RelationName, predicates: string[] | undefined, recursive = false) => {
-    const query = relationQuery('urn:bkg:site:x', name, { recursive }, [`${A}P1`], new Set(), profile({ predicates: predicates && new Set(predicates) }));
+    const query = relationQuery(
+      'urn:bkg:site:x',
+      name,
+      { recursive },
+      [`${A}P1`],
+      new Set(),
+      profile({ predicates: predicates && new Set(predicates) }),
+    );
     parseSelect(query);
     return textOf(query);
   };
 
   it('keeps only the alternatives whose predicate the site holds, each in its direction', () => {
-    expect(relation('Equipment.points', [`${BRICK}hasPoint`, `${BRICK}isPointOf`])).toContain('?parent (brick:hasPoint|^brick:isPointOf) ?e.');
+    expect(relation('Equipment.points', [`${BRICK}hasPoint`, `${BRICK}isPointOf`])).toContain(
+      '?parent (brick:hasPoint|^brick:isPointOf) ?e.',
+    );
     expect(relation('Point.equipment', [`${REC}hasPoint`])).toContain('?e rec:hasPoint ?parent.');
     expect(relation('Zone.locations', [`${BRICK}isPartOf`])).toContain('?parent (^brick:isPartOf|brick:isPartOf) ?e.');
   });
@@ -202,7 +254,9 @@ describe('relationship paths over the predicates a site holds', () => {
   it('reads feeds both ways in a traversal over the predicates held', () => {
     const text = relation('Equipment.downstream', [`${REC}feeds`, `${BRICK}isFedBy`]);
     expect(text).toContain('?start ((rec:feeds|^brick:isFedBy)*) ?x. ?x (rec:feeds|^brick:isFedBy) ?y.');
-    expect(relation('Equipment.upstream', [`${REC}feeds`, `${BRICK}isFedBy`])).toContain('?start ((^rec:feeds|brick:isFedBy)*) ?y.');
+    expect(relation('Equipment.upstream', [`${REC}feeds`, `${BRICK}isFedBy`])).toContain(
+      '?start ((^rec:feeds|brick:isFedBy)*) ?y.',
+    );
   });
 
   it('keeps one alternative, which matches nothing, when the site holds none of a path’s predicates', () => {
@@ -217,7 +271,11 @@ describe('relationship paths over the predicates a site holds', () => {
   });
 
   it('prunes the paths of root filters too', () => {
-    const q = read('Point', [{ type: 'ofEquipment', equipment: { id: `${A}AHU1` }, equipmentClasses: [`${BRICK}AHU`] }], profile({ predicates: new Set([`${BRICK}hasPoint`]) }))!;
+    const q = read(
+      'Point',
+      [{ type: 'ofEquipment', equipment: { id: `${A}AHU1` }, equipmentClasses: [`${BRICK}AHU`] }],
+      profile({ predicates: new Set([`${BRICK}hasPoint`]) }),
+    )!;
     expect(q.text).toContain('?c1_a brick:hasPoint ?e.');
   });
 });
@@ -228,12 +286,17 @@ describe('externalReferences over the predicates a site holds', () => {
 
   it('asks for the references of every parent in one query, over the reference predicates the site holds', () => {
     const text = query(profile({ predicates: new Set([`${REF}hasExternalReference`, `${BRICK}timeseries`]) }))!;
-    expect(contentsOf(parseSelect(text).where ?? []).values.flatMap((v) => valuesOf(v, 'parent') ?? [])).toEqual([`${A}P1`, `${A}P2`]);
+    expect(contentsOf(parseSelect(text).where ?? []).values.flatMap((v) => valuesOf(v, 'parent') ?? [])).toEqual([
+      `${A}P1`,
+      `${A}P2`,
+    ]);
     expect(textOf(text)).toContain('?parent (ref:hasExternalReference|brick:timeseries) ?r');
   });
 
   it('asks nothing of a site that states no reference, and everything without a profile', () => {
     expect(query(profile())).toBeUndefined();
-    expect(textOf(query(undefined)!)).toContain('?parent (ref:hasExternalReference|ref:hasTimeseriesReference|brick:timeseries) ?r');
+    expect(textOf(query(undefined)!)).toContain(
+      '?parent (ref:hasExternalReference|ref:hasTimeseriesReference|brick:timeseries) ?r',
+    );
   });
 });

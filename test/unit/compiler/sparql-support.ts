@@ -47,7 +47,13 @@ export interface Contents {
 }
 
 const isPattern = (x: unknown): x is Pattern =>
-  typeof x === 'object' && x !== null && !Array.isArray(x) && 'type' in x && (x as { type: string }).type !== 'operation' && (x as { type: string }).type !== 'functionCall' && (x as { type: string }).type !== 'aggregate';
+  typeof x === 'object' &&
+  x !== null &&
+  !Array.isArray(x) &&
+  'type' in x &&
+  (x as { type: string }).type !== 'operation' &&
+  (x as { type: string }).type !== 'functionCall' &&
+  (x as { type: string }).type !== 'aggregate';
 
 /** Everything a list of patterns reads, with the graph each piece is read in. */
 export function contentsOf(patterns: readonly Pattern[]): Contents {
@@ -120,7 +126,12 @@ export function projection(query: SelectQuery): string[] {
 export function subExpressions(e: Expression): Expression[] {
   const all: Expression[] = [e];
   if (Array.isArray(e)) for (const x of e) all.push(...subExpressions(x));
-  else if (typeof e === 'object' && e !== null && 'type' in e && (e.type === 'operation' || e.type === 'functionCall')) {
+  else if (
+    typeof e === 'object' &&
+    e !== null &&
+    'type' in e &&
+    (e.type === 'operation' || e.type === 'functionCall')
+  ) {
     for (const arg of e.args) if (!isPattern(arg)) all.push(...subExpressions(arg as Expression));
   }
   return all;
@@ -128,5 +139,13 @@ export function subExpressions(e: Expression): Expression[] {
 
 /** Whether an expression uses an operator (`strends`, `in`, `exists`, ...) anywhere. */
 export function usesOperator(e: Expression, operator: string): boolean {
-  return subExpressions(e).some((x) => typeof x === 'object' && x !== null && !Array.isArray(x) && 'type' in x && x.type === 'operation' && x.operator === operator);
+  return subExpressions(e).some(
+    (x) =>
+      typeof x === 'object' &&
+      x !== null &&
+      !Array.isArray(x) &&
+      'type' in x &&
+      x.type === 'operation' &&
+      x.operator === operator,
+  );
 }

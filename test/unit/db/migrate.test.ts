@@ -25,7 +25,9 @@ describe('readMigrations', () => {
   });
 
   it('orders files by number and names them after the file', async () => {
-    const migrations = await readMigrations(await folder({ '002-second.sql': 'B', '001-first.sql': 'A', 'notes.txt': '' }));
+    const migrations = await readMigrations(
+      await folder({ '002-second.sql': 'B', '001-first.sql': 'A', 'notes.txt': '' }),
+    );
     expect(migrations).toEqual([
       { version: 1, name: 'first', sql: 'A' },
       { version: 2, name: 'second', sql: 'B' },
@@ -33,7 +35,9 @@ describe('readMigrations', () => {
   });
 
   it('refuses a gap in the numbers', async () => {
-    await expect(readMigrations(await folder({ '001-a.sql': '', '003-c.sql': '' }))).rejects.toThrow(/003-c\.sql.*number 2/);
+    await expect(readMigrations(await folder({ '001-a.sql': '', '003-c.sql': '' }))).rejects.toThrow(
+      /003-c\.sql.*number 2/,
+    );
   });
 
   it('refuses a badly named file', async () => {
@@ -71,11 +75,16 @@ describe('applyMigrations', () => {
   it('creates the schema after taking the lock', async () => {
     const { connection, statements } = recording([]);
     await applyMigrations(connection, migrations, { lockName: 'l', schema: 'tenant_1' });
-    expect(statements.slice(0, 2)).toEqual(['SELECT pg_advisory_xact_lock(hashtext($1))', 'CREATE SCHEMA IF NOT EXISTS tenant_1']);
+    expect(statements.slice(0, 2)).toEqual([
+      'SELECT pg_advisory_xact_lock(hashtext($1))',
+      'CREATE SCHEMA IF NOT EXISTS tenant_1',
+    ]);
   });
 
   it('refuses a schema name that is not a plain identifier', async () => {
     const { connection } = recording([]);
-    await expect(applyMigrations(connection, migrations, { lockName: 'l', schema: 'x; DROP TABLE sites' })).rejects.toThrow(TypeError);
+    await expect(
+      applyMigrations(connection, migrations, { lockName: 'l', schema: 'x; DROP TABLE sites' }),
+    ).rejects.toThrow(TypeError);
   });
 });

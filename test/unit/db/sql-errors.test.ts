@@ -4,10 +4,18 @@ import { isConnectionFailure, isUniqueViolation } from '../../../src/db/sql-erro
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
 describe('isConnectionFailure', () => {
-  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '08006', '57P01', '57P03', '53300', '28P01', '3D000'])(
-    'treats %s as the database being unavailable',
-    (code) => expect(isConnectionFailure(withCode(code))).toBe(true),
-  );
+  it.each([
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    '08006',
+    '57P01',
+    '57P03',
+    '53300',
+    '28P01',
+    '3D000',
+  ])('treats %s as the database being unavailable', (code) => expect(isConnectionFailure(withCode(code))).toBe(true));
 
   it('treats a connection dropped by the client library as unavailable', () => {
     expect(isConnectionFailure(new Error('Connection terminated unexpectedly'))).toBe(true);

@@ -35,7 +35,9 @@ describe('TransactionDatabase', () => {
   it('keeps the work’s error when the rollback fails too', async () => {
     const { connection } = recording('ROLLBACK');
     const failure = new Error('boom');
-    await expect(new TransactionDatabase('postgres', connection).transaction(async () => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(
+      new TransactionDatabase('postgres', connection).transaction(async () => Promise.reject(failure)),
+    ).rejects.toBe(failure);
   });
 
   it('refuses use once ended, and cannot close the database', async () => {

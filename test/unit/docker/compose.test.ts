@@ -15,7 +15,9 @@ const compose = parse(readFileSync(new URL('docker-compose.yml', root), 'utf8'))
 function variablesTheConfigReads(): Set<string> {
   const names = new Set<string>();
   const src = new URL('src/', root);
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.startsWith('config/') && f.endsWith('.ts'));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.startsWith('config/') && f.endsWith('.ts'),
+  );
   for (const file of files) {
     const text = readFileSync(new URL(file, src), 'utf8');
     for (const m of text.matchAll(/env\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);
@@ -25,14 +27,24 @@ function variablesTheConfigReads(): Set<string> {
 }
 
 /** The value compose would pass with every `${VAR:-default}` / `${VAR:?message}` filled with a sample. */
-const resolved = (value: string) => value.replace(/\$\{[A-Z0-9_]+(?::[-?]([^}]*))?\}/g, (_, fallback: string | undefined) => (fallback && !/^set /.test(fallback) ? fallback : 'sample-secret-value-0123456789abcdef'));
+const resolved = (value: string) =>
+  value.replace(/\$\{[A-Z0-9_]+(?::[-?]([^}]*))?\}/g, (_, fallback: string | undefined) =>
+    fallback && !/^set /.test(fallback) ? fallback : 'sample-secret-value-0123456789abcdef',
+  );
 
 describe('docker-compose.yml', () => {
   const gateway = compose.services.gateway!;
   const environment = gateway.environment ?? {};
 
   it('holds the gateway, a triplestore, PostgreSQL, MinIO, Redis and Mosquitto', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['gateway', 'minio', 'mosquitto', 'postgres', 'redis', 'triplestore']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'gateway',
+      'minio',
+      'mosquitto',
+      'postgres',
+      'redis',
+      'triplestore',
+    ]);
     expect(gateway.build?.dockerfile).toBe('docker/Dockerfile');
   });
 
@@ -43,7 +55,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives a configuration the service accepts, on the external engines', () => {
-    const config = loadConfig(Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, resolved(String(v))])));
+    const config = loadConfig(
+      Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, resolved(String(v))])),
+    );
     expect(config.graphStore.kind).toBe('sparql');
     expect(config.graphStore.queryUrl).toBe('http://triplestore:7878/query');
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);

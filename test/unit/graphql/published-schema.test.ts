@@ -2,7 +2,15 @@
 // type, field, argument and enum value of it says what it is.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType, isUnionType } from 'graphql';
+import {
+  buildSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isSpecifiedScalarType,
+  isUnionType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/config/config.ts';
 import { publishedSchema } from '../../../src/graphql/published-schema.ts';
@@ -10,7 +18,10 @@ import { publishedSchema } from '../../../src/graphql/published-schema.ts';
 describe('published GraphQL schema', () => {
   it('schema.graphql at the repository root is current (else run: npm run schema)', async () => {
     const committed = await readFile(join(projectRoot, 'schema.graphql'), 'utf8').catch(() => '');
-    expect(committed === publishedSchema(), 'schema.graphql differs from the schema the service runs: run `npm run schema` and commit it').toBe(true);
+    expect(
+      committed === publishedSchema(),
+      'schema.graphql differs from the schema the service runs: run `npm run schema` and commit it',
+    ).toBe(true);
   });
 
   it('describes every type, field, argument and enum value', () => {
@@ -25,7 +36,8 @@ describe('published GraphQL schema', () => {
       if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
           need(`${type.name}.${field.name}`, field.description);
-          for (const arg of 'args' in field ? field.args : []) need(`${type.name}.${field.name}(${arg.name})`, arg.description);
+          for (const arg of 'args' in field ? field.args : [])
+            need(`${type.name}.${field.name}(${arg.name})`, arg.description);
         }
       }
       if (isEnumType(type)) for (const value of type.getValues()) need(`${type.name}.${value.name}`, value.description);
@@ -38,7 +50,13 @@ describe('published GraphQL schema', () => {
     const schema = buildSchema(publishedSchema());
     const nameMatchArgs = Object.values(schema.getTypeMap())
       .filter((type) => isObjectType(type) || isInterfaceType(type))
-      .flatMap((type) => Object.values(type.getFields()).flatMap((field) => field.args.filter((arg) => arg.name === 'nameMatch').map((arg) => ({ at: `${type.name}.${field.name}`, default: arg.defaultValue }))));
+      .flatMap((type) =>
+        Object.values(type.getFields()).flatMap((field) =>
+          field.args
+            .filter((arg) => arg.name === 'nameMatch')
+            .map((arg) => ({ at: `${type.name}.${field.name}`, default: arg.defaultValue })),
+        ),
+      );
     expect(nameMatchArgs.length).toBeGreaterThan(0);
     expect(nameMatchArgs.filter((arg) => arg.default !== 'CONTAINS')).toEqual([]);
     expect(publishedSchema()).not.toMatch(/nameMatch: NameMatch\n/);

@@ -27,14 +27,22 @@ describe('gracefulShutdown', () => {
         res.write(': open\n\n');
       } else if (req.url !== '/hang') res.end('ok');
     });
-    const stop = gracefulShutdown(server, { graceMs: 1500, logger, close: async () => void events.push('engines closed') });
+    const stop = gracefulShutdown(server, {
+      graceMs: 1500,
+      logger,
+      close: async () => void events.push('engines closed'),
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop, events };
   };
 
   it('lets requests in flight finish, ends event streams at once, refuses new connections, then closes the engines', async () => {
     const { url, stop, events } = await start();
-    const slow = fetch(`${url}/slow`).then(async (res) => ({ status: res.status, body: await res.text(), connection: res.headers.get('connection') }));
+    const slow = fetch(`${url}/slow`).then(async (res) => ({
+      status: res.status,
+      body: await res.text(),
+      connection: res.headers.get('connection'),
+    }));
     const stream = await fetch(`${url}/events`);
     const streamEnded = stream.text().then(() => events.push('stream ended'));
     await sleep(100);

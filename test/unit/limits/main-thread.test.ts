@@ -8,11 +8,28 @@ const text = async (stream: ReadableStream<Uint8Array>) => new Response(stream).
 
 /** A value with big lists at several depths, and what JSON.stringify leaves out or writes as null. */
 function answer(n: number) {
-  const point = (i: number) => ({ id: `p${i}`, name: `Point "${i}" \u00e9\u{1F600}`, unit: i % 3 ? 'DEG_C' : null, skipped: undefined, n: i / 7, ok: i % 2 === 0 });
+  const point = (i: number) => ({
+    id: `p${i}`,
+    name: `Point "${i}" \u00e9\u{1F600}`,
+    unit: i % 3 ? 'DEG_C' : null,
+    skipped: undefined,
+    n: i / 7,
+    ok: i % 2 === 0,
+  });
   return {
     data: {
       point: Array.from({ length: n }, (_, i) => point(i)),
-      building: [{ id: 'B', points: Array.from({ length: n }, (_, i) => point(i)), empty: [], nested: [[1, 2], [undefined, () => 1]] }],
+      building: [
+        {
+          id: 'B',
+          points: Array.from({ length: n }, (_, i) => point(i)),
+          empty: [],
+          nested: [
+            [1, 2],
+            [undefined, () => 1],
+          ],
+        },
+      ],
       count: n,
     },
     nothing: undefined,
@@ -26,7 +43,8 @@ describe('jsonInSlices', () => {
   });
 
   it('writes small values and primitives at once, as JSON.stringify does', async () => {
-    for (const value of [null, 3, 'a"b', [1, undefined], { a: 1, b: undefined }]) expect(await text(jsonInSlices(value))).toBe(JSON.stringify(value));
+    for (const value of [null, 3, 'a"b', [1, undefined], { a: 1, b: undefined }])
+      expect(await text(jsonInSlices(value))).toBe(JSON.stringify(value));
   });
 
   it('counts a value as small by its parts, without walking more than that', () => {
@@ -46,7 +64,10 @@ describe('jsonInSlices', () => {
 
 describe('sortInSlices', () => {
   it('sorts as Array.prototype.sort does (code units), across many runs', async () => {
-    const items = Array.from({ length: 20_000 }, (_, i) => `https://example.org/${(i * 7919) % 20_000}#x${'\u00e9\u{1F600}'.repeat(i % 3)}`);
+    const items = Array.from(
+      { length: 20_000 },
+      (_, i) => `https://example.org/${(i * 7919) % 20_000}#x${'\u00e9\u{1F600}'.repeat(i % 3)}`,
+    );
     items.push('', 'https://example.org/0#x', 'https://example.org/0#x');
     expect(await sortInSlices(items)).toEqual([...items].sort());
     expect(await sortInSlices([])).toEqual([]);

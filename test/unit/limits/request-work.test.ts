@@ -35,7 +35,10 @@ describe('RequestWork', () => {
     part.spend('responseBytes', 400);
     expect(whole.left('responseBytes')).toBe(9_600);
     expect(part.left('responseBytes')).toBe(100);
-    expect(refusalOf(() => part.spend('responseBytes', 200))).toMatchObject({ code: 'QUERY_TOO_LARGE', details: { exceeded: 'responseBytes', limit: 500 } });
+    expect(refusalOf(() => part.spend('responseBytes', 200))).toMatchObject({
+      code: 'QUERY_TOO_LARGE',
+      details: { exceeded: 'responseBytes', limit: 500 },
+    });
     expect(part.exceeded).toBe(true);
     expect(part.signal.aborted).toBe(true);
     expect(() => part.remainingMs()).toThrow(AppError);
@@ -51,7 +54,9 @@ describe('RequestWork', () => {
     part.chargeTime(600);
     expect(whole.remainingMs()).toBe(400);
     expect(part.remainingMs()).toBe(400);
-    expect(refusalOf(() => part.spend('entities', 1_001))).toMatchObject({ details: { exceeded: 'entities', limit: 1_000 } });
+    expect(refusalOf(() => part.spend('entities', 1_001))).toMatchObject({
+      details: { exceeded: 'entities', limit: 1_000 },
+    });
     expect(part.exceeded).toBe(false);
     expect(whole.exceeded).toBe(true);
     expect(part.signal.aborted).toBe(true);

@@ -66,7 +66,12 @@ describe('deprecated classes, forward only', () => {
   const domestic = `${BRICK}Domestic_Hot_Water_Supply_Temperature_Setpoint`;
 
   it('never makes a deprecated setpoint a sensor through its own superclass', () => {
-    for (const sensor of ['Temperature_Sensor', 'Sensor', 'Supply_Water_Temperature_Sensor', 'Water_Temperature_Sensor']) {
+    for (const sensor of [
+      'Temperature_Sensor',
+      'Sensor',
+      'Supply_Water_Temperature_Sensor',
+      'Water_Temperature_Sensor',
+    ]) {
       expect(ontology.closure(`${BRICK}${sensor}`), sensor).not.toContain(setpoint);
       expect(ontology.closure(`${BRICK}${sensor}`), sensor).not.toContain(domestic);
     }
@@ -145,7 +150,9 @@ describe('kinds', () => {
 
   it('classifies equipment, points and systems by any asserted class', () => {
     expect(ontology.kindsOfTypes([`${BRICK}VAV`])).toEqual(new Set(['Equipment']));
-    expect(ontology.kindsOfTypes(['http://example.org/Foo', `${BRICK}Air_Temperature_Sensor`])).toEqual(new Set(['Point']));
+    expect(ontology.kindsOfTypes(['http://example.org/Foo', `${BRICK}Air_Temperature_Sensor`])).toEqual(
+      new Set(['Point']),
+    );
     expect(ontology.kindsOfTypes([`${BRICK}HVAC_System`])).toEqual(new Set(['System']));
   });
 

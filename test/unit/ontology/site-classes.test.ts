@@ -15,7 +15,10 @@ beforeAll(async () => {
 
 describe('Brick 1.0 names', () => {
   it('reads a renamed 1.0 class, unversioned or versioned, as its Brick 1.4 class', () => {
-    const site = brick.forSite({ types: [`${BRICK}Zone_Temperature_Sensor`, `${V102}Zone_Temperature_Sensor`], subClassOf: [] });
+    const site = brick.forSite({
+      types: [`${BRICK}Zone_Temperature_Sensor`, `${V102}Zone_Temperature_Sensor`],
+      subClassOf: [],
+    });
     for (const old of [`${BRICK}Zone_Temperature_Sensor`, `${V102}Zone_Temperature_Sensor`]) {
       expect(site.closure(`${BRICK}Zone_Air_Temperature_Sensor`)).toContain(old);
       expect(site.closure(`${BRICK}Temperature_Sensor`)).toContain(old);
@@ -71,7 +74,11 @@ describe('classes a site declares', () => {
 
   it('resolves them by local name as class arguments, and gives their hierarchy', () => {
     expect(site().resolveClass('Firing_Rate_Sensor')).toBe(`${SITE}Firing_Rate_Sensor`);
-    expect(site().typeHierarchy(`${SITE}Pilot_Flame_Sensor`, 'Point')).toEqual(['Pilot_Flame_Sensor', 'Firing_Rate_Sensor', 'Point']);
+    expect(site().typeHierarchy(`${SITE}Pilot_Flame_Sensor`, 'Point')).toEqual([
+      'Pilot_Flame_Sensor',
+      'Firing_Rate_Sensor',
+      'Point',
+    ]);
   });
 
   it('leaves Brick classes as Brick defines them', () => {

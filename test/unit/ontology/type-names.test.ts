@@ -40,7 +40,12 @@ describe('typeHierarchy', () => {
   });
 
   it('lists equipment up to Equipment', () => {
-    expect(ontology.typeHierarchy(`${BRICK}VAV`, 'Equipment')).toEqual(['VAV', 'Terminal_Unit', 'HVAC_Equipment', 'Equipment']);
+    expect(ontology.typeHierarchy(`${BRICK}VAV`, 'Equipment')).toEqual([
+      'VAV',
+      'Terminal_Unit',
+      'HVAC_Equipment',
+      'Equipment',
+    ]);
   });
 
   it('ends a rec: class with the kind root, not rec:Architecture', () => {

@@ -80,14 +80,26 @@ describe('readEntityRows', () => {
   });
 
   it('keeps a fallback tag once one row carries it', () => {
-    const { records } = readEntityRows([row({ e: `${EX}X`, tag: 'pt' }), row({ e: `${EX}X`, tag: '' }), row({ e: `${EX}X` })]);
+    const { records } = readEntityRows([
+      row({ e: `${EX}X`, tag: 'pt' }),
+      row({ e: `${EX}X`, tag: '' }),
+      row({ e: `${EX}X` }),
+    ]);
     expect(records.get(`${EX}X`)!.tag).toBe('pt');
   });
 
   it('starts a record with no facts as empty', () => {
     const record = readEntityRows([row({ e: `${EX}X` })]).records.get(`${EX}X`)!;
     expect(record).toMatchObject({ iri: `${EX}X`, tag: '', labels: [[], [], []] });
-    for (const facts of [record.types, record.ifcIds, record.timeseriesIds, record.units, record.outputs, record.literals, record.owners]) {
+    for (const facts of [
+      record.types,
+      record.ifcIds,
+      record.timeseriesIds,
+      record.units,
+      record.outputs,
+      record.literals,
+      record.owners,
+    ]) {
       expect(facts.size).toBe(0);
     }
   });

@@ -36,7 +36,13 @@ function fakeRunner(n: number) {
   const queries: string[] = [];
   const ahuRow = (e: string): SparqlRow => ({ e: uri(e), t: uri(`${BRICK}AHU`), l0: lit(e.slice(SITE.length)) });
   const pointRows = (e: string, parent?: string): SparqlRow[] => [
-    { ...(parent ? { parent: uri(parent) } : {}), e: uri(e), t: uri(`${BRICK}Air_Temperature_Sensor`), l0: lit(e.slice(SITE.length)), ts: lit(`ts:${e.slice(SITE.length)}`) },
+    {
+      ...(parent ? { parent: uri(parent) } : {}),
+      e: uri(e),
+      t: uri(`${BRICK}Air_Temperature_Sensor`),
+      l0: lit(e.slice(SITE.length)),
+      ts: lit(`ts:${e.slice(SITE.length)}`),
+    },
   ];
   const runner: QueryRunner = {
     async select(query: SelectQuery, graph: string) {
@@ -45,7 +51,8 @@ function fakeRunner(n: number) {
       const values = contentsOf(parseSelect(query).where ?? []).values;
       const bound = (variable: string) => values.flatMap((v) => valuesOf(v, variable) ?? []);
       const parents = bound('parent');
-      if (parents.length > 0) return parents.flatMap((parent) => (points.get(parent) ?? []).flatMap((p) => pointRows(p, parent)));
+      if (parents.length > 0)
+        return parents.flatMap((parent) => (points.get(parent) ?? []).flatMap((p) => pointRows(p, parent)));
       const anchored = bound('e');
       if (anchored.length > 0) return anchored.filter((e) => ahus.includes(e)).map(ahuRow);
       return ahus.map(ahuRow);
@@ -60,7 +67,9 @@ function countingValues() {
   const source: CurrentValueSource = {
     async currentValues(series) {
       lookups.push(series);
-      return new Map([...series].map(([siteId, ids]) => [siteId, new Map(ids.map((id) => [id, { value: id.length }]))]));
+      return new Map(
+        [...series].map(([siteId, ids]) => [siteId, new Map(ids.map((id) => [id, { value: id.length }]))]),
+      );
     },
   };
   return { source, lookups };
@@ -117,7 +126,11 @@ describe('executePlan', () => {
 
   it('pages a root list: the kinds of all, then the facts of the page only', async () => {
     const { runner, queries, ahus } = fakeRunner(6);
-    const answer = (await run(planOne(ontology, '{ equipment(siteId: "s", limit: 2, offset: 3) { id name } }'), runner, countingValues().source)) as EntityObject[];
+    const answer = (await run(
+      planOne(ontology, '{ equipment(siteId: "s", limit: 2, offset: 3) { id name } }'),
+      runner,
+      countingValues().source,
+    )) as EntityObject[];
     expect(answer.map((ahu) => ahu.id)).toEqual(ahus.slice(3, 5).map((a) => a.slice(SITE.length)));
     expect(queries).toHaveLength(2);
     const anchored = contentsOf(parseSelect(queries[1]!).where ?? []).values.flatMap((v) => valuesOf(v, 'e') ?? []);

@@ -9,7 +9,12 @@ const X = 'https://example.org/x#';
 const uri = (value: string): RdfTerm => ({ type: 'uri', value });
 const bnode = (value: string): RdfTerm => ({ type: 'bnode', value });
 const lit = (value: string): RdfTerm => ({ type: 'literal', value });
-const row = (parent: string, r: RdfTerm, p: string, v: RdfTerm): SparqlRow => ({ parent: uri(parent), r, p: uri(p), v });
+const row = (parent: string, r: RdfTerm, p: string, v: RdfTerm): SparqlRow => ({
+  parent: uri(parent),
+  r,
+  p: uri(p),
+  v,
+});
 
 describe('readExternalReferences', () => {
   it('names a reference by its specific class rather than Brick’s generic ExternalReference, and null when untyped', async () => {
@@ -41,7 +46,9 @@ describe('readExternalReferences', () => {
         ],
       },
     ]);
-    expect(refs.get(`${X}Q`)).toEqual([{ uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-q', unit: null, unitSymbol: null }] }]);
+    expect(refs.get(`${X}Q`)).toEqual([
+      { uri: null, type: null, fields: [{ name: 'hasTimeseriesId', value: 'ts-q', unit: null, unitSymbol: null }] },
+    ]);
   });
 
   it('orders references by type and fields, never by blank-node labels, which differ between stores', async () => {

@@ -22,7 +22,12 @@ function countingStore() {
   } as unknown as GraphStore;
   const store = new InstrumentedStore(inner);
   const readings = (keptFor: (ms: number) => number | undefined) =>
-    new GraphReadings(store, async (runner, graph) => `${graph}:${(await runner.select(selectQuery('SELECT ?n WHERE {}'), graph))[0]!.n!.value}`, keptFor);
+    new GraphReadings(
+      store,
+      async (runner, graph) =>
+        `${graph}:${(await runner.select(selectQuery('SELECT ?n WHERE {}'), graph))[0]!.n!.value}`,
+      keptFor,
+    );
   return { store, readings, reads: () => reads, failNext: () => (failNext = true) };
 }
 

@@ -24,7 +24,11 @@ beforeAll(async () => {
 /** A site of two sensors (timeseries a and b) of one AHU, and a third (c) of none. */
 function layer() {
   const queries: string[] = [];
-  const points: Record<string, { iri: string; owner?: string }> = { a: { iri: `${X}T1`, owner: `${X}AHU1` }, b: { iri: `${X}T2`, owner: `${X}AHU1` }, c: { iri: `${X}T3` } };
+  const points: Record<string, { iri: string; owner?: string }> = {
+    a: { iri: `${X}T1`, owner: `${X}AHU1` },
+    b: { iri: `${X}T2`, owner: `${X}AHU1` },
+    c: { iri: `${X}T3` },
+  };
   const runner: QueryRunner = {
     async select(query) {
       queries.push(serialize(query));
@@ -33,14 +37,24 @@ function layer() {
       const parents = bound('parent');
       if (parents.length > 0) {
         return Object.values(points).flatMap(({ iri, owner }): SparqlRow[] =>
-          owner && parents.includes(iri) ? [{ parent: uri(iri), e: uri(owner), t: uri(`${BRICK}AHU`), l0: lit('Air handler') }] : [],
+          owner && parents.includes(iri)
+            ? [{ parent: uri(iri), e: uri(owner), t: uri(`${BRICK}AHU`), l0: lit('Air handler') }]
+            : [],
         );
       }
       const ids = bound('c1_ts');
-      return ids.flatMap((id): SparqlRow[] => (points[id] ? [{ e: uri(points[id].iri), t: uri(`${BRICK}Air_Temperature_Sensor`), ts: lit(id), l0: lit(`Sensor ${id}`) }] : []));
+      return ids.flatMap((id): SparqlRow[] =>
+        points[id]
+          ? [{ e: uri(points[id].iri), t: uri(`${BRICK}Air_Temperature_Sensor`), ts: lit(id), l0: lit(`Sensor ${id}`) }]
+          : [],
+      );
     },
   };
-  const knowledge: SiteKnowledge = { ontology: async () => ontology, profile: async () => undefined, ids: async () => SiteIds.UNIQUE };
+  const knowledge: SiteKnowledge = {
+    ontology: async () => ontology,
+    profile: async () => undefined,
+    ids: async () => SiteIds.UNIQUE,
+  };
   return { query: new QueryLayer(runner, knowledge), queries };
 }
 
@@ -55,13 +69,22 @@ describe('queryEntities', () => {
       related: { field: 'equipment', fields: ['id', 'name'] },
     });
     expect(found).toEqual([
-      { kind: 'Point', iri: `${X}T1`, id: 'T1', name: 'Sensor a', timeseriesIds: ['a'], related: [{ kind: 'Equipment', iri: `${X}AHU1`, id: 'AHU1', name: 'Air handler' }] },
+      {
+        kind: 'Point',
+        iri: `${X}T1`,
+        id: 'T1',
+        name: 'Sensor a',
+        timeseriesIds: ['a'],
+        related: [{ kind: 'Equipment', iri: `${X}AHU1`, id: 'AHU1', name: 'Air handler' }],
+      },
       { kind: 'Point', iri: `${X}T3`, id: 'T3', name: 'Sensor c', timeseriesIds: ['c'], related: [] },
     ]);
     expect(queries).toHaveLength(2);
   });
 
   it('refuses entities of any kind without an IFC GlobalId to anchor on', async () => {
-    await expect(queryEntities(layer().query, { siteId: 's', kind: 'KgEntity', fields: ['id'] })).rejects.toThrow(/IFC GlobalId/);
+    await expect(queryEntities(layer().query, { siteId: 's', kind: 'KgEntity', fields: ['id'] })).rejects.toThrow(
+      /IFC GlobalId/,
+    );
   });
 });

@@ -47,11 +47,14 @@ function record(local: string, facts: Facts = {}): EntityRecord {
 const selection = (kind: EntityKind, fields: FieldPlan[]): Selection => ({ kind, attributes: new Set(), fields });
 const scalars = (...names: ScalarField[]): FieldPlan[] => names.map((field) => ({ key: field, type: 'scalar', field }));
 /** One scalar field of a record shaped as `kind`. */
-const scalar = (field: ScalarField, r: EntityRecord, kind: EntityKind) => shapeEntity(r, selection(kind, scalars(field)), ontology, SiteIds.UNIQUE)[field];
+const scalar = (field: ScalarField, r: EntityRecord, kind: EntityKind) =>
+  shapeEntity(r, selection(kind, scalars(field)), ontology, SiteIds.UNIQUE)[field];
 
 describe('name', () => {
   it('prefers rdfs:label over skos:prefLabel and brick:label', () => {
-    expect(nameOf(record('R1', { rdfsLabels: ['Room 1'], prefLabels: ['Pref'], brickLabels: ['Brick'] }))).toBe('Room 1');
+    expect(nameOf(record('R1', { rdfsLabels: ['Room 1'], prefLabels: ['Pref'], brickLabels: ['Brick'] }))).toBe(
+      'Room 1',
+    );
   });
 
   it('falls back to skos:prefLabel, then brick:label', () => {
@@ -68,14 +71,21 @@ describe('name', () => {
   });
 
   it('is the name field and the __name used for ordering', () => {
-    const object = shapeEntity(record('R1', { prefLabels: ['Pref'] }), selection('Location', scalars('name')), ontology, SiteIds.UNIQUE);
+    const object = shapeEntity(
+      record('R1', { prefLabels: ['Pref'] }),
+      selection('Location', scalars('name')),
+      ontology,
+      SiteIds.UNIQUE,
+    );
     expect(object).toMatchObject({ name: 'Pref', __name: 'Pref' });
   });
 });
 
 describe('type', () => {
   it('is the most specific class in the kind: VAV, not owl:NamedIndividual', () => {
-    expect(scalar('type', record('VAV1', { types: [`${OWL}NamedIndividual`, `${BRICK}VAV`] }), 'Equipment')).toBe('VAV');
+    expect(scalar('type', record('VAV1', { types: [`${OWL}NamedIndividual`, `${BRICK}VAV`] }), 'Equipment')).toBe(
+      'VAV',
+    );
   });
 
   it('is the most specific of a class and its ancestors', () => {
@@ -94,12 +104,20 @@ describe('type', () => {
   });
 
   it('is the asserted class’s local name for a class outside the ontology', () => {
-    expect(scalar('type', record('X1', { types: ['http://example.org/schema#Custom'], tag: 'hp' }), 'Equipment')).toBe('Custom');
+    expect(scalar('type', record('X1', { types: ['http://example.org/schema#Custom'], tag: 'hp' }), 'Equipment')).toBe(
+      'Custom',
+    );
   });
 
   // Brick models often type instances with owl:NamedIndividual as well (see the VAV case above).
   it('ignores owl:NamedIndividual beside a class outside the ontology', () => {
-    expect(scalar('type', record('X1', { types: ['http://example.org/schema#Widget', `${OWL}NamedIndividual`], tag: 'hp' }), 'Equipment')).toBe('Widget');
+    expect(
+      scalar(
+        'type',
+        record('X1', { types: ['http://example.org/schema#Widget', `${OWL}NamedIndividual`], tag: 'hp' }),
+        'Equipment',
+      ),
+    ).toBe('Widget');
   });
 
   it('is the kind itself for an untyped entity', () => {
@@ -109,12 +127,9 @@ describe('type', () => {
 
 describe('typeHierarchy', () => {
   it('lists the type and its ancestors up to the kind root, nearest first', () => {
-    expect(scalar('typeHierarchy', record('VAV1', { types: [`${BRICK}VAV`, `${OWL}NamedIndividual`] }), 'Equipment')).toEqual([
-      'VAV',
-      'Terminal_Unit',
-      'HVAC_Equipment',
-      'Equipment',
-    ]);
+    expect(
+      scalar('typeHierarchy', record('VAV1', { types: [`${BRICK}VAV`, `${OWL}NamedIndividual`] }), 'Equipment'),
+    ).toEqual(['VAV', 'Terminal_Unit', 'HVAC_Equipment', 'Equipment']);
     expect(scalar('typeHierarchy', record('T1', { types: [`${BRICK}Air_Temperature_Sensor`] }), 'Point')).toEqual([
       'Air_Temperature_Sensor',
       'Temperature_Sensor',
@@ -124,8 +139,12 @@ describe('typeHierarchy', () => {
   });
 
   it('is [Custom, Equipment] for a class outside the ontology', () => {
-    expect(scalar('typeHierarchy', record('X1', { types: ['http://example.org/schema#Custom'], tag: 'hp' }), 'Equipment')).toEqual(['Custom', 'Equipment']);
-    expect(scalar('typeHierarchy', record('P1', { types: ['http://example.org/schema#Custom'], tag: 'pt' }), 'Point')).toEqual(['Custom', 'Point']);
+    expect(
+      scalar('typeHierarchy', record('X1', { types: ['http://example.org/schema#Custom'], tag: 'hp' }), 'Equipment'),
+    ).toEqual(['Custom', 'Equipment']);
+    expect(
+      scalar('typeHierarchy', record('P1', { types: ['http://example.org/schema#Custom'], tag: 'pt' }), 'Point'),
+    ).toEqual(['Custom', 'Point']);
   });
 
   it('is just the kind for an untyped entity', () => {
@@ -150,9 +169,15 @@ describe('writable', () => {
   });
 
   it('takes a stated value over the class default', () => {
-    const setpoint = record('SP1', { types: [`${BRICK}Air_Temperature_Setpoint`], literals: { [`${EX}writable`]: ['false'] } });
+    const setpoint = record('SP1', {
+      types: [`${BRICK}Air_Temperature_Setpoint`],
+      literals: { [`${EX}writable`]: ['false'] },
+    });
     expect(scalar('writable', setpoint, 'Point')).toBe('false');
-    const sensor = record('S1', { types: [`${BRICK}Air_Temperature_Sensor`], literals: { [`${EX}writable`]: ['true'] } });
+    const sensor = record('S1', {
+      types: [`${BRICK}Air_Temperature_Sensor`],
+      literals: { [`${EX}writable`]: ['true'] },
+    });
     expect(scalar('writable', sensor, 'Point')).toBe('true');
   });
 });
@@ -185,14 +210,19 @@ describe('equipmentId', () => {
   });
 
   it('counts an owner typed with no known class as equipment (it has points)', () => {
-    expect(scalar('equipmentId', record('T1', { owners: { [`${EX}Box`]: ['http://example.org/schema#Box'] } }), 'Point')).toBe('Box');
+    expect(
+      scalar('equipmentId', record('T1', { owners: { [`${EX}Box`]: ['http://example.org/schema#Box'] } }), 'Point'),
+    ).toBe('Box');
   });
 });
 
 describe('kindsOf', () => {
   it('reads the kinds from the classes', () => {
     expect([...kindsOf(record('VAV1', { types: [`${BRICK}VAV`] }), ontology)]).toEqual(['Equipment']);
-    expect([...kindsOf(record('B1', { types: [`${BRICK}Building`] }), ontology)].sort()).toEqual(['Building', 'Location']);
+    expect([...kindsOf(record('B1', { types: [`${BRICK}Building`] }), ontology)].sort()).toEqual([
+      'Building',
+      'Location',
+    ]);
   });
 
   it.each([
@@ -246,16 +276,29 @@ describe('shapeEntity', () => {
   });
 
   it('gives null for missing optional facts', () => {
-    const object = shapeEntity(record('T1'), selection('Point', scalars('ifcId', 'unit', 'timeseriesId')), ontology, SiteIds.UNIQUE);
+    const object = shapeEntity(
+      record('T1'),
+      selection('Point', scalars('ifcId', 'unit', 'timeseriesId')),
+      ontology,
+      SiteIds.UNIQUE,
+    );
     expect(object).toMatchObject({ ifcId: null, unit: null, timeseriesId: null });
   });
 
   it('leaves relation and properties fields to later stages', () => {
     const fields: FieldPlan[] = [
       { key: 'properties', type: 'properties', fields: [['name', 'name']] },
-      { key: 'points', type: 'relation', relation: 'Equipment.points', args: { recursive: false }, selection: selection('Point', []) },
+      {
+        key: 'points',
+        type: 'relation',
+        relation: 'Equipment.points',
+        args: { recursive: false },
+        selection: selection('Point', []),
+      },
     ];
-    expect(Object.keys(shapeEntity(record('AHU1'), selection('Equipment', fields), ontology, SiteIds.UNIQUE)).sort()).toEqual(['__iri', '__kind', '__name']);
+    expect(
+      Object.keys(shapeEntity(record('AHU1'), selection('Equipment', fields), ontology, SiteIds.UNIQUE)).sort(),
+    ).toEqual(['__iri', '__kind', '__name']);
   });
 });
 

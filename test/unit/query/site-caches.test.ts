@@ -20,12 +20,15 @@ function fakeGraphs() {
     onChange: (listener) => listeners.push(listener),
     async selectUnreported(query, { site }) {
       reads.set(site, (reads.get(site) ?? 0) + 1);
-      const rows: SparqlRow[] = serialize(query).includes('rdfs:subClassOf ?sup') ? [{ t: { type: 'uri', value: 'urn:x#MyAHU' }, sup: { type: 'uri', value: `${BRICK}AHU` } }] : [];
+      const rows: SparqlRow[] = serialize(query).includes('rdfs:subClassOf ?sup')
+        ? [{ t: { type: 'uri', value: 'urn:x#MyAHU' }, sup: { type: 'uri', value: `${BRICK}AHU` } }]
+        : [];
       return rows;
     },
   };
   /** Tells the caches a graph changed (a load: about to, then done). */
-  const change = (graph: string) => listeners.forEach((listener) => (listener({ graph, done: false }), listener({ graph, done: true })));
+  const change = (graph: string) =>
+    listeners.forEach((listener) => (listener({ graph, done: false }), listener({ graph, done: true })));
   return { graphs, change, reads: (graph: string) => reads.get(graph) ?? 0 };
 }
 

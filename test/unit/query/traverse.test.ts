@@ -13,12 +13,23 @@ type WalkInput = Partial<Omit<TraversalInput, 'starts'>> & Pick<TraversalInput, 
 /** The walk's result as an object, downstream with no bound and every edge followed unless told. */
 const walk = (input: WalkInput) =>
   Object.fromEntries(
-    traverse({ direction: 'downstream', maxDepth: undefined, follows: () => true, ...input, starts: new Set(input.starts) }),
+    traverse({
+      direction: 'downstream',
+      maxDepth: undefined,
+      follows: () => true,
+      ...input,
+      starts: new Set(input.starts),
+    }),
   );
 
 describe('traverse', () => {
   it('gives each reached node its hop count, breadth first', () => {
-    expect(walk({ edges: edges('CH>AHU>VAV1>Z1 AHU>VAV2'), starts: ['CH'] })).toEqual({ AHU: 1, VAV1: 2, VAV2: 2, Z1: 3 });
+    expect(walk({ edges: edges('CH>AHU>VAV1>Z1 AHU>VAV2'), starts: ['CH'] })).toEqual({
+      AHU: 1,
+      VAV1: 2,
+      VAV2: 2,
+      Z1: 3,
+    });
   });
 
   it('keeps the shortest distance to a node reached by two paths', () => {
@@ -43,7 +54,11 @@ describe('traverse', () => {
   });
 
   it('reverses the edges upstream', () => {
-    expect(walk({ edges: edges('CH>AHU>VAV1 B>AHU'), starts: ['VAV1'], direction: 'upstream' })).toEqual({ AHU: 1, CH: 2, B: 2 });
+    expect(walk({ edges: edges('CH>AHU>VAV1 B>AHU'), starts: ['VAV1'], direction: 'upstream' })).toEqual({
+      AHU: 1,
+      CH: 2,
+      B: 2,
+    });
     expect(walk({ edges: edges('CH>AHU>VAV1'), starts: ['AHU'], direction: 'downstream' })).toEqual({ VAV1: 1 });
   });
 
@@ -58,7 +73,10 @@ describe('traverse', () => {
     });
 
     it('tests the feeder, not the fed node, when walking upstream', () => {
-      expect(walk({ edges: plant, starts: ['Z1'], follows: airOnly, direction: 'upstream' })).toEqual({ VAV1: 1, AHU: 2 });
+      expect(walk({ edges: plant, starts: ['Z1'], follows: airOnly, direction: 'upstream' })).toEqual({
+        VAV1: 1,
+        AHU: 2,
+      });
       const water = (feeder: string) => feeder === 'CH';
       expect(walk({ edges: plant, starts: ['AHU'], follows: water, direction: 'upstream' })).toEqual({ CH: 1 });
       expect(walk({ edges: plant, starts: ['Z1'], follows: water, direction: 'upstream' })).toEqual({});
@@ -67,7 +85,11 @@ describe('traverse', () => {
 
   it('starts from several nodes at once: a zone and its rooms', () => {
     // VAV1 feeds the zone directly, VAV2 feeds one of its rooms; both are one hop away.
-    const result = walk({ edges: edges('AHU>VAV1>Z1 AHU>VAV2>R2 VAV3>R9'), starts: ['Z1', 'R1', 'R2'], direction: 'upstream' });
+    const result = walk({
+      edges: edges('AHU>VAV1>Z1 AHU>VAV2>R2 VAV3>R9'),
+      starts: ['Z1', 'R1', 'R2'],
+      direction: 'upstream',
+    });
     expect(result).toEqual({ VAV1: 1, VAV2: 1, AHU: 2 });
   });
 

@@ -5,7 +5,44 @@
 import fc from 'fast-check';
 
 /** Single characters with a syntactic meaning somewhere between the client and the store. */
-const SYNTAX = ['"', "'", '\\', '\n', '\r', '\t', '{', '}', '#', '<', '>', '?', '$', '.', ';', ',', ':', '/', '(', ')', '[', ']', '|', '^', '`', '@', '*', '+', '%', '&', '=', '!', '~', '-', '_', ' '];
+const SYNTAX = [
+  '"',
+  "'",
+  '\\',
+  '\n',
+  '\r',
+  '\t',
+  '{',
+  '}',
+  '#',
+  '<',
+  '>',
+  '?',
+  '$',
+  '.',
+  ';',
+  ',',
+  ':',
+  '/',
+  '(',
+  ')',
+  '[',
+  ']',
+  '|',
+  '^',
+  '`',
+  '@',
+  '*',
+  '+',
+  '%',
+  '&',
+  '=',
+  '!',
+  '~',
+  '-',
+  '_',
+  ' ',
+];
 
 /** Pieces of SPARQL (and of the escapes a broken escaper would produce) that would change a query if they escaped their literal. */
 const SPARQL_PIECES = [
@@ -43,7 +80,25 @@ const SPARQL_PIECES = [
 ];
 
 /** Regular-expression metacharacters, in case a filter ever used REGEX on user input. */
-const REGEX_PIECES = ['.*', '^', '$', '\\d+', '[a-z]', '[^]', '(?i)', '(', ')', '|', '+?', '{2,}', '\\b', '\\p{L}', '$1', '\\1', '\\'];
+const REGEX_PIECES = [
+  '.*',
+  '^',
+  '$',
+  '\\d+',
+  '[a-z]',
+  '[^]',
+  '(?i)',
+  '(',
+  ')',
+  '|',
+  '+?',
+  '{2,}',
+  '\\b',
+  '\\p{L}',
+  '$1',
+  '\\1',
+  '\\',
+];
 
 /** GraphQL and JSON pieces. */
 const TRANSPORT_PIECES = ['{ __typename }', '"}', '\\u0000', '${s}', '#{x}', '"\n}', '\\n', '\u0000'];
@@ -106,11 +161,9 @@ const UNICODE_PIECES = [
   '\u{e0001}',
 ];
 
-const controlCharacter = fc.oneof(
-  fc.integer({ min: 0, max: 0x1f }),
-  fc.constant(0x7f),
-  fc.integer({ min: 0x80, max: 0x9f }),
-).map((c) => String.fromCharCode(c));
+const controlCharacter = fc
+  .oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f }))
+  .map((c) => String.fromCharCode(c));
 
 /** One piece of a hostile string. */
 export const hostileToken: fc.Arbitrary<string> = fc.oneof(
@@ -125,7 +178,10 @@ export const hostileToken: fc.Arbitrary<string> = fc.oneof(
   // Printable graphemes: emoji sequences, letters with combining marks, any script.
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }) },
   // Plain words in mixed case, so that names share substrings and case matters.
-  { weight: 4, arbitrary: fc.constantFrom('AHU', 'ahu', 'Ahu', 'Room', 'ROOM', 'Zone 1', 'temp', 'TEMP', 'x', 'X', '1') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom('AHU', 'ahu', 'Ahu', 'Room', 'ROOM', 'Zone 1', 'temp', 'TEMP', 'x', 'X', '1'),
+  },
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }) },
 );
 

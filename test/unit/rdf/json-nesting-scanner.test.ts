@@ -24,7 +24,9 @@ describe('JsonNestingScanner', () => {
   it('passes a document exactly at the limit and refuses one a level deeper, naming the limit, line and column', () => {
     expect(refusal(objects(LIMIT))).toBeUndefined();
     const error = refusal(`\n${objects(LIMIT + 1)}`);
-    expect(error?.message).toBe(`JSON-LD nesting deeper than ${LIMIT} levels of { } or [ ] at line 2 column ${17 + LIMIT * 10}`);
+    expect(error?.message).toBe(
+      `JSON-LD nesting deeper than ${LIMIT} levels of { } or [ ] at line 2 column ${17 + LIMIT * 10}`,
+    );
     expect(error).toMatchObject({ limit: LIMIT, line: 2, column: 17 + LIMIT * 10 });
   });
 

@@ -7,7 +7,15 @@ import fc from 'fast-check';
 import oxigraph, { type Literal, type Term } from 'oxigraph';
 import { describe, expect, it } from 'vitest';
 import { isAbsoluteIri } from '../../../src/rdf/iri.ts';
-import { bind, integer, literal, namedNode, select, variable, type Expression } from '../../../src/rdf/sparql-algebra.ts';
+import {
+  bind,
+  integer,
+  literal,
+  namedNode,
+  select,
+  variable,
+  type Expression,
+} from '../../../src/rdf/sparql-algebra.ts';
 import { serialize } from '../../../src/rdf/sparql-serializer.ts';
 import { hostileString, turtleString } from './hostile-strings.ts';
 
@@ -55,7 +63,8 @@ describe('literal()', () => {
     for (let code = 0; code <= 0x9f; code++) {
       if (code > 0x20 && code < 0x7f) continue;
       const c = String.fromCharCode(code);
-      for (const value of [c, `"${c}"`, `\\${c}`, `${c}'`]) expect(evaluate(literal(value)).value, `U+${code.toString(16)}`).toBe(value);
+      for (const value of [c, `"${c}"`, `\\${c}`, `${c}'`])
+        expect(evaluate(literal(value)).value, `U+${code.toString(16)}`).toBe(value);
     }
   });
 
@@ -71,7 +80,8 @@ describe('literal()', () => {
     const term = evaluate(literal('Raum "1"', 'de-CH')) as Literal;
     expect(term.value).toBe('Raum "1"');
     expect(term.language).toBe('de-ch');
-    for (const tag of ['', 'de CH', 'en"', 'en} UNION {', '123456789', 'de-']) expect(() => literal('x', tag)).toThrow(TypeError);
+    for (const tag of ['', 'de CH', 'en"', 'en} UNION {', '123456789', 'de-'])
+      expect(() => literal('x', tag)).toThrow(TypeError);
   });
 });
 
@@ -80,8 +90,12 @@ describe('namedNode()', () => {
     expect(written(namedNode(`${BRICK}AHU`))).toBe('brick:AHU');
     expect(written(namedNode('https://w3id.org/rec#Room'))).toBe('rec:Room');
     expect(written(namedNode('http://www.w3.org/2000/01/rdf-schema#label'))).toBe('rdfs:label');
-    expect(written(namedNode('https://brickschema.org/schema/Brick/ref#hasExternalReference'))).toBe('ref:hasExternalReference');
-    expect(printed(namedNode(`${BRICK}AHU`))).toMatch(/^PREFIX brick: <https:\/\/brickschema\.org\/schema\/Brick#>\nSELECT/);
+    expect(written(namedNode('https://brickschema.org/schema/Brick/ref#hasExternalReference'))).toBe(
+      'ref:hasExternalReference',
+    );
+    expect(printed(namedNode(`${BRICK}AHU`))).toMatch(
+      /^PREFIX brick: <https:\/\/brickschema\.org\/schema\/Brick#>\nSELECT/,
+    );
   });
 
   it('writes other IRIs, and local names a prefixed name cannot carry, in full', () => {
@@ -175,7 +189,8 @@ describe('namedNode()', () => {
 describe('integer() and variable()', () => {
   it('integer() makes safe integers and rejects anything else', () => {
     expect(evaluate(integer(-3)).value).toBe('-3');
-    for (const value of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) expect(() => integer(value)).toThrow(TypeError);
+    for (const value of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+      expect(() => integer(value)).toThrow(TypeError);
   });
 
   it('variable() rejects names that are not SPARQL variable names', () => {
@@ -190,7 +205,7 @@ describe('integer() and variable()', () => {
   });
 });
 
-describe('the test fixtures\' Turtle escaper', () => {
+describe("the test fixtures' Turtle escaper", () => {
   // The robustness test writes its site with this escaper; it must be right for that test to mean anything.
   it(`stores ${RUNS / 10} hostile strings exactly as given`, () => {
     fc.assert(

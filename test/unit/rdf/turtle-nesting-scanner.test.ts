@@ -29,13 +29,16 @@ function chunkedRefusal(text: string, size: number): NestingTooDeep | undefined 
   }
 }
 
-const nested = (depth: number, open = '[ <urn:p> ', close = ' ]') => `<urn:a> <urn:p> ${open.repeat(depth)}<urn:o>${close.repeat(depth)} .\n`;
+const nested = (depth: number, open = '[ <urn:p> ', close = ' ]') =>
+  `<urn:a> <urn:p> ${open.repeat(depth)}<urn:o>${close.repeat(depth)} .\n`;
 
 describe('TurtleNestingScanner', () => {
   it('passes a document exactly at the limit and refuses one a level deeper, naming the limit, line and column', () => {
     expect(refusal(nested(LIMIT))).toBeUndefined();
     const error = refusal(`# a model\n${nested(LIMIT + 1)}`);
-    expect(error?.message).toBe(`Turtle nesting deeper than ${LIMIT} levels of ( ), [ ], { } or << >> at line 2 column ${17 + LIMIT * 10}`);
+    expect(error?.message).toBe(
+      `Turtle nesting deeper than ${LIMIT} levels of ( ), [ ], { } or << >> at line 2 column ${17 + LIMIT * 10}`,
+    );
     expect(error).toMatchObject({ limit: LIMIT, line: 2, column: 17 + LIMIT * 10 });
   });
 
@@ -55,7 +58,15 @@ describe('TurtleNestingScanner', () => {
 
   it('skips brackets in strings of every form, with their escapes', () => {
     const open = '[ ( { << '.repeat(LIMIT);
-    for (const literal of [`"${open}"`, `'${open}'`, `"""${open}\n"" " ${open}"""`, `'''${open}\n'' ' ${open}'''`, `"a \\" ${open}"`, `'a \\' ${open}'`, `"""a \\""" ${open}"""`]) {
+    for (const literal of [
+      `"${open}"`,
+      `'${open}'`,
+      `"""${open}\n"" " ${open}"""`,
+      `'''${open}\n'' ' ${open}'''`,
+      `"a \\" ${open}"`,
+      `'a \\' ${open}'`,
+      `"""a \\""" ${open}"""`,
+    ]) {
       expect(refusal(`<urn:a> <urn:p> ${literal} .\n`), literal).toBeUndefined();
     }
     // An escaped backslash ends nothing: the quote after it closes the string.
@@ -93,7 +104,8 @@ describe('TurtleNestingScanner', () => {
   });
 
   it('scans a large flat document in linear time', () => {
-    const line = '<https://example.org/bldg#VAV-1> <https://brickschema.org/schema/Brick#hasPoint> "a [ ( string" . # [ (\n';
+    const line =
+      '<https://example.org/bldg#VAV-1> <https://brickschema.org/schema/Brick#hasPoint> "a [ ( string" . # [ (\n';
     const document = Buffer.from(line.repeat(Math.ceil((64 << 20) / line.length)));
     const started = performance.now();
     const scanner = turtle();
@@ -105,9 +117,13 @@ describe('TurtleNestingScanner', () => {
 
 describe('TurtleNestingScanner for SPARQL', () => {
   it('takes `<` for less-than when no IRI follows, and counts the brackets after it', () => {
-    expect(refusal(`SELECT * WHERE { FILTER(?a < 3 || ${'('.repeat(LIMIT)}?b${')'.repeat(LIMIT)}) }`, sparql())).toBeDefined();
+    expect(
+      refusal(`SELECT * WHERE { FILTER(?a < 3 || ${'('.repeat(LIMIT)}?b${')'.repeat(LIMIT)}) }`, sparql()),
+    ).toBeDefined();
     // No space: as sparqljs lexes it, `<(((…` is not an IRI (a space or `{` comes before any `>`).
-    expect(refusal(`SELECT * WHERE { FILTER(?a<${'('.repeat(LIMIT)}?b${')'.repeat(LIMIT)} ) }`, sparql())).toBeDefined();
+    expect(
+      refusal(`SELECT * WHERE { FILTER(?a<${'('.repeat(LIMIT)}?b${')'.repeat(LIMIT)} ) }`, sparql()),
+    ).toBeDefined();
     // `#` and quotes after such a `<` are code again: a comment, a string.
     expect(refusal(`SELECT * WHERE { FILTER(?a<'x') ${'{'.repeat(LIMIT)} } # '\n`, sparql())).toBeDefined();
   });
@@ -127,6 +143,8 @@ describe('TurtleNestingScanner for SPARQL', () => {
   it('counts nested groups up to the limit', () => {
     const query = (depth: number) => `SELECT * WHERE ${'{'.repeat(depth)} ?s ?p ?o ${'}'.repeat(depth)}`;
     expect(refusal(query(LIMIT), sparql())).toBeUndefined();
-    expect(refusal(query(LIMIT + 1), sparql())?.message).toMatch(/^SPARQL nesting deeper than 8 levels .* at line 1 column 24$/);
+    expect(refusal(query(LIMIT + 1), sparql())?.message).toMatch(
+      /^SPARQL nesting deeper than 8 levels .* at line 1 column 24$/,
+    );
   });
 });

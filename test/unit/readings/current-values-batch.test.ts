@@ -28,7 +28,12 @@ describe('CurrentValuesBatch', () => {
     const first = a.currentValues(new Map([['s1', ['x', 'yy']]]));
     await tick();
     expect(lookups).toEqual([]);
-    const second = b.currentValues(new Map([['s1', ['yy', 'zzz']], ['s2', ['x']]]));
+    const second = b.currentValues(
+      new Map([
+        ['s1', ['yy', 'zzz']],
+        ['s2', ['x']],
+      ]),
+    );
     const [one, two] = await Promise.all([first, second]);
     expect(lookups).toEqual([{ s1: ['x', 'yy', 'zzz'], s2: ['x'] }]);
     expect(one.get('s1')?.get('yy')?.value).toBe(2);

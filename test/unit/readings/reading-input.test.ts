@@ -6,10 +6,18 @@ const MS = Date.parse('2026-11-21T22:05:00Z');
 
 describe('parseReading', () => {
   it('takes {timeseriesId, timestamp, value}: ISO-8601 with an offset or epoch milliseconds; numbers, booleans, null', () => {
-    expect(parseReading({ timeseriesId: 'a', timestamp: T, value: 21.5 })).toEqual({ reading: { timeseriesId: 'a', ms: MS, value: 21.5 } });
-    expect(parseReading({ timeseriesId: 'a', timestamp: MS, value: true })).toEqual({ reading: { timeseriesId: 'a', ms: MS, value: 1 } });
-    expect(parseReading({ timeseriesId: 'a', timestamp: MS, value: false })).toEqual({ reading: { timeseriesId: 'a', ms: MS, value: 0 } });
-    expect(parseReading({ timeseriesId: 'a', timestamp: MS, value: null })).toEqual({ reading: { timeseriesId: 'a', ms: MS, value: null } });
+    expect(parseReading({ timeseriesId: 'a', timestamp: T, value: 21.5 })).toEqual({
+      reading: { timeseriesId: 'a', ms: MS, value: 21.5 },
+    });
+    expect(parseReading({ timeseriesId: 'a', timestamp: MS, value: true })).toEqual({
+      reading: { timeseriesId: 'a', ms: MS, value: 1 },
+    });
+    expect(parseReading({ timeseriesId: 'a', timestamp: MS, value: false })).toEqual({
+      reading: { timeseriesId: 'a', ms: MS, value: 0 },
+    });
+    expect(parseReading({ timeseriesId: 'a', timestamp: MS, value: null })).toEqual({
+      reading: { timeseriesId: 'a', ms: MS, value: null },
+    });
   });
 
   it.each([
@@ -33,15 +41,23 @@ describe('parseReading', () => {
   });
 
   it('takes the timeseries id from a per-series topic; a different one in the item is refused', () => {
-    expect(parseReading({ timestamp: MS, value: 1 }, 'topic-ts')).toEqual({ reading: { timeseriesId: 'topic-ts', ms: MS, value: 1 } });
+    expect(parseReading({ timestamp: MS, value: 1 }, 'topic-ts')).toEqual({
+      reading: { timeseriesId: 'topic-ts', ms: MS, value: 1 },
+    });
     expect(parseReading({ timeseriesId: 'topic-ts', timestamp: MS, value: 1 }, 'topic-ts')).toHaveProperty('reading');
-    expect(parseReading({ timeseriesId: 'other', timestamp: MS, value: 1 }, 'topic-ts')).toHaveProperty('errors.timeseriesId');
+    expect(parseReading({ timeseriesId: 'other', timestamp: MS, value: 1 }, 'topic-ts')).toHaveProperty(
+      'errors.timeseriesId',
+    );
   });
 });
 
 describe('parseReadings and NDJSON', () => {
   it('reports each rejected item at its index and keeps the good ones', () => {
-    const { readings, rejected } = parseReadings([{ timeseriesId: 'a', timestamp: MS, value: 1 }, { timeseriesId: 'a' }, ...ndjsonItems('{"x":\n')]);
+    const { readings, rejected } = parseReadings([
+      { timeseriesId: 'a', timestamp: MS, value: 1 },
+      { timeseriesId: 'a' },
+      ...ndjsonItems('{"x":\n'),
+    ]);
     expect(readings).toHaveLength(1);
     expect(rejected.map((r) => r.index)).toEqual([1, 2]);
     expect(rejected[1]!.errors).toEqual({ non_field_errors: ['Not valid JSON.'] });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatInZone, isKnownTimeZone, parseInZone, parseInstant, zoneOffsetMinutes } from '../../../src/readings/zoned-time.ts';
+import {
+  formatInZone,
+  isKnownTimeZone,
+  parseInZone,
+  parseInstant,
+  zoneOffsetMinutes,
+} from '../../../src/readings/zoned-time.ts';
 
 describe('formatInZone', () => {
   it('writes the instant with the zone’s offset, as docs/readings.md’s example', () => {
@@ -29,7 +35,8 @@ describe('formatInZone', () => {
   it('round-trips through Date.parse for every hour of a year', () => {
     const start = Date.parse('2026-01-01T00:00:00Z');
     for (let t = start; t < start + 365 * 86_400_000; t += 3_600_000 + 61_000) {
-      for (const zone of ['Europe/Berlin', 'America/Los_Angeles', 'Australia/Lord_Howe']) expect(Date.parse(formatInZone(t, zone))).toBe(t);
+      for (const zone of ['Europe/Berlin', 'America/Los_Angeles', 'Australia/Lord_Howe'])
+        expect(Date.parse(formatInZone(t, zone))).toBe(t);
     }
   });
 
@@ -62,7 +69,15 @@ describe('parseInstant', () => {
     expect(parseInstant('0000-02-29T00:00:00Z')).toBe(Date.parse('0000-02-29T00:00:00Z'));
   });
 
-  it.each(['2026-11-21T22:05:00', '2026-02-30T00:00:00Z', '2026-11-21T24:00:00Z', '21.11.2026', 'now', '2026-11-21T22:05:00+25:00', ''])('refuses %j', (text) => {
+  it.each([
+    '2026-11-21T22:05:00',
+    '2026-02-30T00:00:00Z',
+    '2026-11-21T24:00:00Z',
+    '21.11.2026',
+    'now',
+    '2026-11-21T22:05:00+25:00',
+    '',
+  ])('refuses %j', (text) => {
     expect(parseInstant(text)).toBeUndefined();
   });
 });
@@ -75,6 +90,8 @@ describe('parseInZone', () => {
   });
 
   it('a wall-clock time in the spring-forward gap lands after it', () => {
-    expect(formatInZone(parseInZone('2026-03-29T02:30:00', 'Europe/Berlin')!, 'Europe/Berlin')).toBe('2026-03-29T03:30:00+02:00');
+    expect(formatInZone(parseInZone('2026-03-29T02:30:00', 'Europe/Berlin')!, 'Europe/Berlin')).toBe(
+      '2026-03-29T03:30:00+02:00',
+    );
   });
 });

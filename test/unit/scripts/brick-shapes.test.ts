@@ -10,10 +10,14 @@ import { FULL_BRICK_PATH } from '../ontology/derived-ontology.ts';
 const SHAPES_PATH = fileURLToPath(new URL('../../../ontology/brick-shapes.ttl', import.meta.url));
 const BRICK = 'https://brickschema.org/schema/Brick#';
 const BSH = 'https://brickschema.org/schema/BrickShape#';
-const parse = (path: string) => new N3.Store(new N3.Parser({ format: 'text/turtle' }).parse(readFileSync(path, 'utf8')));
+const parse = (path: string) =>
+  new N3.Store(new N3.Parser({ format: 'text/turtle' }).parse(readFileSync(path, 'utf8')));
 /** Triples without blank nodes, as text: blank node labels differ between the two. */
 const ground = (quads: Iterable<N3.Quad>) =>
-  [...quads].filter((q) => q.subject.termType !== 'BlankNode' && q.object.termType !== 'BlankNode').map((q) => `${q.subject.id} ${q.predicate.id} ${q.object.id}`).sort();
+  [...quads]
+    .filter((q) => q.subject.termType !== 'BlankNode' && q.object.termType !== 'BlankNode')
+    .map((q) => `${q.subject.id} ${q.predicate.id} ${q.object.id}`)
+    .sort();
 
 let shipped: N3.Store;
 beforeAll(() => {
@@ -22,19 +26,41 @@ beforeAll(() => {
 
 describe('ontology/brick-shapes.ttl', () => {
   it('holds the Brick shapes the validator needs, with explicit class targets', () => {
-    expect(shipped.getObjects(`${BSH}hasLocationShape`, `${SH}class`, null).map((t) => t.value)).toEqual([`${BRICK}Location`]);
-    expect(shipped.has(N3.DataFactory.quad(N3.DataFactory.namedNode(`${BRICK}Entity`), N3.DataFactory.namedNode(`${SH}targetClass`), N3.DataFactory.namedNode(`${BRICK}Entity`)))).toBe(true);
-    expect(shipped.has(N3.DataFactory.quad(N3.DataFactory.namedNode(`${BRICK}Entity`), N3.DataFactory.namedNode(`${SH}property`), N3.DataFactory.namedNode(`${BSH}hasLocationShape`)))).toBe(true);
+    expect(shipped.getObjects(`${BSH}hasLocationShape`, `${SH}class`, null).map((t) => t.value)).toEqual([
+      `${BRICK}Location`,
+    ]);
+    expect(
+      shipped.has(
+        N3.DataFactory.quad(
+          N3.DataFactory.namedNode(`${BRICK}Entity`),
+          N3.DataFactory.namedNode(`${SH}targetClass`),
+          N3.DataFactory.namedNode(`${BRICK}Entity`),
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      shipped.has(
+        N3.DataFactory.quad(
+          N3.DataFactory.namedNode(`${BRICK}Entity`),
+          N3.DataFactory.namedNode(`${SH}property`),
+          N3.DataFactory.namedNode(`${BSH}hasLocationShape`),
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('leaves out rules, SHACL-SPARQL and shapes that check nothing', () => {
-    for (const p of ['rule', 'sparql', 'target', 'select', 'construct']) expect(shipped.countQuads(null, `${SH}${p}`, null, null), p).toBe(0);
+    for (const p of ['rule', 'sparql', 'target', 'select', 'construct'])
+      expect(shipped.countQuads(null, `${SH}${p}`, null, null), p).toBe(0);
     expect(shipped.countQuads(`${BSH}feedsShape`, null, null, null)).toBe(0);
   });
 
-  it.skipIf(!existsSync(FULL_BRICK_PATH))('is what the selection gives from the full Brick.ttl (npm run build:ontology)', () => {
-    const selected = selectBrickShapes(parse(FULL_BRICK_PATH));
-    expect(selected.length).toBe(shipped.size);
-    expect(ground(selected)).toEqual(ground(shipped.getQuads(null, null, null, null)));
-  });
+  it.skipIf(!existsSync(FULL_BRICK_PATH))(
+    'is what the selection gives from the full Brick.ttl (npm run build:ontology)',
+    () => {
+      const selected = selectBrickShapes(parse(FULL_BRICK_PATH));
+      expect(selected.length).toBe(shipped.size);
+      expect(ground(selected)).toEqual(ground(shipped.getQuads(null, null, null, null)));
+    },
+  );
 });

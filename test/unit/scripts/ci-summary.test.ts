@@ -16,10 +16,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Status = 'passed' | 'failed' | 'skipped' | 'todo';
 
 /** A test of the report: its suites' titles, its own title and its status. */
-const test = (status: Status, ...titles: string[]) => ({ ancestorTitles: titles.slice(0, -1), title: titles.at(-1)!, status });
+const test = (status: Status, ...titles: string[]) => ({
+  ancestorTitles: titles.slice(0, -1),
+  title: titles.at(-1)!,
+  status,
+});
 
 /** A file of the report, its tests run from `start` to `end` (ms). */
-const file = (name: string, start: number, end: number, tests: ReturnType<typeof test>[] = [test('passed', 'works')]) => ({
+const file = (
+  name: string,
+  start: number,
+  end: number,
+  tests: ReturnType<typeof test>[] = [test('passed', 'works')],
+) => ({
   name: join(ROOT, name),
   startTime: start,
   endTime: end,
@@ -28,13 +37,25 @@ const file = (name: string, start: number, end: number, tests: ReturnType<typeof
 });
 
 /** Runs the summary on a report of `files`, with the run's `provided` requirements: its lines and exit code. */
-function summarize(files: ReturnType<typeof file>[], provided: string[] = []): { lines: string[]; code: number | null } {
+function summarize(
+  files: ReturnType<typeof file>[],
+  provided: string[] = [],
+): { lines: string[]; code: number | null } {
   const tests = files.flatMap((f) => f.assertionResults);
   const count = (status: Status) => tests.filter((t) => t.status === status).length;
-  const report = { numPassedTests: count('passed'), numFailedTests: count('failed'), numPendingTests: count('skipped'), numTodoTests: count('todo'), testResults: files };
+  const report = {
+    numPassedTests: count('passed'),
+    numFailedTests: count('failed'),
+    numPendingTests: count('skipped'),
+    numTodoTests: count('todo'),
+    testResults: files,
+  };
   const path = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(path, JSON.stringify(report));
-  const run = spawnSync(process.execPath, ['.ci/summarize.mjs', path, ...provided.map((p) => `--provided=${p}`)], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['.ci/summarize.mjs', path, ...provided.map((p) => `--provided=${p}`)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return { lines: run.stdout.trim().split('\n'), code: run.status };
 }
 
@@ -60,7 +81,9 @@ describe('.ci/summarize.mjs', () => {
 
   it('fails a test skipped for what the run provides, and says which', () => {
     const { lines, code } = summarize([SKIPS], ['DATABASE_URL', 'BKG_MQTT_URL']);
-    expect(lines).toContain('FAILED: 3 tests skipped though CI provides what they need (needs DATABASE_URL; needs REDIS_URL, BKG_MQTT_URL)');
+    expect(lines).toContain(
+      'FAILED: 3 tests skipped though CI provides what they need (needs DATABASE_URL; needs REDIS_URL, BKG_MQTT_URL)',
+    );
     expect(lines.at(-1)).toBe('1 passed, 3 failed, 2 skipped');
     expect(code).toBe(1);
   });
@@ -71,10 +94,20 @@ describe('.ci/summarize.mjs', () => {
   });
 
   it('lists the ten slowest files, slowest first, by the time from their first test’s start to their last’s end', () => {
-    const files = Array.from({ length: 12 }, (_, i) => file(`test/unit/f${i}.test.ts`, 1000 * i, 1000 * i + 500 * (i + 1)));
+    const files = Array.from({ length: 12 }, (_, i) =>
+      file(`test/unit/f${i}.test.ts`, 1000 * i, 1000 * i + 500 * (i + 1)),
+    );
     const { lines } = summarize(files);
-    const listed = lines.slice(lines.indexOf('== the 10 slowest test files') + 1, lines.indexOf('== the 10 slowest test files') + 11);
-    expect(listed).toEqual(Array.from({ length: 10 }, (_, i) => `${(0.5 * (12 - i)).toFixed(1).padStart(7)} s  test/unit/f${11 - i}.test.ts`));
+    const listed = lines.slice(
+      lines.indexOf('== the 10 slowest test files') + 1,
+      lines.indexOf('== the 10 slowest test files') + 11,
+    );
+    expect(listed).toEqual(
+      Array.from(
+        { length: 10 },
+        (_, i) => `${(0.5 * (12 - i)).toFixed(1).padStart(7)} s  test/unit/f${11 - i}.test.ts`,
+      ),
+    );
     expect(lines.at(-1)).toBe('12 passed, 0 failed, 0 skipped');
   });
 

@@ -34,7 +34,8 @@ PREFIX pf: <${PORTFOLIO_NAMESPACE}>
 
 function select(store: oxigraph.Store, query: string): Array<Record<string, string>> {
   const json = store.query(PREFIXES + query, { results_format: 'application/sparql-results+json' }) as string;
-  const bindings = (JSON.parse(json) as { results: { bindings: Array<Record<string, { value: string }>> } }).results.bindings;
+  const bindings = (JSON.parse(json) as { results: { bindings: Array<Record<string, { value: string }>> } }).results
+    .bindings;
   return bindings.map((b) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v.value])));
 }
 
@@ -139,17 +140,25 @@ describe('portfolio generator', () => {
     expect(n / stats.relations).toBeGreaterThan(0.05);
     expect(n / stats.relations).toBeLessThan(0.25);
     // Every VAV is fed by an AHU, whichever way the file says it.
-    const vavs = select(store, 'SELECT DISTINCT ?v WHERE { VALUES ?c { brick:VAV brick:Variable_Air_Volume_Box } ?v a ?c }').map((r) => r.v!);
+    const vavs = select(
+      store,
+      'SELECT DISTINCT ?v WHERE { VALUES ?c { brick:VAV brick:Variable_Air_Volume_Box } ?v a ?c }',
+    ).map((r) => r.v!);
     const fed = select(
       store,
       `SELECT DISTINCT ?v WHERE { VALUES ?ac { brick:AHU brick:Air_Handling_Unit } ?ahu a ?ac . ?ahu (brick:feeds|^brick:isFedBy) ?v }`,
     ).map((r) => r.v!);
-    expect(vavs.length).toBe(stats.equipmentClasses['brick:VAV']! + stats.equipmentClasses['brick:Variable_Air_Volume_Box']!);
+    expect(vavs.length).toBe(
+      stats.equipmentClasses['brick:VAV']! + stats.equipmentClasses['brick:Variable_Air_Volume_Box']!,
+    );
     expect(new Set(fed)).toEqual(new Set(vavs));
   });
 
   it('has timeseries ids, IFC GlobalIds and equipment properties', () => {
-    const ts = select(store, 'SELECT ?id WHERE { ?p (ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId ?id }');
+    const ts = select(
+      store,
+      'SELECT ?id WHERE { ?p (ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId ?id }',
+    );
     expect(ts.length).toBeGreaterThan(stats.byKind.point * 0.8);
     expect(ts.every((r) => /^portfolio:B\d{2,}-/.test(r.id!))).toBe(true);
     const ifc = select(store, 'SELECT ?g WHERE { ?e ref:hasExternalReference/ref:ifcGlobalID ?g }').map((r) => r.g!);

@@ -10,8 +10,11 @@ const point = (type: string, unit: string | null = null) => ({ type, unit, times
 
 describe('the demo signals', () => {
   it('are deterministic and smooth', () => {
-    expect(signalValue(point('Zone_Air_Temperature_Sensor'), MIDDAY, BERLIN)).toBe(signalValue(point('Zone_Air_Temperature_Sensor'), MIDDAY, BERLIN));
-    for (let t = MIDDAY; t < MIDDAY + 3_600_000; t += 60_000) expect(Math.abs(smoothNoise('k', t + 60_000) - smoothNoise('k', t))).toBeLessThan(0.25);
+    expect(signalValue(point('Zone_Air_Temperature_Sensor'), MIDDAY, BERLIN)).toBe(
+      signalValue(point('Zone_Air_Temperature_Sensor'), MIDDAY, BERLIN),
+    );
+    for (let t = MIDDAY; t < MIDDAY + 3_600_000; t += 60_000)
+      expect(Math.abs(smoothNoise('k', t + 60_000) - smoothNoise('k', t))).toBeLessThan(0.25);
   });
 
   it('follow occupancy: occupied on a weekday midday, empty at night and on Sunday', () => {
@@ -19,7 +22,9 @@ describe('the demo signals', () => {
     expect(conditionsAt(MIDDAY, BERLIN).occupancy).toBeGreaterThan(0.8);
     expect(conditionsAt(NIGHT, BERLIN)).toMatchObject({ on: false });
     expect(conditionsAt(SUNDAY, BERLIN)).toMatchObject({ on: false });
-    expect(signalValue(point('Supply_Air_Flow_Sensor'), MIDDAY, BERLIN)).toBeGreaterThan(signalValue(point('Supply_Air_Flow_Sensor'), NIGHT, BERLIN));
+    expect(signalValue(point('Supply_Air_Flow_Sensor'), MIDDAY, BERLIN)).toBeGreaterThan(
+      signalValue(point('Supply_Air_Flow_Sensor'), NIGHT, BERLIN),
+    );
     expect(signalValue(point('Fan_Status'), MIDDAY, BERLIN)).toBe(1);
     expect(signalValue(point('Fan_Status'), NIGHT, BERLIN)).toBe(0);
     expect(signalValue(point('Fault_Status'), MIDDAY, BERLIN)).toBe(0);
@@ -36,6 +41,8 @@ describe('the demo signals', () => {
     const pa = signalValue(point('Chilled_Water_Differential_Pressure_Sensor'), MIDDAY, BERLIN);
     const kpa = signalValue(point('Chilled_Water_Differential_Pressure_Sensor', 'KiloPA'), MIDDAY, BERLIN);
     expect(kpa).toBeCloseTo(pa / 1000, 6);
-    expect(signalValue(point('Electric_Energy_Sensor'), MIDDAY + 60_000, BERLIN)).toBeGreaterThan(signalValue(point('Electric_Energy_Sensor'), MIDDAY, BERLIN));
+    expect(signalValue(point('Electric_Energy_Sensor'), MIDDAY + 60_000, BERLIN)).toBeGreaterThan(
+      signalValue(point('Electric_Energy_Sensor'), MIDDAY, BERLIN),
+    );
   });
 });

@@ -19,7 +19,8 @@ function refusal(text: string): AppError {
 
 const groups = (n: number) => `SELECT * WHERE {${'{'.repeat(n - 1)} ?s ?p ?o ${'}'.repeat(n - 1)}} LIMIT 1`;
 /** Blank-node property lists `n` deep in a group: sparqljs makes them a flat list of triples. */
-const propertyLists = (n: number) => `SELECT * WHERE { ?s <urn:p> ${'[ <urn:p> '.repeat(n - 1)}?o${' ]'.repeat(n - 1)} } LIMIT 1`;
+const propertyLists = (n: number) =>
+  `SELECT * WHERE { ?s <urn:p> ${'[ <urn:p> '.repeat(n - 1)}?o${' ]'.repeat(n - 1)} } LIMIT 1`;
 const list = (n: number, item: (i: number) => string) => Array.from({ length: n }, (_, i) => item(i)).join(' ');
 
 describe('a query’s nesting in its text', () => {
@@ -29,7 +30,9 @@ describe('a query’s nesting in its text', () => {
     const error = refusal(groups(QUERY_NESTING_LIMIT + 1));
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'QUERY_TOO_COMPLEX', status: 400 });
-    expect(error.message).toBe(`SPARQL nesting deeper than ${QUERY_NESTING_LIMIT} levels of ( ), [ ], { } or << >> at line 1 column ${15 + QUERY_NESTING_LIMIT + 1}: the endpoint reads no deeper queries.`);
+    expect(error.message).toBe(
+      `SPARQL nesting deeper than ${QUERY_NESTING_LIMIT} levels of ( ), [ ], { } or << >> at line 1 column ${15 + QUERY_NESTING_LIMIT + 1}: the endpoint reads no deeper queries.`,
+    );
   });
 
   it('refuses 5,000 nested groups at once, before sparqljs would overflow its stack', () => {
@@ -39,10 +42,19 @@ describe('a query’s nesting in its text', () => {
   });
 
   it('counts parenthesised expressions and paths, and not brackets in strings, IRIs or comments', () => {
-    expect(refusal(`SELECT * WHERE { ?s ?p ?o FILTER(${'('.repeat(QUERY_NESTING_LIMIT)}true${')'.repeat(QUERY_NESTING_LIMIT)}) }`).message).toMatch(/^SPARQL nesting deeper/);
-    expect(refusal(`SELECT * WHERE { ?s ${'('.repeat(QUERY_NESTING_LIMIT)}<urn:p>${')'.repeat(QUERY_NESTING_LIMIT)} ?o }`).message).toMatch(/^SPARQL nesting deeper/);
+    expect(
+      refusal(
+        `SELECT * WHERE { ?s ?p ?o FILTER(${'('.repeat(QUERY_NESTING_LIMIT)}true${')'.repeat(QUERY_NESTING_LIMIT)}) }`,
+      ).message,
+    ).toMatch(/^SPARQL nesting deeper/);
+    expect(
+      refusal(`SELECT * WHERE { ?s ${'('.repeat(QUERY_NESTING_LIMIT)}<urn:p>${')'.repeat(QUERY_NESTING_LIMIT)} ?o }`)
+        .message,
+    ).toMatch(/^SPARQL nesting deeper/);
     const many = '{(['.repeat(QUERY_NESTING_LIMIT);
-    expect(() => confine(`SELECT * WHERE { ?s <urn:p${many.replace(/\{/g, '')}> "${many}" . # ${many}\n ?s ?p '''${many}''' }`)).not.toThrow();
+    expect(() =>
+      confine(`SELECT * WHERE { ?s <urn:p${many.replace(/\{/g, '')}> "${many}" . # ${many}\n ?s ?p '''${many}''' }`),
+    ).not.toThrow();
   });
 });
 

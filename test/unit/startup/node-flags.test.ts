@@ -14,6 +14,8 @@ describe('node flags of the service', () => {
   });
 
   it('the container image passes the same', () => {
-    expect(read('docker/Dockerfile')).toContain(`CMD ${JSON.stringify(['node', ...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts']).replaceAll(',', ', ')}`);
+    expect(read('docker/Dockerfile')).toContain(
+      `CMD ${JSON.stringify(['node', ...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts']).replaceAll(',', ', ')}`,
+    );
   });
 });

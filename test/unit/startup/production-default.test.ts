@@ -5,8 +5,14 @@ import { describe, expect, it } from 'vitest';
 // What graphql-js sees when it loads after the entry point's first import.
 function nodeEnvSeenByLibraries(env: Record<string, string>): string {
   const script = "import './src/startup/production-default.ts'; console.log(process.env.NODE_ENV);";
-  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV')) as Record<string, string>;
-  return execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...base, ...env }, encoding: 'utf8' }).trim();
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV')) as Record<
+    string,
+    string
+  >;
+  return execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: { ...base, ...env },
+    encoding: 'utf8',
+  }).trim();
 }
 
 describe('NODE_ENV default for libraries', () => {

@@ -11,11 +11,22 @@ const forComunica = (text: string) => serialize(rewrite(selectQuery(text)));
 
 const G = 'urn:bkg:site:t';
 const store = new oxigraph.Store();
-store.load('<urn:z> <urn:part> <urn:r> .\n<urn:v> <urn:feeds> <urn:z> .\n<urn:w> <urn:feeds> <urn:r> .\n<urn:r> <urn:point> <urn:p> .\n', {
-  format: 'application/n-triples',
-  to_graph_name: oxigraph.namedNode(G),
-});
-const answer = (query: string) => (store.query(query) as Map<string, oxigraph.Term>[]).map((row) => [...row].map(([k, v]) => `${k}=${v.value}`).sort().join(' ')).sort();
+store.load(
+  '<urn:z> <urn:part> <urn:r> .\n<urn:v> <urn:feeds> <urn:z> .\n<urn:w> <urn:feeds> <urn:r> .\n<urn:r> <urn:point> <urn:p> .\n',
+  {
+    format: 'application/n-triples',
+    to_graph_name: oxigraph.namedNode(G),
+  },
+);
+const answer = (query: string) =>
+  (store.query(query) as Map<string, oxigraph.Term>[])
+    .map((row) =>
+      [...row]
+        .map(([k, v]) => `${k}=${v.value}`)
+        .sort()
+        .join(' '),
+    )
+    .sort();
 
 describe('forComunica', () => {
   it('writes a zero-or-one path as one step or a zero-length path, with the same answer', () => {
@@ -34,7 +45,9 @@ describe('forComunica', () => {
   });
 
   it('leaves a query without them as it was', () => {
-    const query = selectQuery(`SELECT ?e WHERE { GRAPH <${G}> { ?e <urn:part>+ ?x FILTER EXISTS { ?x <urn:point> ?p } } }`);
+    const query = selectQuery(
+      `SELECT ?e WHERE { GRAPH <${G}> { ?e <urn:part>+ ?x FILTER EXISTS { ?x <urn:point> ?p } } }`,
+    );
     expect(rewrite(query)).toBe(query);
   });
 });

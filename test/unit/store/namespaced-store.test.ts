@@ -9,7 +9,10 @@ import { selectQuery } from '../../support/select-query.ts';
 /** The store and the queries it passed on. */
 function namespaced() {
   const sent: string[] = [];
-  const inner = { name: 'sparql', select: async (query: SelectQuery) => (sent.push(serialize(query)), []) } as unknown as GraphStore;
+  const inner = {
+    name: 'sparql',
+    select: async (query: SelectQuery) => (sent.push(serialize(query)), []),
+  } as unknown as GraphStore;
   return { store: new NamespacedStore(inner, 'urn:acme:staging:'), sent };
 }
 

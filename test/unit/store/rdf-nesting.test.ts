@@ -27,7 +27,8 @@ async function refusal(data: RdfSource, format: RdfFormat): Promise<RdfSyntaxErr
 const jsonLd = (depth: number) => `{"@id": "urn:a", ${'"urn:p": {'.repeat(depth - 1)}"urn:p": "x"${'}'.repeat(depth)}`;
 const propertyLists = (depth: number) => `<urn:a> <urn:p> ${'[ <urn:p> '.repeat(depth)}"x"${' ]'.repeat(depth)} .\n`;
 const collections = (depth: number) => `<urn:a> <urn:p> ${'( '.repeat(depth)}"x"${' )'.repeat(depth)} .\n`;
-const tripleTerms = (depth: number) => `<urn:a> <urn:p> ${'<<( <urn:s> <urn:p> '.repeat(depth)}"x"${' )>>'.repeat(depth)} .\n`;
+const tripleTerms = (depth: number) =>
+  `<urn:a> <urn:p> ${'<<( <urn:s> <urn:p> '.repeat(depth)}"x"${' )>>'.repeat(depth)} .\n`;
 
 describe('parseTriples and nesting', () => {
   let dir: string;
@@ -48,7 +49,9 @@ describe('parseTriples and nesting', () => {
   it('refuses the 1,000-deep JSON-LD that traps Oxigraph as a syntax error naming the limit, and the parser stays sound', async () => {
     const error = await refusal(jsonLd(1000), 'application/ld+json');
     expect(error).toBeInstanceOf(RdfSyntaxError);
-    expect(error.message).toBe(`JSON-LD nesting deeper than ${RDF_NESTING_LIMIT} levels of { } or [ ] at line 1 column ${17 + RDF_NESTING_LIMIT * 10}`);
+    expect(error.message).toBe(
+      `JSON-LD nesting deeper than ${RDF_NESTING_LIMIT} levels of { } or [ ] at line 1 column ${17 + RDF_NESTING_LIMIT * 10}`,
+    );
     expect(error).toMatchObject({ line: 1, column: 17 + RDF_NESTING_LIMIT * 10 });
     // Oxigraph never saw it: its instance in this thread still parses.
     expect(await count(jsonLd(3), 'application/ld+json')).toBe(3);
@@ -61,7 +64,9 @@ describe('parseTriples and nesting', () => {
       [tripleTerms(5000), 'text/turtle'],
       [tripleTerms(5000), 'application/n-triples'],
     ] as const) {
-      expect((await refusal(document, format)).message).toMatch(new RegExp(`nesting deeper than ${RDF_NESTING_LIMIT} levels`));
+      expect((await refusal(document, format)).message).toMatch(
+        new RegExp(`nesting deeper than ${RDF_NESTING_LIMIT} levels`),
+      );
     }
   });
 
@@ -79,7 +84,8 @@ describe('parseTriples and nesting', () => {
     const literal = 'é € 𝄞 [ ( '.repeat(97);
     const text = `<urn:a> <urn:p> "${literal}" .\n`.repeat(Math.ceil((3 << 20) / 2000));
     const objects = new Set<string>();
-    for await (const batch of parseTriples(text, 'text/turtle', BASE)) for (const quad of batch) objects.add(quad.object.value);
+    for await (const batch of parseTriples(text, 'text/turtle', BASE))
+      for (const quad of batch) objects.add(quad.object.value);
     expect([...objects]).toEqual([literal]);
   });
 });

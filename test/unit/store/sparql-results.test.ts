@@ -1,6 +1,10 @@
 import oxigraph from 'oxigraph';
 import { describe, expect, it } from 'vitest';
-import { parseResultSetNTriples, parseSelectResults, parseTsvSelectResults } from '../../../src/store/sparql-results.ts';
+import {
+  parseResultSetNTriples,
+  parseSelectResults,
+  parseTsvSelectResults,
+} from '../../../src/store/sparql-results.ts';
 
 // Terms of every shape the embedded store can hold, with the characters TSV escapes.
 const DATA = String.raw`
@@ -59,11 +63,18 @@ describe('SPARQL TSV results', async () => {
 function resultSet(s: oxigraph.Store, query: string): string {
   const res = 'http://www.w3.org/2005/sparql-results#';
   const solutions = s.query(query) as Array<Map<string, oxigraph.Term>>;
-  const lines = ['_:RS rdf:type <http://www.w3.org/1999/02/22-rdf-syntax-ns#res:ResultSet> .', `_:RS <${res}resultVariable> "x" .`];
+  const lines = [
+    '_:RS rdf:type <http://www.w3.org/1999/02/22-rdf-syntax-ns#res:ResultSet> .',
+    `_:RS <${res}resultVariable> "x" .`,
+  ];
   solutions.forEach((solution, r) => {
     lines.push(`_:RS <${res}solution> _:RSr${r} .`);
     [...solution.entries()].forEach(([name, term], c) => {
-      lines.push(`_:RSr${r} <${res}binding> _:RSr${r}c${c} .`, `_:RSr${r}c${c} <${res}variable> "${name}" .`, `_:RSr${r}c${c} <${res}value> ${term.toString()} .`);
+      lines.push(
+        `_:RSr${r} <${res}binding> _:RSr${r}c${c} .`,
+        `_:RSr${r}c${c} <${res}variable> "${name}" .`,
+        `_:RSr${r}c${c} <${res}value> ${term.toString()} .`,
+      );
     });
   });
   return `${lines.join('\n')}\n`;
@@ -88,10 +99,16 @@ _:RSr0 <http://www.w3.org/2005/sparql-results#binding> _:RSr0c1 .
 _:RSr0c1 <http://www.w3.org/2005/sparql-results#variable> "y" .
 _:RSr0c1 <http://www.w3.org/2005/sparql-results#value> <http://x.org/\\u00E9> .
 `;
-    expect(await parseResultSetNTriples(text)).toEqual([{ x: { type: 'literal', value: 'é 漢 🌡', 'xml:lang': 'fr' }, y: { type: 'uri', value: 'http://x.org/é' } }]);
+    expect(await parseResultSetNTriples(text)).toEqual([
+      { x: { type: 'literal', value: 'é 漢 🌡', 'xml:lang': 'fr' }, y: { type: 'uri', value: 'http://x.org/é' } },
+    ]);
     // Virtuoso writes a datatype of its own without angle brackets.
     const own = text.replace(/"[^"]*"@fr/, '"x"^^http://example.org/dt');
-    expect((await parseResultSetNTriples(own))?.[0]?.x).toEqual({ type: 'literal', value: 'x', datatype: 'http://example.org/dt' });
+    expect((await parseResultSetNTriples(own))?.[0]?.x).toEqual({
+      type: 'literal',
+      value: 'x',
+      datatype: 'http://example.org/dt',
+    });
   });
 
   it('read a solution without bindings as an empty row, and an answer without solutions as none', async () => {
@@ -102,7 +119,9 @@ _:RSr0c1 <http://www.w3.org/2005/sparql-results#value> <http://x.org/\\u00E9> .
   it('say so for a document they do not read, so the caller asks for JSON', async () => {
     const s = store();
     const whole = resultSet(s, 'SELECT ?s ?o WHERE { ?s ?p ?o } LIMIT 3');
-    expect(await parseResultSetNTriples('<sparql xmlns="http://www.w3.org/2005/sparql-results#"><results/></sparql>')).toBeUndefined();
+    expect(
+      await parseResultSetNTriples('<sparql xmlns="http://www.w3.org/2005/sparql-results#"><results/></sparql>'),
+    ).toBeUndefined();
     // A value without its variable, a binding of no solution, and a statement cut short.
     expect(await parseResultSetNTriples(whole.replace(/^.*#variable> "o" \.\n/m, ''))).toBeUndefined();
     expect(await parseResultSetNTriples(whole.replace(/^.*#solution> _:RSr0 \.\n/m, ''))).toBeUndefined();

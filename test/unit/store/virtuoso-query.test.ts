@@ -16,7 +16,9 @@ describe('forVirtuoso', () => {
     expect(out).toMatch(/SELECT \?s WHERE \{\s*VALUES \?s/);
     // With a copy of the VALUES, in a SELECT DISTINCT of its two ends.
     expect(out).toMatch(/\{ SELECT DISTINCT \?s \?(virtuoso_step_\d+) WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
-    expect(out).toMatch(/OPTION \(TRANSITIVE, t_in\(\?s\), t_out\(\?(virtuoso_step_\d+)\), t_distinct, t_min\(1\)\) \. \} \}\s*\?\1 <urn:r> \?o\./);
+    expect(out).toMatch(
+      /OPTION \(TRANSITIVE, t_in\(\?s\), t_out\(\?(virtuoso_step_\d+)\), t_distinct, t_min\(1\)\) \. \} \}\s*\?\1 <urn:r> \?o\./,
+    );
     expect(out).toMatch(/\{ \?s <urn:p> \?virtuoso_step_\d+\. \}\s*UNION\s*\{ \?virtuoso_step_\d+ <urn:q> \?s\. \}/);
     expect(out).not.toMatch(/\)\+|>\+/);
   });
@@ -28,7 +30,9 @@ describe('forVirtuoso', () => {
     expect(out).toMatch(/OPTION \(TRANSITIVE, t_in\(\?s\)/);
     expect(out).not.toMatch(/SELECT DISTINCT \?s \?o WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
     // Joined around it, the same VALUES still binds it.
-    const joined = forVirtuoso(wrap('VALUES ?s { <urn:wing> } { ?s a <urn:Floor> } UNION { ?s a <urn:Wing> } ?s <urn:hasPart>* ?o'));
+    const joined = forVirtuoso(
+      wrap('VALUES ?s { <urn:wing> } { ?s a <urn:Floor> } UNION { ?s a <urn:Wing> } ?s <urn:hasPart>* ?o'),
+    );
     expect(joined).toMatch(/SELECT DISTINCT \?s \?o WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
   });
 
@@ -38,20 +42,30 @@ describe('forVirtuoso', () => {
   });
 
   it('joins a group’s FILTER EXISTS as one SELECT DISTINCT of their shared variables', () => {
-    const out = forVirtuoso(wrap('?e <urn:p>* ?x FILTER EXISTS { ?e a ?k } FILTER EXISTS { ?e <urn:q> ?v } OPTIONAL { ?e <urn:l> ?l }'));
+    const out = forVirtuoso(
+      wrap('?e <urn:p>* ?x FILTER EXISTS { ?e a ?k } FILTER EXISTS { ?e <urn:q> ?v } OPTIONAL { ?e <urn:l> ?l }'),
+    );
     expect(out).not.toMatch(/EXISTS/);
     expect(out.match(/SELECT DISTINCT \?e WHERE/g)).toHaveLength(1);
   });
 
   it('writes an EXISTS of a BIND as an OPTIONAL join tested with BOUND', () => {
-    const out = forVirtuoso(wrap('VALUES ?e { <urn:a> } BIND(IF(EXISTS { ?e <urn:p> ?y }, "hp", IF(NOT EXISTS { ?y <urn:p> ?e }, "x", "")) AS ?tag)'));
+    const out = forVirtuoso(
+      wrap(
+        'VALUES ?e { <urn:a> } BIND(IF(EXISTS { ?e <urn:p> ?y }, "hp", IF(NOT EXISTS { ?y <urn:p> ?e }, "x", "")) AS ?tag)',
+      ),
+    );
     expect(out).toMatch(/OPTIONAL \{\s*\{\s*SELECT DISTINCT \?e \(1 +AS \?virtuoso_exists_1\)/);
     expect(out).toMatch(/IF\(BOUND\(\?virtuoso_exists_1\), "hp", IF\(!\(BOUND\(\?virtuoso_exists_2\)\), "x", ""\)\)/);
   });
 
   it('writes an EXISTS probe’s paths as plain triples, alternatives a UNION', () => {
-    const out = forVirtuoso(wrap('VALUES ?e { <urn:a> } BIND(IF(EXISTS { ?x (<urn:p>|^<urn:q>) ?e }, "le", "") AS ?tag)'));
-    expect(out).toMatch(/SELECT DISTINCT \?e \(1 +AS \?virtuoso_exists_1\) WHERE \{\s*\{ \?x <urn:p> \?e\. \}\s*UNION\s*\{ \?e <urn:q> \?x\. \}/);
+    const out = forVirtuoso(
+      wrap('VALUES ?e { <urn:a> } BIND(IF(EXISTS { ?x (<urn:p>|^<urn:q>) ?e }, "le", "") AS ?tag)'),
+    );
+    expect(out).toMatch(
+      /SELECT DISTINCT \?e \(1 +AS \?virtuoso_exists_1\) WHERE \{\s*\{ \?x <urn:p> \?e\. \}\s*UNION\s*\{ \?e <urn:q> \?x\. \}/,
+    );
   });
 
   it('joins a long VALUES block, and one that is a UNION branch by itself, from a subquery of its own; a short one stays inline', () => {
@@ -63,26 +77,42 @@ describe('forVirtuoso', () => {
   });
 
   it('puts the query’s patterns before its first OPTIONAL in a subquery, with the FILTERs that test only what they surely bind', () => {
-    const out = forVirtuoso(wrap('{ ?e a <urn:A> } UNION { ?e <urn:p> ?x } FILTER(STRENDS(STR(?e), "1")) OPTIONAL { ?e <urn:l> ?l } FILTER(?l != "b") BIND(IF(EXISTS { ?e <urn:q> ?y }, "q", "") AS ?tag)'));
+    const out = forVirtuoso(
+      wrap(
+        '{ ?e a <urn:A> } UNION { ?e <urn:p> ?x } FILTER(STRENDS(STR(?e), "1")) OPTIONAL { ?e <urn:l> ?l } FILTER(?l != "b") BIND(IF(EXISTS { ?e <urn:q> ?y }, "q", "") AS ?tag)',
+      ),
+    );
     // The subquery, then what stays in the group: the FILTER of ?l, which the OPTIONAL binds.
-    expect(out).toMatch(/\{\s*SELECT \* WHERE \{[^{}]*\{[^{}]*\}\s*UNION\s*\{[^{}]*\}\s*FILTER\(STRENDS\(STR\(\?e\), "1"\)\)\s*\}\s*\}\s*OPTIONAL \{ \?e <urn:l> \?l\. \}\s*FILTER\(\?l != "b"\)/);
+    expect(out).toMatch(
+      /\{\s*SELECT \* WHERE \{[^{}]*\{[^{}]*\}\s*UNION\s*\{[^{}]*\}\s*FILTER\(STRENDS\(STR\(\?e\), "1"\)\)\s*\}\s*\}\s*OPTIONAL \{ \?e <urn:l> \?l\. \}\s*FILTER\(\?l != "b"\)/,
+    );
   });
 
   it('leaves the query’s patterns in place when a FILTER that must stay after the OPTIONAL tests one of their variables', () => {
     // ?x is bound in one branch only: its FILTER cannot go first, and Virtuoso ignores it beside such a subquery.
-    const out = forVirtuoso(wrap('VALUES ?k { <urn:A> } { ?e a ?k } UNION { ?e <urn:p> ?x } OPTIONAL { ?e <urn:l> ?l } FILTER(!BOUND(?x))'));
+    const out = forVirtuoso(
+      wrap('VALUES ?k { <urn:A> } { ?e a ?k } UNION { ?e <urn:p> ?x } OPTIONAL { ?e <urn:l> ?l } FILTER(!BOUND(?x))'),
+    );
     expect(out).not.toMatch(/\{\s*SELECT \* WHERE/);
   });
 
   it('writes an OPTIONAL’s paths as plain triples, alternatives a UNION, sequences a join; a required path stays whole', () => {
-    const out = forVirtuoso(wrap('?s <urn:a> ?o OPTIONAL { ?o (<urn:u>|<urn:v>) ?u } OPTIONAL { ?o (<urn:r>/<urn:id>)|<urn:id> ?ts }'));
+    const out = forVirtuoso(
+      wrap('?s <urn:a> ?o OPTIONAL { ?o (<urn:u>|<urn:v>) ?u } OPTIONAL { ?o (<urn:r>/<urn:id>)|<urn:id> ?ts }'),
+    );
     expect(out).toMatch(/OPTIONAL \{\s*\{ \?o <urn:u> \?u\. \}\s*UNION\s*\{ \?o <urn:v> \?u\. \}\s*\}/);
-    expect(out).toMatch(/OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:id> \?ts\. \}\s*\}/);
+    expect(out).toMatch(
+      /OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:id> \?ts\. \}\s*\}/,
+    );
     expect(out).not.toMatch(/\||\//);
     // Alternatives distributed over a sequence: one branch per way, never a UNION joined to a step.
     const distributed = forVirtuoso(wrap('?s <urn:a> ?o OPTIONAL { ?o (<urn:r>|<urn:q>)/<urn:id> ?ts }'));
-    expect(distributed).toMatch(/OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:q> \?\1\.\s*\?\1 <urn:id> \?ts\. \}\s*\}/);
-    const required = forVirtuoso(wrap('?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l OPTIONAL { ?l (<urn:a>|<urn:b>) ?z } }'));
+    expect(distributed).toMatch(
+      /OPTIONAL \{\s*\{ \?o <urn:r> \?(virtuoso_step_\d+)\.\s*\?\1 <urn:id> \?ts\. \}\s*UNION\s*\{ \?o <urn:q> \?\1\.\s*\?\1 <urn:id> \?ts\. \}\s*\}/,
+    );
+    const required = forVirtuoso(
+      wrap('?s (<urn:p>|^<urn:q>) ?o OPTIONAL { ?o <urn:l> ?l OPTIONAL { ?l (<urn:a>|<urn:b>) ?z } }'),
+    );
     expect(required).toMatch(/\?s \(<urn:p>\|\^<urn:q>\) \?o\./);
     expect(required).toMatch(/OPTIONAL \{\s*\{ \?l <urn:a> \?z\. \}\s*UNION\s*\{ \?l <urn:b> \?z\. \}\s*\}/);
   });

@@ -26,13 +26,25 @@ const ofKind = (kind: string) => faulty.results.filter((f) => f.kind === kind);
 
 beforeAll(async () => {
   validator = await ModelValidator.load(defaultOntologyPath);
-  faulty = await validator.validate([{ data: { path: fixture('faulty') }, format: 'text/turtle' }], 'urn:bkg:site:test');
+  faulty = await validator.validate(
+    [{ data: { path: fixture('faulty') }, format: 'text/turtle' }],
+    'urn:bkg:site:test',
+  );
 });
 
 describe('ModelValidator', () => {
   it('passes a model that meets Brick’s shapes and every check', async () => {
-    const report = await validator.validate([{ data: { path: fixture('valid') }, format: 'text/turtle' }], 'urn:bkg:site:test');
-    expect(report).toMatchObject({ conforms: true, summary: { violations: 0, warnings: 0, infos: 0 }, counts: {}, results: [], triples: 17 });
+    const report = await validator.validate(
+      [{ data: { path: fixture('valid') }, format: 'text/turtle' }],
+      'urn:bkg:site:test',
+    );
+    expect(report).toMatchObject({
+      conforms: true,
+      summary: { violations: 0, warnings: 0, infos: 0 },
+      counts: {},
+      results: [],
+      triples: 17,
+    });
   });
 
   it('reports a violated Brick shape with the focus node, its label, the path, the value and a message', () => {
@@ -76,17 +88,27 @@ describe('ModelValidator', () => {
 
   it('warns of a deprecated class and names its replacement', () => {
     expect(ofKind('deprecated-class')).toEqual([
-      expect.objectContaining({ severity: 'Warning', focusNode: `${EX}office`, suggestions: ['rec:Room'], message: 'Room is deprecated in Brick (1 entity); use rec:Room instead.' }),
+      expect.objectContaining({
+        severity: 'Warning',
+        focusNode: `${EX}office`,
+        suggestions: ['rec:Room'],
+        message: 'Room is deprecated in Brick (1 entity); use rec:Room instead.',
+      }),
     ]);
   });
 
   it('notes links stated in Brick’s inverse direction, per property', () => {
-    expect(ofKind('inverse-relationship')).toEqual([expect.objectContaining({ severity: 'Info', path: `${BRICK}isPointOf`, occurrences: 2 })]);
+    expect(ofKind('inverse-relationship')).toEqual([
+      expect.objectContaining({ severity: 'Info', path: `${BRICK}isPointOf`, occurrences: 2 }),
+    ]);
   });
 
   it('warns of points without equipment and equipment without a location', () => {
     expect(ofKind('point-without-equipment').map((f) => [f.focusNode, f.message])).toEqual([
-      [`${EX}t-2`, 'The point is not a point of any equipment (brick:isPointOf / brick:hasPoint). It is a point of Office only.'],
+      [
+        `${EX}t-2`,
+        'The point is not a point of any equipment (brick:isPointOf / brick:hasPoint). It is a point of Office only.',
+      ],
     ]);
     expect(ofKind('equipment-without-location').map((f) => f.focusNode)).toEqual([`${EX}pump-1`]);
   });
@@ -104,25 +126,43 @@ describe('ModelValidator', () => {
       'unknown-class': 1,
     });
     expect(faulty.summary).toEqual({ violations: 6, warnings: 3, infos: 1 });
-    expect(faulty.results.map((f) => f.severity)).toEqual([...Array(6).fill('Violation'), ...Array(3).fill('Warning'), 'Info']);
+    expect(faulty.results.map((f) => f.severity)).toEqual([
+      ...Array(6).fill('Violation'),
+      ...Array(3).fill('Warning'),
+      'Info',
+    ]);
   });
 
   it('writes the report as a SHACL sh:ValidationReport in Turtle', async () => {
     const store = new N3.Store(new N3.Parser().parse(await reportTurtle(faulty)));
     const SH = 'http://www.w3.org/ns/shacl#';
-    const [report] = store.getSubjects('http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `${SH}ValidationReport`, null);
+    const [report] = store.getSubjects(
+      'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
+      `${SH}ValidationReport`,
+      null,
+    );
     expect(store.getObjects(report!, `${SH}conforms`, null).map((t) => t.value)).toEqual(['false']);
     const results = store.getObjects(report!, `${SH}result`, null);
     expect(results).toHaveLength(10);
-    const unknown = results.find((r) => store.getObjects(r, `${SH}sourceConstraintComponent`, null)[0]!.value === 'urn:bkg:vocab#unknown-class')!;
+    const unknown = results.find(
+      (r) => store.getObjects(r, `${SH}sourceConstraintComponent`, null)[0]!.value === 'urn:bkg:vocab#unknown-class',
+    )!;
     expect(store.getObjects(unknown, `${SH}focusNode`, null)[0]!.value).toBe(`${EX}t-1`);
     expect(store.getObjects(unknown, `${SH}resultSeverity`, null)[0]!.value).toBe(`${SH}Violation`);
-    const shapes = results.filter((r) => store.getObjects(r, `${SH}sourceConstraintComponent`, null)[0]!.value === `${SH}ClassConstraintComponent`);
-    expect(shapes.map((r) => store.getObjects(r, `${SH}resultPath`, null)[0]!.value).sort()).toEqual([`${BRICK}hasLocation`, `${BRICK}hasPoint`, `${BRICK}hasPoint`]);
+    const shapes = results.filter(
+      (r) => store.getObjects(r, `${SH}sourceConstraintComponent`, null)[0]!.value === `${SH}ClassConstraintComponent`,
+    );
+    expect(shapes.map((r) => store.getObjects(r, `${SH}resultPath`, null)[0]!.value).sort()).toEqual([
+      `${BRICK}hasLocation`,
+      `${BRICK}hasPoint`,
+      `${BRICK}hasPoint`,
+    ]);
   });
 
   it('throws a syntax error with its line, as loading would', async () => {
-    const error = await validator.validate([{ data: '<urn:a> <urn:b> .\n', format: 'application/n-triples' }], 'urn:x').catch((e: unknown) => e);
+    const error = await validator
+      .validate([{ data: '<urn:a> <urn:b> .\n', format: 'application/n-triples' }], 'urn:x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RdfSyntaxError);
     expect((error as RdfSyntaxError).line).toBe(1);
   });
@@ -130,8 +170,21 @@ describe('ModelValidator', () => {
 
 describe('buildReport', () => {
   it('lists at most the given number of findings per kind, and counts them all', () => {
-    const finding = (i: number): Finding => ({ kind: 'point-without-equipment', severity: 'Warning', focusNode: `urn:p${i}`, label: `p${i}`, path: null, value: null, message: '' });
-    const report = buildReport(Array.from({ length: 7 }, (_, i) => finding(i)), 10, 0.1, 5);
+    const finding = (i: number): Finding => ({
+      kind: 'point-without-equipment',
+      severity: 'Warning',
+      focusNode: `urn:p${i}`,
+      label: `p${i}`,
+      path: null,
+      value: null,
+      message: '',
+    });
+    const report = buildReport(
+      Array.from({ length: 7 }, (_, i) => finding(i)),
+      10,
+      0.1,
+      5,
+    );
     expect(report.results).toHaveLength(5);
     expect(report.omitted).toBe(2);
     expect(report.counts).toEqual({ 'point-without-equipment': 7 });
@@ -142,8 +195,13 @@ describe('bkg validate FILE', () => {
   const run = async (args: string[]) => {
     let stdout = '';
     let stderr = '';
-    const sink = (append: (text: string) => void) => new Writable({ write: (chunk: Buffer, _e, done) => (append(chunk.toString()), done()) });
-    const code = await runCli(args, { env: {}, stdout: sink((t) => (stdout += t)) as never, stderr: sink((t) => (stderr += t)) as never });
+    const sink = (append: (text: string) => void) =>
+      new Writable({ write: (chunk: Buffer, _e, done) => (append(chunk.toString()), done()) });
+    const code = await runCli(args, {
+      env: {},
+      stdout: sink((t) => (stdout += t)) as never,
+      stderr: sink((t) => (stderr += t)) as never,
+    });
     return { code, stdout, stderr };
   };
 
@@ -159,7 +217,9 @@ describe('bkg validate FILE', () => {
     );
     expect(lines.at(-1)).toMatch(/^6 violations, 3 warnings, 1 info in 20 triples \([\d.]+ s\)$/);
     expect(reading).toMatch(/^Looks like Brick /);
-    expect(reading).toContain('Classes nobody declares (no class filter matches them):\n    brick:Temprature_Sensor (1): did you mean Temperature_Sensor, Air_Temperature_Sensor?');
+    expect(reading).toContain(
+      'Classes nobody declares (no class filter matches them):\n    brick:Temprature_Sensor (1): did you mean Temperature_Sensor, Air_Temperature_Sensor?',
+    );
     expect(stderr).toMatch(/The model has 6 violations/);
   });
 
@@ -176,7 +236,9 @@ describe('bkg validate FILE', () => {
       await writeFile(file, `{"@id": "urn:a", ${'"urn:p": {'.repeat(999)}"urn:p": "x"${'}'.repeat(1000)}`);
       const { code, stderr } = await run(['validate', file]);
       expect(code).not.toBe(0);
-      expect(stderr).toContain(`does not parse: JSON-LD nesting deeper than ${RDF_NESTING_LIMIT} levels of { } or [ ] at line 1 column`);
+      expect(stderr).toContain(
+        `does not parse: JSON-LD nesting deeper than ${RDF_NESTING_LIMIT} levels of { } or [ ] at line 1 column`,
+      );
       // The validator's parser is still sound.
       expect((await run(['validate', fixture('valid')])).code).toBe(0);
     } finally {
