@@ -12,7 +12,7 @@ import { IfcModels } from './ifc/ifc-models.ts';
 import type { Logger } from './log/logger.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { Ontology } from './ontology/ontology.ts';
-import { ensureOntologyGraph } from './ontology/ensure-ontology-graph.ts';
+import { ensureOntologyGraph, ontologyGraphVersion } from './ontology/ensure-ontology-graph.ts';
 import { QueryLayer } from './query/query-layer.ts';
 import { storeRunner } from './query/query-runner.ts';
 import { SiteCaches } from './query/site-caches.ts';
@@ -92,11 +92,17 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       ),
   );
   // Only an external SPARQL store may be changed by another replica: elsewhere this process sees every change, and keeps what it reads of a site until the graph changes.
+  const ontologyVersion = await ontologyGraphVersion(ontology, config.ontologyPath);
   const query = new QueryLayer(
     storeRunner(store),
-    new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql' }),
+    new SiteCaches(store, ontology, { seesEveryChange: config.graphStore.kind !== 'sparql', ontologyVersion }),
   );
-  const { triples: ontologyTriples, written } = await ensureOntologyGraph(store, ontology, config.ontologyPath);
+  const { triples: ontologyTriples, written } = await ensureOntologyGraph(
+    store,
+    ontology,
+    config.ontologyPath,
+    ontologyVersion,
+  );
   logger.info(
     {
       ontology: config.ontologyPath,

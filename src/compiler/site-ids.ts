@@ -57,6 +57,11 @@ export class SiteIds {
   /** A site whose local names are all unique. */
   static readonly UNIQUE = new SiteIds(new Map());
 
+  /** Each shared local name with its IRIs: what `new SiteIds` takes, as plain lists (to be kept as JSON). */
+  sharedNames(): Array<[string, string[]]> {
+    return [...this.shared].map(([name, iris]) => [name, [...iris]]);
+  }
+
   /** The id of the entity `entity` (its IRI). */
   idOf(entity: string): string {
     const name = localName(entity);

@@ -11,7 +11,9 @@
  */
 import type { SparqlRow } from '../rdf/result-row.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
+import type { ReadingArchive } from '../store/graph-store.ts';
 import type { QueryRunner } from './query-runner.ts';
+import type { ReadingCodec } from './site-reading-codecs.ts';
 
 /** A store as the caches see it: told of each change of a graph, and asked outside a request's round trips. */
 export interface WatchedGraphs {
@@ -19,6 +21,15 @@ export interface WatchedGraphs {
   onChange(listener: (event: { graph: string; done: boolean }) => void): unknown;
   /** A query that is not one of a request's round trips (a cache being filled). */
   selectUnreported(query: SelectQuery, options: { site: string }): Promise<SparqlRow[]>;
+  /** Where the store keeps readings across restarts, if it does. */
+  readonly readings?: ReadingArchive;
+}
+
+/** Readings kept across restarts: where, under which context, and as what JSON. */
+export interface KeptAcross<T> {
+  readonly archive: ReadingArchive;
+  readonly context: string;
+  readonly codec: ReadingCodec<T>;
 }
 
 interface Reading<T> {
@@ -34,12 +45,15 @@ export class GraphReadings<T> {
 
   /**
    * `read`: the reading of one graph, through a runner of unreported selects. `keptFor`: how long a reading
-   * that took `readMs` stays before it is renewed; undefined: until the graph changes.
+   * that took `readMs` stays before it is renewed; undefined: until the graph changes. `across`: where a
+   * reading is kept across restarts: one kept there since the graph last changed is taken instead of read,
+   * and one read is kept there unless the graph changed meanwhile.
    */
   constructor(
     private readonly store: WatchedGraphs,
     private readonly read: (runner: QueryRunner, graph: string) => Promise<T>,
     private readonly keptFor: (readMs: number) => number | undefined,
+    private readonly across?: KeptAcross<T>,
   ) {
     this.runner = { select: (query, graph) => store.selectUnreported(query, { site: graph }) };
     store.onChange(({ graph }) => this.readings.delete(graph));
@@ -64,13 +78,19 @@ export class GraphReadings<T> {
   /** Reads the graph; a renewal takes the place of `current` once read, unless the graph changed meanwhile. */
   private start(graph: string, current?: Reading<T>): Reading<T> {
     const started = performance.now();
-    const reading: Reading<T> = { until: Infinity, renewing: false, value: this.read(this.runner, graph) };
+    const obtained = current ? this.fresh(graph) : this.keptOrRead(graph);
+    const reading: Reading<T> = { until: Infinity, renewing: false, value: obtained.then(({ value }) => value) };
     if (!current) this.readings.set(graph, reading);
-    reading.value.then(
-      () => {
+    obtained.then(
+      ({ value, read }) => {
         const now = performance.now();
         reading.until = now + (this.keptFor(now - started) ?? Infinity);
         if (current && this.readings.get(graph) === current) this.readings.set(graph, reading);
+        // Still the graph's reading: the graph did not change while it was read.
+        else if (read && this.across && this.readings.get(graph) === reading) {
+          const { archive, context, codec } = this.across;
+          archive.keep(graph, codec.name, context, codec.encode(value));
+        }
       },
       () => {
         if (current) current.renewing = false;
@@ -78,5 +98,23 @@ export class GraphReadings<T> {
       },
     );
     return reading;
+  }
+
+  private async fresh(graph: string): Promise<{ value: T; read: boolean }> {
+    return { value: await this.read(this.runner, graph), read: true };
+  }
+
+  /** The reading kept across restarts, if there is one for the graph as it is; else read now. */
+  private async keptOrRead(graph: string): Promise<{ value: T; read: boolean }> {
+    if (this.across) {
+      const { archive, context, codec } = this.across;
+      const kept = await archive.kept(graph, codec.name, context).catch(() => undefined);
+      try {
+        if (kept !== undefined) return { value: codec.decode(kept), read: false };
+      } catch {
+        // Kept in a shape this code does not read: read again, and kept anew.
+      }
+    }
+    return this.fresh(graph);
   }
 }

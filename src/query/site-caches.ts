@@ -26,6 +26,13 @@ import { ONTOLOGY_GRAPH } from '../rdf/vocabulary.ts';
 import { GraphReadings, type WatchedGraphs } from './graph-readings.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
 import { readClassStatements, readSiteIds, readSiteProfile } from './site-readers.ts';
+import {
+  SITE_READINGS_FORMAT,
+  classStatementsCodec,
+  idsCodec,
+  profileCodec,
+  type ReadingCodec,
+} from './site-reading-codecs.ts';
 
 const TTL_MS = 5_000;
 const READS_PER_TTL = 10;
@@ -35,6 +42,11 @@ const PROFILE_WAIT_MS = 3000;
 export interface SiteCachesOptions {
   /** Whether this process sees every change of the store's graphs (no other replica writes them). */
   readonly seesEveryChange: boolean;
+  /**
+   * The version of the ontology graph (src/ontology/ensure-ontology-graph.ts): readings are kept
+   * across restarts, where the store keeps them, under it, so a new ontology reads them again.
+   */
+  readonly ontologyVersion?: string;
 }
 
 export class SiteCaches implements SiteKnowledge {
@@ -49,10 +61,22 @@ export class SiteCaches implements SiteKnowledge {
   ) {
     const renewed = (readMs: number) =>
       options.seesEveryChange ? undefined : Math.max(TTL_MS, READS_PER_TTL * readMs);
-    this.profileReadings = new GraphReadings(graphs, readSiteProfile, renewed);
-    this.idReadings = new GraphReadings(graphs, readSiteIds, (readMs) => Math.max(TTL_MS, READS_PER_TTL * readMs));
-    this.classReadings = new GraphReadings(graphs, readClassStatements, () =>
-      options.seesEveryChange ? undefined : TTL_MS,
+    // Kept across restarts only where nothing but this process changes a graph (renewed readings are not).
+    const archive = options.seesEveryChange && options.ontologyVersion !== undefined ? graphs.readings : undefined;
+    const across = <T>(codec: ReadingCodec<T>) =>
+      archive && { archive, codec, context: `${SITE_READINGS_FORMAT} ${options.ontologyVersion}` };
+    this.profileReadings = new GraphReadings(graphs, readSiteProfile, renewed, across(profileCodec));
+    this.idReadings = new GraphReadings(
+      graphs,
+      readSiteIds,
+      (readMs) => Math.max(TTL_MS, READS_PER_TTL * readMs),
+      across(idsCodec),
+    );
+    this.classReadings = new GraphReadings(
+      graphs,
+      readClassStatements,
+      () => (options.seesEveryChange ? undefined : TTL_MS),
+      across(classStatementsCodec),
     );
     graphs.onChange(({ graph, done }) => {
       // A profile's kind fallback reads the ontology graph's kinds.

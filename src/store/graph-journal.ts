@@ -10,6 +10,10 @@
  * line, read back in chunks without checks at ~1.5× the rate of the uploaded Turtle, with exact
  * progress, and joined by concatenation when a graph has had too many merges (`swap`).
  *
+ * Each manifest names its graph's content (`content`): a new name at each replace and append, the
+ * same through a swap (the same triples in other files). What is read of a graph and kept across
+ * restarts (kept-readings.ts) holds while the name is unchanged.
+ *
  * Crash safety: a segment is written under a temporary name and renamed; the manifest is
  * switched by an atomic rename only after its segments are in place, so a crash leaves either the
  * old graph or the new one. Files no manifest lists are removed at the next start. Synchronous:
@@ -55,6 +59,17 @@ export interface PersistedGraph {
   readonly triples: number | undefined;
 }
 
+/** A graph's manifest file. */
+interface Manifest {
+  readonly graph: string;
+  readonly segments: readonly Segment[];
+  /** The name of the graph's content (see the header); missing in manifests written before it was kept. */
+  readonly content?: string;
+}
+
+/** A new name for a graph's content. */
+const newContent = () => randomBytes(12).toString('hex');
+
 /** A segment's content when it is written: a file to copy, or the document itself. */
 export type SegmentSource = { readonly path: string } | string | Uint8Array;
 
@@ -64,6 +79,8 @@ const LEGACY = '.graph.nt';
 const SEGMENT = '.seg';
 /** Where the compactor writes a segment before a swap moves it in; emptied at each start. */
 const WORK = 'work';
+/** Where readings of the graphs are kept (kept-readings.ts): not the journal's, so not cleaned by it. */
+export const READINGS = 'readings';
 
 /** Attempts at opening a graph's files while writes replace them (`openSegments`). */
 const OPEN_ATTEMPTS = 3;
@@ -93,13 +110,15 @@ export class GraphJournal {
   open(clean = true): PersistedGraph[] {
     const graphs: PersistedGraph[] = [];
     const names = readdirSync(this.dir);
-    const listed = new Set<string>();
+    const listed = new Set<string>([READINGS]);
     for (const name of names) {
       let graph: string;
       let segments: Segment[];
       if (name.endsWith(MANIFEST)) {
         graph = decodeURIComponent(name.slice(0, -MANIFEST.length));
         segments = this.read(graph);
+        // A manifest written before manifests named their content gets a name now, so what is read of it can be kept.
+        if (clean && this.content(graph) === undefined) this.switchTo(graph, segments, [], newContent());
       } else if (name.endsWith(LEGACY) && !names.includes(`${name.slice(0, -LEGACY.length)}${MANIFEST}`)) {
         graph = decodeURIComponent(name.slice(0, -LEGACY.length));
         segments = [{ file: name, format: 'application/n-triples' }];
@@ -149,16 +168,24 @@ export class GraphJournal {
     throw new Error(`the graph ${graph} changed while its files were being opened, ${OPEN_ATTEMPTS} times`);
   }
 
+  /**
+   * The name of the graph's content as its manifest gives it now; undefined for a graph not
+   * persisted, or persisted before manifests named their content (until its next change).
+   */
+  content(graph: string): string | undefined {
+    return this.manifest(graph)?.content;
+  }
+
   /** The graph is now exactly this document. */
   replace(graph: string, source: SegmentSource, format: RdfFormat, triples?: number): void {
     const old = this.read(graph);
-    this.switchTo(graph, [this.writeSegment(graph, source, format, triples)], old);
+    this.switchTo(graph, [this.writeSegment(graph, source, format, triples)], old, newContent());
   }
 
   /** This document was added to the graph; returns how many segments the graph now has. */
   append(graph: string, source: SegmentSource, format: RdfFormat, triples?: number): number {
     const segments = [...this.read(graph), this.writeSegment(graph, source, format, triples)];
-    this.switchTo(graph, segments, []);
+    this.switchTo(graph, segments, [], newContent());
     return segments.length;
   }
 
@@ -181,6 +208,7 @@ export class GraphJournal {
       graph,
       [...segments.slice(0, at), segment, ...segments.slice(at + run.length)],
       segments.slice(at, at + run.length),
+      this.content(graph),
     );
     return true;
   }
@@ -192,9 +220,14 @@ export class GraphJournal {
     this.removeFiles(old);
   }
 
+  private manifest(graph: string): Manifest | undefined {
+    const path = this.manifestPath(graph);
+    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Manifest) : undefined;
+  }
+
   private read(graph: string): Segment[] {
-    const manifest = this.manifestPath(graph);
-    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { segments: Segment[] }).segments;
+    const manifest = this.manifest(graph);
+    if (manifest) return [...manifest.segments];
     const legacy = `${encodeURIComponent(graph)}${LEGACY}`;
     return existsSync(join(this.dir, legacy)) ? [{ file: legacy, format: 'application/n-triples' }] : [];
   }
@@ -216,9 +249,14 @@ export class GraphJournal {
     return triples === undefined ? { file, format } : { file, format, triples };
   }
 
-  private switchTo(graph: string, segments: readonly Segment[], old: readonly Segment[]): void {
+  private switchTo(
+    graph: string,
+    segments: readonly Segment[],
+    old: readonly Segment[],
+    content: string | undefined,
+  ): void {
     const manifest = this.manifestPath(graph);
-    writeFileSync(`${manifest}.tmp`, JSON.stringify({ graph, segments }));
+    writeFileSync(`${manifest}.tmp`, JSON.stringify({ graph, segments, content } satisfies Manifest));
     renameSync(`${manifest}.tmp`, manifest);
     this.removeFiles(old);
   }

@@ -193,8 +193,23 @@ export interface GraphStore {
   whenRestored?(graph?: string): Promise<void>;
   /** Calls `listener` with each graph that, being restored, starts answering queries. */
   onServing?(listener: (graph: string) => void): void;
+  /** Where what is read of a graph is kept across restarts (a store that keeps its graphs itself). */
+  readonly readings?: ReadingArchive;
   /** Flushes what must persist and releases resources. */
   close(): Promise<void>;
+}
+
+/**
+ * Readings of a graph kept across restarts, each as long as the graph is unchanged: what a
+ * restart would otherwise read again by scanning the whole graph (the site profile, its ids and
+ * classes: src/query/site-caches.ts). `context` names what else a reading depends on (the
+ * ontology): a reading kept under another context is not given back.
+ */
+export interface ReadingArchive {
+  /** The reading `name` of the graph, kept under `context` since the graph last changed; undefined otherwise. */
+  kept(graph: string, name: string, context: string): Promise<unknown>;
+  /** Keeps a reading of the graph as it is now (in the background: a failure is logged, not thrown). */
+  keep(graph: string, name: string, context: string, value: unknown): void;
 }
 
 /** Data that could not be parsed; the message carries the line and column where the parser gave them. */

@@ -9,6 +9,7 @@ import type {
   LoadResult,
   RdfFormat,
   RdfSource,
+  ReadingArchive,
   SelectOptions,
   SparqlRow,
 } from './graph-store.ts';
@@ -36,6 +37,10 @@ export class InstrumentedStore implements GraphStore {
 
   get name(): string {
     return this.inner.name;
+  }
+
+  get readings(): ReadingArchive | undefined {
+    return this.inner.readings;
   }
 
   /** Adds a listener; returns the function that removes it. */

@@ -16,6 +16,7 @@ import { serialize } from '../rdf/sparql-serializer.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
 import { closeSync, createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
 import { deadlineExceeded, type RequestWork } from '../limits/request-work.ts';
@@ -24,7 +25,8 @@ import { parseSelectResults, parseTsvSelectResults } from './sparql-results.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane, type LaneRequest } from './oxigraph-lane.ts';
 import { OxigraphSandbox } from './oxigraph-sandbox.ts';
 import type { PersistedGraphInfo, RestoreEvent } from './oxigraph-protocol.ts';
-import { GraphJournal, sizeOf } from './graph-journal.ts';
+import { GraphJournal, READINGS, sizeOf } from './graph-journal.ts';
+import { KeptReadings } from './kept-readings.ts';
 import { SegmentCompactor } from './segment-compactor.ts';
 
 export interface OxigraphStoreOptions {
@@ -160,6 +162,8 @@ export class OxigraphStore implements GraphStore {
   private readonly readingWhole = new Map<number, Slot | undefined>();
   private readonly servingListeners: Array<(graph: string) => void> = [];
   private readonly journal: GraphJournal;
+  /** What is read of the persisted graphs, kept across restarts. */
+  readonly readings: KeptReadings;
   private readonly compactor: SegmentCompactor;
   private closed = false;
 
@@ -169,6 +173,7 @@ export class OxigraphStore implements GraphStore {
     this.state = this.lanes.map(() => 'up');
     this.queue = new FairQueue(threads, Math.max(1, threads - 1));
     this.journal = new GraphJournal(options.persistDir);
+    this.readings = new KeptReadings(join(options.persistDir, READINGS), this.journal, options.logger);
     this.compactor = new SegmentCompactor(
       options.persistDir,
       (graph, run, made) => this.swapSegments(graph, run, made),
@@ -196,6 +201,7 @@ export class OxigraphStore implements GraphStore {
     const store = new OxigraphStore(options);
     const [graphs] = await Promise.all(store.lanes.map((lane) => lane.call<PersistedGraphInfo[]>({ op: 'open' })));
     store.restore(graphs!);
+    void store.readings.prune(new Set(graphs!.map(({ graph }) => graph)));
     return store;
   }
 
