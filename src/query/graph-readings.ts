@@ -78,16 +78,18 @@ export class GraphReadings<T> {
   /** Reads the graph; a renewal takes the place of `current` once read, unless the graph changed meanwhile. */
   private start(graph: string, current?: Reading<T>): Reading<T> {
     const started = performance.now();
-    const obtained = current ? this.fresh(graph) : this.keptOrRead(graph);
-    const reading: Reading<T> = { until: Infinity, renewing: false, value: obtained.then(({ value }) => value) };
+    // Whether the value is read from the store now (not taken from where it was kept across restarts).
+    const source = { read: true };
+    const value = current ? this.read(this.runner, graph) : this.keptOrRead(graph, source);
+    const reading: Reading<T> = { until: Infinity, renewing: false, value };
     if (!current) this.readings.set(graph, reading);
-    obtained.then(
-      ({ value, read }) => {
+    value.then(
+      (value) => {
         const now = performance.now();
         reading.until = now + (this.keptFor(now - started) ?? Infinity);
         if (current && this.readings.get(graph) === current) this.readings.set(graph, reading);
         // Still the graph's reading: the graph did not change while it was read.
-        else if (read && this.across && this.readings.get(graph) === reading) {
+        else if (source.read && this.across && this.readings.get(graph) === reading) {
           const { archive, context, codec } = this.across;
           archive.keep(graph, codec.name, context, codec.encode(value));
         }
@@ -100,21 +102,21 @@ export class GraphReadings<T> {
     return reading;
   }
 
-  private async fresh(graph: string): Promise<{ value: T; read: boolean }> {
-    return { value: await this.read(this.runner, graph), read: true };
-  }
-
-  /** The reading kept across restarts, if there is one for the graph as it is; else read now. */
-  private async keptOrRead(graph: string): Promise<{ value: T; read: boolean }> {
+  /** The reading kept across restarts, if there is one for the graph as it is (`source.read` false); else read now. */
+  private async keptOrRead(graph: string, source: { read: boolean }): Promise<T> {
     if (this.across) {
       const { archive, context, codec } = this.across;
       const kept = await archive.kept(graph, codec.name, context).catch(() => undefined);
       try {
-        if (kept !== undefined) return { value: codec.decode(kept), read: false };
+        if (kept !== undefined) {
+          const value = codec.decode(kept);
+          source.read = false;
+          return value;
+        }
       } catch {
         // Kept in a shape this code does not read: read again, and kept anew.
       }
     }
-    return this.fresh(graph);
+    return this.read(this.runner, graph);
   }
 }

@@ -18,6 +18,11 @@
  * - Class statements (src/compiler/site-ontology.ts): until the graph changes; on an external
  *   store also renewed after TTL_MS, so a class another replica's load brings in is read as its
  *   Brick 1.4 class within that time.
+ *
+ * Where the store keeps readings across restarts (the embedded store, `GraphStore.readings`), each
+ * one read is kept there, under the ontology graph's version, and a restarted process takes it
+ * instead of reading it again: at 5M triples the readings are a dozen scans, over a minute on a
+ * busy machine, which the first query after a restart waited for.
  */
 import type { Ontology, SiteClassStatements } from '../ontology/ontology.ts';
 import type { SiteIds } from '../compiler/site-ids.ts';

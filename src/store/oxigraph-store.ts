@@ -251,6 +251,8 @@ export class OxigraphStore implements GraphStore {
       try {
         await lane.call({ op: 'restore', graphs: [info.graph] });
       } catch (error) {
+        // A restore cut short by closing the store is no failure.
+        if (this.closed) return;
         // The thread is replaced; its replacement reads every graph back before it serves.
         this.options.logger?.warn({ thread: i, err: error }, 'a triplestore thread failed while restoring');
         this.replace(i);

@@ -6,7 +6,7 @@
 // holds a triple term, which its rewrite cannot carry: as a stop before the rewrite leaves it.
 import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -99,6 +99,15 @@ describe.each(uploads)('a restart on a busy machine over a big site: $name', (up
   };
   let before: Answer;
   let demo: Answer;
+  let readingsBefore: Record<string, number>;
+  /** The readings of the big site kept beside the journal (src/store/kept-readings.ts), with their times. */
+  const keptReadings = async () => {
+    const folder = join(data(), 'graphs', 'readings', encodeURIComponent(BIG));
+    const files = await readdir(folder).catch(() => [] as string[]);
+    return Object.fromEntries(
+      await Promise.all(files.map(async (file) => [file, (await stat(join(folder, file))).mtimeMs] as const)),
+    );
+  };
 
   beforeAll(async () => {
     const { service, url } = await start();
@@ -133,6 +142,9 @@ describe.each(uploads)('a restart on a busy machine over a big site: $name', (up
       await readFile(join(data(), 'graphs', `${encodeURIComponent(BIG)}.graph.json`), 'utf8'),
     ) as { segments: Array<{ triples?: number }> };
     expect(manifest.segments.at(-1)).not.toHaveProperty('triples');
+    readingsBefore = await keptReadings();
+    // The load's answer read the site's profile and classes (ids are read alone only while a profile is late).
+    expect(Object.keys(readingsBefore)).toEqual(expect.arrayContaining(['classes.json', 'profile.json']));
   }, 180_000);
 
   afterAll(async () => {
@@ -157,6 +169,10 @@ describe.each(uploads)('a restart on a busy machine over a big site: $name', (up
 
       await expect.poll(async () => (await counts(url, 'big')).status, { timeout: 60_000, interval: 500 }).toBe(200);
       expect(await counts(url, 'big')).toMatchObject({ status: 200, body: { data: before.body.data } });
+      // Its first answers took what was read of it before the stop, not a dozen scans of it again
+      // (a reading made anew is kept anew, so its file would be newer).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await keptReadings()).toEqual(readingsBefore);
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);
     } finally {
