@@ -2,11 +2,12 @@
 // files, the skipped tests counted by the reason in their titles ("(needs X)", test/support/needs.ts),
 // and the closing line CI reads: "N passed, N failed, N skipped".
 //
-//   node .ci/summarize.mjs report.json [--provided=X]...
+//   node .ci/summarize.mjs report.json [--provided=X]... [--check=NAME=STATUS]...
 //
 // Each --provided=X names what the run made available (.ci/run passes the engines it exported and
 // the programs it installed): a test skipped because it needs X counts as a failure, since X was
-// there for it to use.
+// there for it to use. Each --check=NAME=STATUS is a check run beside the tests (the formatter, the
+// linter) with its exit status: one more passed, or one more failed.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -18,6 +19,11 @@ const [file, ...options] = process.argv.slice(2);
 const provided = new Set(
   options.filter((option) => option.startsWith('--provided=')).map((option) => option.slice('--provided='.length)),
 );
+
+const checks = options
+  .filter((option) => option.startsWith('--check='))
+  .map((option) => option.slice('--check='.length).split('='))
+  .map(([name, status]) => ({ name, ok: status === '0' }));
 
 let report;
 try {
@@ -75,12 +81,14 @@ if (unduly.length > 0) {
   console.log(`FAILED: ${unduly.length} tests skipped though CI provides what they need (${reasons})`);
 }
 
-const passed = report.numPassedTests ?? 0;
+for (const check of checks.filter((check) => !check.ok)) console.log(`FAILED: ${check.name} (see its output above)`);
+
+const passed = (report.numPassedTests ?? 0) + checks.filter((check) => check.ok).length;
 // A file that fails to load has no failed test of its own: count it as one failure.
 const brokenFiles = files.filter(
   (result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed'),
 ).length;
-const failed = (report.numFailedTests ?? 0) + brokenFiles + unduly.length;
+const failed = (report.numFailedTests ?? 0) + brokenFiles + unduly.length + checks.filter((check) => !check.ok).length;
 const skipped = skippedTests.length - unduly.length;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

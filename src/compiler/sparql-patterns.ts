@@ -12,7 +12,6 @@ import {
   exists,
   filter,
   graph,
-  group,
   inverse,
   isIn,
   literal,

@@ -1,5 +1,4 @@
 import type { CurrentValues, PointValuesBySite } from './current-values.ts';
-import type { SeriesBySite } from './reading-store.ts';
 
 /** A root field's share of a request's lookup: ask at most once, then say when the field is done. */
 export interface CurrentValuesTicket extends CurrentValues {

@@ -118,7 +118,10 @@ export class ShaclChecker {
     const todo = [cls];
     while (todo.length > 0)
       for (const parent of this.parents.get(todo.pop()!) ?? [])
-        if (!seen.has(parent)) (seen.add(parent), todo.push(parent));
+        if (!seen.has(parent)) {
+          seen.add(parent);
+          todo.push(parent);
+        }
     seen.delete(cls);
     found = [...seen];
     this.superclasses.set(cls, found);

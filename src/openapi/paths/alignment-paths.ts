@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { MAX_PROPOSAL_PAGE, decisionBody, proposalsQuery } from '../../alignment/alignment-requests.ts';
 import { alignmentCoverage, alignmentProposalPage } from '../response-schemas.ts';
-import { json, errors, siteId, siteParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+import { json, errors, siteParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The IFC alignment paths. */
 export function alignmentPaths(path: PathRegistrar): void {
-  const open = { security: [] };
   const decision = {
     required: true,
     content: { 'application/json': { schema: decisionBody.meta({ id: 'AlignmentDecision' }) } },

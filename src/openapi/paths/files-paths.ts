@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createFileFields, listFilesQuery, updateFileFields } from '../../files/file-fields.ts';
 import { filePage, fileRecord } from '../response-schemas.ts';
-import { download, json, bytes, errors, fileParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+import { download, json, errors, fileParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The Files paths. */
 export function filesPaths(path: PathRegistrar): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { graphLoadStatus, loadResult, modelReading } from '../response-schemas.ts';
-import { json, bytes, text, errors, siteId, siteParams, rdfBody, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+import { json, text, errors, siteParams, rdfBody, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The Graph paths. */
 export function graphPaths(path: PathRegistrar): void {

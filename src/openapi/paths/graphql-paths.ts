@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { json, text, errors, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+import { json, text, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The GraphQL paths. */
 export function graphqlPaths(path: PathRegistrar): void {

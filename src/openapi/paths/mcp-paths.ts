@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { json, text, errors, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+import { json, errors, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The MCP paths. */
 export function mcpPaths(path: PathRegistrar): void {

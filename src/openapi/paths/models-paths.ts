@@ -1,17 +1,7 @@
 import { z } from 'zod';
 import { listElementsQuery, listModelsQuery } from '../../files/file-fields.ts';
 import { elementPage, mappedElement, modelFile, modelStoreys } from '../response-schemas.ts';
-import {
-  download,
-  json,
-  bytes,
-  errors,
-  siteId,
-  siteParams,
-  TAGS,
-  type PathRegistrar,
-  type Content,
-} from '../openapi-kit.ts';
+import { download, json, errors, siteParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The Models paths. */
 export function modelsPaths(path: PathRegistrar): void {

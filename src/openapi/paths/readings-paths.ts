@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_READINGS_PER_REQUEST, readingItemSchema } from '../../readings/reading-input.ts';
 import { timeseriesQueryBody } from '../../timeseries/timeseries-query.ts';
 import { ingestReport, timeseriesAnswer } from '../response-schemas.ts';
-import { json, errors, siteId, siteParams, TAGS, unversioned, type PathRegistrar } from '../openapi-kit.ts';
+import { json, errors, siteParams, TAGS, unversioned, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The Readings and timeseries paths. */
 export function readingsPaths(path: PathRegistrar): void {

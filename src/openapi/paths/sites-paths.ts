@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newSiteSchema, siteChangesSchema } from '../../sites/site-schema.ts';
 import { siteRecord } from '../response-schemas.ts';
-import { json, errors, siteId, unversioned, siteParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+import { json, errors, unversioned, siteParams, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** The Sites paths. */
 export function sitesPaths(path: PathRegistrar): void {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   text,
   errors,
-  siteId,
   siteParams,
   SPARQL_RESULT_TYPES,
   sparqlQuery,

@@ -171,7 +171,7 @@ describe('sites, load and export', () => {
     expect(run.code).toBe(0);
     // The answer's line, then what the service made of the model (the load report).
     const answer =
-      /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\nLooks like Brick [^\n]+\n  Entities: [\d,]+ with a class, [\d,]+ without/.exec(
+      /^Loaded equipment\.ttl into site "plant": ([\d,]+) triples in the graph, (\d+\.\d{3}) s, ([\d,]+|-) triples\/s\nLooks like Brick [^\n]+\n {2}Entities: [\d,]+ with a class, [\d,]+ without/.exec(
         run.stdout,
       );
     expect(answer, run.stdout).not.toBeNull();

@@ -255,7 +255,6 @@ ex:s ex:p "plain", "tab\there \"quoted\" new\nline back\\slash", "uni é 🌡 �
       // Virtuoso's own transitive subquery for `?from PART* ?to`, as src/store/virtuoso-query.ts writes it.
       const transitive = (from: string, to: string) =>
         `{ SELECT ?${from} ?${to} WHERE { ?${from} ${PART} ?${to} } } OPTION (TRANSITIVE, t_in(?${from}), t_out(?${to}), t_distinct, t_min(0)) .`;
-      const hq = `{ SELECT ?parent WHERE { VALUES ?parent { <${EX}HQ> } } }`;
       /** The local names of `v` in Virtuoso's own answer to `where` in the site graph (its answers depend on the projection too). */
       const raw = async (where: string, v: string, projection = '*') => {
         const answer = await post(url!, {
