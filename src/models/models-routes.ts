@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { UUID, listElementsQuery, listModelsQuery } from '../files/file-fields.ts';
 import { sendFile, type DownloadOptions } from '../files/send-file.ts';
@@ -39,33 +39,72 @@ const elementJson = (row: IfcElementRow) => ({
   storey: row.storey,
 });
 
-/**
- * `/sites/{siteId}/models` (docs/files-and-models.md): a site's model files (site files whose format is ifc, frag,
- * glb or obj) for 3D viewers, their bytes, and the storeys and elements of IFC models (and of
- * fragments files made from one) with the graph entity each maps to. Mounted beside the site routes.
- */
-export function modelsRoutes(
-  sites: SiteStore,
-  files: SiteFiles,
-  elements: ModelElementsDeps,
-  options: ModelsRoutesOptions,
-): Router {
-  const router = Router();
+/** The handlers of a site's model routes, one per route. */
+class ModelHandlers {
+  constructor(
+    private readonly sites: SiteStore,
+    private readonly files: SiteFiles,
+    private readonly elements: ModelElementsDeps,
+    private readonly options: ModelsRoutesOptions,
+  ) {}
 
-  const site = (req: Request): Promise<SiteRecord> => {
-    if (!options.anonymousDemo) requireCredentials(req.client);
-    return readableSite(sites, req.client, String(req.params.siteId));
+  /** `GET /:siteId/models`: the site's model files, with their download links. */
+  list = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    const { id } = await this.site(req);
+    const query = validateBody(listModelsQuery, req.query);
+    const models = await this.files.models(id, { format: query.file_format, storey: query.storey });
+    const base = `${req.baseUrl}/${id}/models`;
+    res.json(
+      models.map((file) => modelFile(file as typeof file & { format: ModelFormat }, `${base}/${file.id}/download`)),
+    );
   };
 
-  const model = async (siteId: string, id: string): Promise<StoredFile> => {
-    const file = UUID.test(id) ? await files.get(id.toLowerCase()) : undefined;
+  /** `GET /:siteId/models/:modelId/download`: the model's bytes. */
+  download = async (req: Request<{ siteId: string; modelId: string }>, res: Response): Promise<void> => {
+    const { id } = await this.site(req);
+    await sendFile(req, res, this.files.blobs, await this.model(id, req.params.modelId), this.options.download);
+  };
+
+  /** `GET /:siteId/models/:modelId/storeys`: the IFC model's storeys, with their elements counted. */
+  storeys = async (req: Request<{ siteId: string; modelId: string }>, res: Response): Promise<void> => {
+    const { id: siteId } = await this.site(req);
+    const ifc = await this.ifcOf(await this.model(siteId, req.params.modelId));
+    const counts = await this.elements.ifc.storeyCounts(ifc.id);
+    res.json(ifc.ifc!.storeys.map((storey) => ({ ...storey, element_count: counts.get(storey.name) ?? 0 })));
+  };
+
+  /** `GET /:siteId/models/:modelId/elements`: a page of the IFC model's elements, or one by `ifcId` with its entity. */
+  elementList = async (req: Request<{ siteId: string; modelId: string }>, res: Response): Promise<void> => {
+    const { id: siteId } = await this.site(req);
+    const query = validateBody(listElementsQuery, req.query);
+    const ifc = await this.ifcOf(await this.model(siteId, req.params.modelId));
+    if (query.ifcId !== undefined) {
+      const row = await this.elements.ifc.element(ifc.id, query.ifcId);
+      if (!row) throw notFound(`No element with GlobalId "${query.ifcId}" in this model.`);
+      const entity = await entityForIfcId(this.elements.query, siteId, row.global_id, req.work);
+      res.json({ ...elementJson(row), model: ifc.id, mapped: entity !== null, entity });
+      return;
+    }
+    const limit = query.limit ?? DEFAULT_ELEMENT_PAGE;
+    const offset = query.offset ?? 0;
+    const { count, rows } = await this.elements.ifc.elements(ifc.id, { storey: query.storey }, { limit, offset });
+    res.json({ count, ...pageLinks(req, count, limit, offset), results: rows.map(elementJson) });
+  };
+
+  private site(req: Request<{ siteId: string }>): Promise<SiteRecord> {
+    if (!this.options.anonymousDemo) requireCredentials(req.client);
+    return readableSite(this.sites, req.client, String(req.params.siteId));
+  }
+
+  private async model(siteId: string, id: string): Promise<StoredFile> {
+    const file = UUID.test(id) ? await this.files.get(id.toLowerCase()) : undefined;
     if (!file || file.site !== siteId || file.format === null) throw notFound(`Model "${id.slice(0, 100)}" not found.`);
     return file;
-  };
+  }
 
   /** The IFC file whose elements a model shows: itself, or the IFC a fragments file was made from; its elements must be read. */
-  const ifcOf = async (file: StoredFile): Promise<StoredFile> => {
-    const source = file.ifc ? file : file.source_ifc ? await files.get(file.source_ifc) : undefined;
+  private async ifcOf(file: StoredFile): Promise<StoredFile> {
+    const source = file.ifc ? file : file.source_ifc ? await this.files.get(file.source_ifc) : undefined;
     if (!source?.ifc)
       throw notFound(
         `Model "${file.id}" has no IFC elements: it is neither an IFC file the service reads nor made from one.`,
@@ -78,46 +117,25 @@ export function modelsRoutes(
       throw new AppError('CONFLICT', `The IFC file "${source.name}" ${why}`, { status: source.ifc.status });
     }
     return source;
-  };
+  }
+}
 
-  router.get('/:siteId/models', async (req, res) => {
-    const { id } = await site(req);
-    const query = validateBody(listModelsQuery, req.query);
-    const models = await files.models(id, { format: query.file_format, storey: query.storey });
-    const base = `${req.baseUrl}/${id}/models`;
-    res.json(
-      models.map((file) => modelFile(file as typeof file & { format: ModelFormat }, `${base}/${file.id}/download`)),
-    );
-  });
-
-  router.get('/:siteId/models/:modelId/download', async (req, res) => {
-    const { id } = await site(req);
-    await sendFile(req, res, files.blobs, await model(id, req.params.modelId), options.download);
-  });
-
-  router.get('/:siteId/models/:modelId/storeys', async (req, res) => {
-    const { id: siteId } = await site(req);
-    const ifc = await ifcOf(await model(siteId, req.params.modelId));
-    const counts = await elements.ifc.storeyCounts(ifc.id);
-    res.json(ifc.ifc!.storeys.map((storey) => ({ ...storey, element_count: counts.get(storey.name) ?? 0 })));
-  });
-
-  router.get('/:siteId/models/:modelId/elements', async (req, res) => {
-    const { id: siteId } = await site(req);
-    const query = validateBody(listElementsQuery, req.query);
-    const ifc = await ifcOf(await model(siteId, req.params.modelId));
-    if (query.ifcId !== undefined) {
-      const row = await elements.ifc.element(ifc.id, query.ifcId);
-      if (!row) throw notFound(`No element with GlobalId "${query.ifcId}" in this model.`);
-      const entity = await entityForIfcId(elements.query, siteId, row.global_id, req.work);
-      res.json({ ...elementJson(row), model: ifc.id, mapped: entity !== null, entity });
-      return;
-    }
-    const limit = query.limit ?? DEFAULT_ELEMENT_PAGE;
-    const offset = query.offset ?? 0;
-    const { count, rows } = await elements.ifc.elements(ifc.id, { storey: query.storey }, { limit, offset });
-    res.json({ count, ...pageLinks(req, count, limit, offset), results: rows.map(elementJson) });
-  });
-
+/**
+ * `/sites/{siteId}/models` (docs/files-and-models.md): a site's model files (site files whose format is ifc, frag,
+ * glb or obj) for 3D viewers, their bytes, and the storeys and elements of IFC models (and of
+ * fragments files made from one) with the graph entity each maps to. Mounted beside the site routes.
+ */
+export function modelsRoutes(
+  sites: SiteStore,
+  files: SiteFiles,
+  elements: ModelElementsDeps,
+  options: ModelsRoutesOptions,
+): Router {
+  const handlers = new ModelHandlers(sites, files, elements, options);
+  const router = Router();
+  router.get('/:siteId/models', handlers.list);
+  router.get('/:siteId/models/:modelId/download', handlers.download);
+  router.get('/:siteId/models/:modelId/storeys', handlers.storeys);
+  router.get('/:siteId/models/:modelId/elements', handlers.elementList);
   return router;
 }
