@@ -28,6 +28,7 @@ import { useRateLimit } from './use-rate-limit.ts';
 import { useRequestWork } from './use-request-work.ts';
 import { docsRoutes } from '../openapi/docs-routes.ts';
 import { metricsRoute } from './metrics-route.ts';
+import { livenessRoute } from './liveness-route.ts';
 import { readinessRoute } from './readiness-route.ts';
 import { faviconRoute } from './favicon-route.ts';
 import { graphiqlAssets } from '../graphql/graphiql.ts';
@@ -53,13 +54,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // Probes, metrics, documentation and the icon are neither authenticated nor limited.
   app.get('/metrics', metricsRoute(services.metrics, config.metricsToken));
   app.use(docsRoutes(), graphiqlAssets(), faviconRoute());
-  // Live while every engine serves or is replacing a failed part; 503 once one is broken for good.
-  app.get('/healthz', (_req, res) => {
-    const graph = services.store.health();
-    res
-      .status(graph === 'broken' ? 503 : 200)
-      .json({ status: graph === 'broken' ? 'broken' : 'ok', engines: { graph } });
-  });
+  app.get('/healthz', livenessRoute(services.store));
   app.get('/readyz', readinessRoute(services));
 
   // The viewer page is public: it holds no data.
