@@ -31,6 +31,14 @@ function readLayers(markdown: string): string[] {
   return fencedBlock(markdown, 'layers').flatMap((line) => line.split(/\s+/).slice(1));
 }
 
+/** The text of a `## ` section of the page, up to the next one. */
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/architecture.md has no "## ${heading}" section`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
 /** The unit a path inside src/ belongs to: its top folder, or the file itself at the top. */
 function unitOf(path: string): string {
   return relative(src, path).split(sep)[0]!;
@@ -135,6 +143,16 @@ describe('the layering of src/ (docs/architecture.md)', () => {
 
   it('names every unit once', () => {
     expect(layers.filter((u, i) => layers.indexOf(u) !== i)).toEqual([]);
+  });
+
+  it('names only folders and files that src/ has', () => {
+    expect(layers.filter((u) => !units.includes(u))).toEqual([]);
+  });
+
+  it('describes every folder and top-level file of src/ under "The parts"', () => {
+    const parts = section(doc, 'The parts');
+    const named = (u: string) => parts.includes(u.endsWith('.ts') ? `\`${u}\`` : `\`${u}/\``);
+    expect(units.filter((u) => !named(u))).toEqual([]);
   });
 
   it('has every folder of src/ in a part, and every import pointing down the list', () => {
