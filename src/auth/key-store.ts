@@ -72,7 +72,7 @@ export class KeyStore {
 
   /** Every key, revoked ones included, oldest first. */
   async list(): Promise<ApiKeyRecord[]> {
-    const rows = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
+    const rows = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, creation_order`);
     return rows.map(toRecord);
   }
 

@@ -64,7 +64,7 @@ export class IfcModelStore {
   /** The files whose reading or conversion has not finished (a restart interrupted it, or it never started). */
   async unfinished(): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
-      "SELECT id FROM site_files WHERE ifc_status IN ('pending', 'reading', 'converting') ORDER BY created_at, id",
+      "SELECT id FROM site_files WHERE ifc_status IN ('pending', 'reading', 'converting') ORDER BY created_at, creation_order",
     );
     return rows.map((row) => row.id);
   }

@@ -150,7 +150,7 @@ export class SiteFileStore {
     const { sql, params } = where(filter);
     const paging = page ? ` LIMIT $${params.length + 1} OFFSET $${params.length + 2}` : '';
     const rows = await this.db.query(
-      `SELECT ${COLUMNS} FROM site_files ${sql} ORDER BY created_at, id${paging}`,
+      `SELECT ${COLUMNS} FROM site_files ${sql} ORDER BY created_at, creation_order${paging}`,
       page ? [...params, page.limit, page.offset] : params,
     );
     return rows.map(toFile);
@@ -168,7 +168,7 @@ export class SiteFileStore {
       params.push(filter.storey);
       sql += ` AND storey = $${params.length}`;
     }
-    return (await this.db.query(`${sql} ORDER BY sort_order, created_at, id`, params)).map(toFile);
+    return (await this.db.query(`${sql} ORDER BY sort_order, created_at, creation_order`, params)).map(toFile);
   }
 
   /** Inserts a file row; an IFC file the service reads starts `pending`. */

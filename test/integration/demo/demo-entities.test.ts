@@ -2,25 +2,11 @@
 // including its deliberately messy parts (fixtures/README.md "Deliberately messy"; docs/brick-mapping.md): old and
 // equivalent class names, relations stated backwards, the Brick 1.4 links that would make rooms
 // equipment. Expected answers are read off fixtures/demo.ttl.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { demoFixture, graphqlSuite } from '../../support/graphql-suite.ts';
 
-const demoTtl = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.url), 'utf8');
+const { graphql, ok: run } = graphqlSuite({ demo: demoFixture() });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { demo: demoTtl } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function run(query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await h.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 const names = (xs: Array<{ name: string }>): string[] => xs.map((x) => x.name);
 const sorted = (xs: string[]): string[] => [...xs].sort();
 const byName = <T extends { name: string }>(xs: T[]): T[] => [...xs].sort((a, b) => a.name.localeCompare(b.name));
@@ -354,7 +340,13 @@ describe('old and equivalent class names', () => {
   });
 
   it('an unknown class is an UNKNOWN_CLASS error, not an empty list', async () => {
-    const res = await h.graphql(`{ equipment(siteId: "demo", is: "Flux_Capacitor") { name } }`);
+    const res = await graphql(`
+      {
+        equipment(siteId: "demo", is: "Flux_Capacitor") {
+          name
+        }
+      }
+    `);
     expect(res.errors?.[0]?.extensions?.code).toBe('UNKNOWN_CLASS');
   });
 });

@@ -5,31 +5,32 @@
 // Every expected value below was read off fixtures/demo.ttl (and fixtures/demo-ifc-ids.json), not
 // copied from the service's output. Lists of entities are compared without regard to order unless
 // the API promises one (upstream/downstream: nearest first).
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoFixture, graphqlSuite } from '../../support/graphql-suite.ts';
 
-const demoTtl = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.url), 'utf8');
-
-let h: Harness;
+const { graphql, harness } = graphqlSuite({ demo: demoFixture() });
 beforeAll(async () => {
-  h = await createHarness({ sites: { demo: demoTtl } });
   // Touch class filters, type names, traversal and media once, so that anything the service loads
   // once per process is loaded before round trips are counted.
-  await h.graphql(`{
-    point(siteId: "demo", is: "Temperature_Sensor", equipmentIs: "VAV") { typeHierarchy }
-    equipment(siteId: "demo", is: "Chiller") { downstream(medium: "CHILLED_WATER", is: "Equipment") { name } }
-  }`);
-});
-afterAll(async () => {
-  await h?.close();
+  await graphql(`
+    {
+      point(siteId: "demo", is: "Temperature_Sensor", equipmentIs: "VAV") {
+        typeHierarchy
+      }
+      equipment(siteId: "demo", is: "Chiller") {
+        downstream(medium: "CHILLED_WATER", is: "Equipment") {
+          name
+        }
+      }
+    }
+  `);
 });
 
 /** Runs `query`, fails on any GraphQL error, and returns data with the round trips it cost. */
 async function run(query: string, variables?: Record<string, unknown>): Promise<{ data: any; trips: number }> {
-  h.resetRoundTrips();
-  const res = await h.graphql(query, variables);
-  const trips = h.roundTrips();
+  harness().resetRoundTrips();
+  const res = await graphql(query, variables);
+  const trips = harness().roundTrips();
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return { data: res.data, trips };
 }
@@ -333,7 +334,7 @@ describe('example: entityByIfcId { ... on Equipment { name points { name } } ...
 
   it('answers null, with no error, for a GlobalId mapped to nothing (say, a structural column)', async () => {
     // Not among the 59 GlobalIds of fixtures/demo-ifc-ids.json.
-    const res = await h.graphql(EXAMPLE_IFC, { ifcId: '1hOSvn6df7F8_7GcBWlR72' });
+    const res = await graphql(EXAMPLE_IFC, { ifcId: '1hOSvn6df7F8_7GcBWlR72' });
     expect(res).toEqual({ data: { entityByIfcId: null } });
   });
 

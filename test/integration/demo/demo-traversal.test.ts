@@ -14,25 +14,12 @@
 // class, src/ontology/output-substance-defaults.ts): CT-1 and CWP-1 condenser water; CH-1 and CHWP-1
 // chilled water; B-1 and HWP-1 hot water; HX-1 hot water (stated: brick:hasOutputSubstance); AHUs,
 // VAVs and FCUs air. Chilled, hot and condenser water are all narrower than Water and not of each other.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type GraphQLResult } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { GraphQLResult } from '../../support/harness.ts';
+import { demoFixture, graphqlSuite } from '../../support/graphql-suite.ts';
 
-const demoTtl = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.url), 'utf8');
+const { graphql, ok: run } = graphqlSuite({ demo: demoFixture() });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { demo: demoTtl } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function run(query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await h.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 const names = (xs: Array<{ name: string }>): string[] => xs.map((x) => x.name);
 const sorted = (xs: string[]): string[] => [...xs].sort();
 
@@ -252,7 +239,7 @@ describe('medium (an edge carries what its source outputs)', () => {
   });
 
   it('an unknown medium is an UNKNOWN_MEDIUM error', async () => {
-    const res: GraphQLResult = await h.graphql(
+    const res: GraphQLResult = await graphql(
       '{ equipment(siteId: "demo", id: "CH-1") { downstream(medium: "LAVA") { name } } }',
     );
     expect(res.errors?.[0]?.extensions?.code).toBe('UNKNOWN_MEDIUM');

@@ -2,25 +2,11 @@
 // deliberately messy parts (fixtures/README.md "Deliberately messy"; docs/brick-mapping.md,
 // `timeseriesId`): three timeseries styles, a legacy hasUnits, an overridden writable, points stated by
 // isPointOf. Expected answers are read off fixtures/demo.ttl.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { demoFixture, graphqlSuite } from '../../support/graphql-suite.ts';
 
-const demoTtl = readFileSync(new URL('../../../fixtures/demo.ttl', import.meta.url), 'utf8');
+const { ok: run } = graphqlSuite({ demo: demoFixture() });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { demo: demoTtl } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-async function run(query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await h.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 const names = (xs: Array<{ name: string }>): string[] => xs.map((x) => x.name);
 const sorted = (xs: string[]): string[] => [...xs].sort();
 const byName = <T extends { name: string }>(xs: T[]): T[] => [...xs].sort((a, b) => a.name.localeCompare(b.name));

@@ -1,26 +1,20 @@
 // Text filters longer than any name or IRI a building has are refused before anything is planned
 // or sent to the store (docs/security.md, "Input, subscriptions, CORS and quotas"): a 5 MB name
 // once cost a large site the whole request deadline, whether it came as a literal or a variable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FILTER_TEXT_LIMITS } from '../../../src/compiler/filter-text-limits.ts';
 import { generateBuilding } from '../../support/generated-building.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
 
 const FIVE_MB = 'a'.repeat(5 * 1024 * 1024);
 const NAME_LIMIT = FILTER_TEXT_LIMITS.name;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { big: generateBuilding(300) } });
-}, 120_000);
-afterAll(async () => {
-  await h?.close();
-});
+const { harness } = graphqlSuite({ big: generateBuilding(300) });
 
 /** Posts a GraphQL request; its HTTP status, its body, and how long it took in ms. */
 async function timed(query: string, variables: Record<string, unknown> = {}) {
   const started = performance.now();
-  const response = await h.fetch('/graphql', {
+  const response = await harness().fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query, variables }),

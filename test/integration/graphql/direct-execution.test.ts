@@ -4,25 +4,15 @@
 // same, byte for byte, both ways: fields and aliases in selection order, fragments, __typename,
 // value types cut to their selections, @skip/@include, variables, unions, counts and errors.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateBuilding } from '../../support/generated-building.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { graphqlSuite, smallFixture } from '../../support/graphql-suite.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
-
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({
-    sites: {
-      g: generateBuilding(4),
-      ifc: fixture('ifc'),
-      props: fixture('labels-props'),
-      equipment: fixture('equipment'),
-    },
-  });
-});
-afterAll(async () => {
-  await h?.close();
+const { graphql } = graphqlSuite({
+  g: generateBuilding(4),
+  ifc: smallFixture('ifc'),
+  props: smallFixture('labels-props'),
+  equipment: smallFixture('equipment'),
 });
 
 /**
@@ -36,8 +26,8 @@ function viaGraphqlJs(query: string): string {
 }
 
 async function bothWays(query: string, variables?: Record<string, unknown>): Promise<[string, string]> {
-  const direct = await h.graphql(query, variables);
-  const executed = await h.graphql(viaGraphqlJs(query), variables);
+  const direct = await graphql(query, variables);
+  const executed = await graphql(viaGraphqlJs(query), variables);
   if (executed.data) delete (executed.data as Record<string, unknown>).__schema;
   return [JSON.stringify(direct), JSON.stringify(executed)];
 }

@@ -1,26 +1,9 @@
 // Acceptance tests for equipment (docs/brick-mapping.md, "Rule by rule",
 // "Output substances") on fixtures/small/equipment.ttl.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { graphqlSuite, names, smallFixture } from '../../support/graphql-suite.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
-const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
-
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { eq: fixture('equipment') } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await h.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const { ok } = graphqlSuite({ eq: smallFixture('equipment') });
 
 /** Root equipment names matching `args`. */
 async function equipment(args = ''): Promise<string[]> {

@@ -1,18 +1,10 @@
 // Acceptance tests for GraphQL errors (docs/errors.md): error codes in
 // errors[0].extensions.code, and user input that never breaks out of its place in a query.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type GraphQLResult } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { GraphQLResult } from '../../support/harness.ts';
+import { graphqlSuite, smallFixture } from '../../support/graphql-suite.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
-
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { eq: fixture('equipment') } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const { graphql } = graphqlSuite({ eq: smallFixture('equipment') });
 
 /** The code of the first error of `res`, failing when there is none. */
 function code(res: GraphQLResult): unknown {
@@ -32,7 +24,7 @@ describe('unknown siteId', () => {
   };
 
   it.each(Object.entries(roots))('%s reports NOT_FOUND', async (_root, query) => {
-    expect(code(await h.graphql(query))).toBe('NOT_FOUND');
+    expect(code(await graphql(query))).toBe('NOT_FOUND');
   });
 });
 
@@ -48,11 +40,11 @@ describe('unknown class', () => {
     ['a prefixed name', '{ equipment(siteId: "eq", is: "brick:Flux_Capacitor") { id } }'],
     ['a full IRI', '{ equipment(siteId: "eq", is: "https://example.org/f#NoSuchClass") { id } }'],
   ])('%s reports UNKNOWN_CLASS', async (_where, query) => {
-    expect(code(await h.graphql(query))).toBe('UNKNOWN_CLASS');
+    expect(code(await graphql(query))).toBe('UNKNOWN_CLASS');
   });
 
   it('point(equipmentIs:) reports UNKNOWN_CLASS naming the argument', async () => {
-    const res = await h.graphql('{ point(siteId: "eq", equipmentIs: "Flux_Capacitor") { id } }');
+    const res = await graphql('{ point(siteId: "eq", equipmentIs: "Flux_Capacitor") { id } }');
     expect(code(res)).toBe('UNKNOWN_CLASS');
     expect(res.errors?.[0]?.message).toContain('equipmentIs');
   });
@@ -64,24 +56,24 @@ describe('unknown medium', () => {
     ['Equipment.downstream', '{ equipment(siteId: "eq", id: "AHU1") { downstream(medium: "PLASMA") { id } } }'],
     ['Zone.upstream', '{ zone(siteId: "eq") { upstream(medium: "PLASMA") { id } } }'],
   ])('%s reports UNKNOWN_MEDIUM', async (_where, query) => {
-    expect(code(await h.graphql(query))).toBe('UNKNOWN_MEDIUM');
+    expect(code(await graphql(query))).toBe('UNKNOWN_MEDIUM');
   });
 });
 
 describe('invalid arguments', () => {
   it('a negative maxDepth reports BAD_USER_INPUT', async () => {
-    const res = await h.graphql('{ equipment(siteId: "eq", id: "AHU1") { upstream(maxDepth: -1) { id } } }');
+    const res = await graphql('{ equipment(siteId: "eq", id: "AHU1") { upstream(maxDepth: -1) { id } } }');
     expect(code(res)).toBe('BAD_USER_INPUT');
   });
 
   it('an unknown nameMatch value is rejected', async () => {
-    const res = await h.graphql('{ equipment(siteId: "eq", name: "a", nameMatch: FUZZY) { id } }');
+    const res = await graphql('{ equipment(siteId: "eq", name: "a", nameMatch: FUZZY) { id } }');
     expect(res.errors?.length).toBeGreaterThan(0);
     expect(res.data?.equipment).toBeUndefined();
   });
 
   it('a missing siteId is rejected', async () => {
-    const res = await h.graphql('{ equipment { id } }');
+    const res = await graphql('{ equipment { id } }');
     expect(res.errors?.length).toBeGreaterThan(0);
   });
 });
@@ -96,25 +88,25 @@ describe('hostile input', () => {
   ];
 
   it.each(hostile)('id %j finds nothing, or is refused as BAD_USER_INPUT', async (value) => {
-    const res = await h.graphql('query ($v: String) { equipment(siteId: "eq", id: $v) { id } }', { v: value });
+    const res = await graphql('query ($v: String) { equipment(siteId: "eq", id: $v) { id } }', { v: value });
     if (res.errors) expect(res.errors[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     else expect(res.data.equipment).toEqual([]);
   });
 
   it.each(hostile)('name %j finds nothing and is not an error', async (value) => {
-    const res = await h.graphql('query ($v: String) { equipment(siteId: "eq", name: $v) { id } }', { v: value });
+    const res = await graphql('query ($v: String) { equipment(siteId: "eq", name: $v) { id } }', { v: value });
     expect(res.errors).toBeUndefined();
     expect(res.data.equipment).toEqual([]);
   });
 
   it.each(hostile)('locationId %j finds nothing, or is refused as BAD_USER_INPUT', async (value) => {
-    const res = await h.graphql('query ($v: String!) { location(siteId: "eq", locationId: $v) { id } }', { v: value });
+    const res = await graphql('query ($v: String!) { location(siteId: "eq", locationId: $v) { id } }', { v: value });
     if (res.errors) expect(res.errors[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     else expect(res.data.location).toBeNull();
   });
 
   it("leaves the site's data intact", async () => {
-    const res = await h.graphql('{ equipment(siteId: "eq", is: "AHU") { name } }');
+    const res = await graphql('{ equipment(siteId: "eq", is: "AHU") { name } }');
     expect(res.errors).toBeUndefined();
     expect(res.data.equipment).toHaveLength(3);
   });

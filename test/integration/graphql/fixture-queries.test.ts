@@ -3,8 +3,8 @@
 // Lists of entities are compared without regard to order; lists of strings,
 // such as typeHierarchy, keep their order.
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
 
 const smallDir = new URL('../../../fixtures/small/', import.meta.url);
 const queriesDir = new URL('../../../fixtures/queries/', import.meta.url);
@@ -32,13 +32,7 @@ const queries = readdirSync(queriesDir)
   .map((f) => f.slice(0, -'.graphql'.length))
   .sort();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const { graphql } = graphqlSuite(sites);
 
 describe('fixtures/queries', () => {
   it('holds at least one query, each with its expected result', () => {
@@ -48,7 +42,7 @@ describe('fixtures/queries', () => {
   it.each(queries)('%s answers as recorded', async (name) => {
     const query = readFileSync(new URL(`${name}.graphql`, queriesDir), 'utf8');
     const expected = JSON.parse(readFileSync(new URL(`${name}.json`, queriesDir), 'utf8'));
-    const actual = await h.graphql(query);
+    const actual = await graphql(query);
     expect(canonical(actual)).toEqual(canonical(expected));
   });
 });

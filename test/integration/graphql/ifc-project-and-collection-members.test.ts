@@ -4,11 +4,11 @@
 // members are stated with rec:includes and brick:hasPart answers them once. Each answer is compared
 // with a plain SPARQL question over the fixture (test/support/sparql-reference.ts).
 import { describe, expect, it } from 'vitest';
+import { names } from '../../support/graphql-suite.ts';
 import { realModelSuite } from '../../support/real-model-suite.ts';
 import { referenceColumn } from '../../support/sparql-reference.ts';
 
 const { reference, ok } = realModelSuite('plant', 'brick-1.4-ifc-project-and-collection-members');
-const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 describe('IFC references that name their project', () => {
   it('give each entity its GlobalId, and not the project’s', async () => {

@@ -1,25 +1,9 @@
 // Acceptance tests for IFC cross-references (docs/ifc-alignment.md; docs/brick-mapping.md,
 // `externalReferences`) on fixtures/small/ifc.ttl.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { graphqlSuite, smallFixture } from '../../support/graphql-suite.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
-
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { ifc: fixture('ifc') } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await h.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const { graphql, ok } = graphqlSuite({ ifc: smallFixture('ifc') });
 
 const BY_IFC = `query ($ifcId: String!) {
   entityByIfcId(siteId: "ifc", ifcId: $ifcId) {
@@ -89,7 +73,7 @@ describe('entityByIfcId', () => {
   });
 
   it('returns null without an error for an unmapped GlobalId', async () => {
-    const res = await h.graphql(BY_IFC, { ifcId: '1xS3BCk291UvhgP2dvNMQJ' });
+    const res = await graphql(BY_IFC, { ifcId: '1xS3BCk291UvhgP2dvNMQJ' });
     expect(res.errors).toBeUndefined();
     expect(res.data).toEqual({ entityByIfcId: null });
   });

@@ -3,6 +3,7 @@
 // a Brick 1.0-style model that states no hasLocation at all. Each answer is also compared with a
 // plain SPARQL reference over the fixture that reads the links only the way the model states them.
 import { describe, expect, it } from 'vitest';
+import { names } from '../../support/graphql-suite.ts';
 import { realModelSuite } from '../../support/real-model-suite.ts';
 import { referenceColumn } from '../../support/sparql-reference.ts';
 
@@ -14,8 +15,6 @@ const expected = (where: string) => referenceColumn(reference, `SELECT ?name WHE
 const HOLDS = '(brick:isLocationOf|rec:isLocationOf)';
 const EQUIPMENT = 'a/rdfs:subClassOf* brick:Equipment';
 const POINT = 'a/rdfs:subClassOf* brick:Point';
-
-const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 /** The named location's field `field` (with `args`), as sorted names. */
 async function under(locationId: string, field: string, args = ''): Promise<string[]> {

@@ -1,27 +1,11 @@
 // Acceptance tests for names, types and properties (docs/brick-mapping.md,
 // "Names", `type`, "Property values") on fixtures/small/labels-props.ttl.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { graphqlSuite, names, smallFixture } from '../../support/graphql-suite.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/small/${name}.ttl`, import.meta.url), 'utf8');
-const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 const byPropertyName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { lp: fixture('labels-props') } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Runs a query that must succeed and returns its data. */
-async function ok(query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await h.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const { ok } = graphqlSuite({ lp: smallFixture('labels-props') });
 
 /** Names returned by the root list query `root` with `args`. */
 async function list(root: string, args = ''): Promise<string[]> {

@@ -1,9 +1,9 @@
 // Pages: every root list and every list relation field takes `limit` and `offset`, in
 // IRI order (upstream and downstream: hop count, then IRI), and pages concatenate to exactly the
 // answer without them. Each root list has a count field with the same filters.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateBuilding } from '../../support/generated-building.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
 
 // An entity whose name sorts first and whose IRI sorts last (lists are in IRI order, not by name),
 // and more of what the generated building has one of, so that every list field has a list to page.
@@ -25,22 +25,10 @@ ex:Z3b_H a brick:Zone_Air_Humidity_Sensor ; rdfs:label "Zone 3b Humidity" .
 
 const PAGE = 4;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ sites: { s: generateBuilding(5) + EXTRA } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const { ok: data, graphql, harness } = graphqlSuite({ s: generateBuilding(5) + EXTRA });
 
 type Entity = { uri: string; name: string };
 type Parent = { uri: string; f: Entity[] };
-
-async function data(query: string): Promise<Record<string, any>> {
-  const result = await h.graphql(query);
-  expect(result.errors, query).toBeUndefined();
-  return result.data;
-}
 
 /** `args` with a page appended: `root(args)` becomes `root(args, limit: …, offset: …)`. */
 const paged = (args: string, limit: number, offset: number) =>
@@ -96,7 +84,7 @@ describe('root lists', () => {
   it('a count with a filter that matches nothing is 0, and an unknown class is refused as in the list', async () => {
     expect((await data('{ n: pointCount(siteId: "s", name: "no such point") }')).n).toBe(0);
     expect((await data('{ n: equipmentCount(siteId: "s", id: "https://example.org/f#missing") }')).n).toBe(0);
-    const result = await h.graphql('{ n: pointCount(siteId: "s", is: "Temperature_Sensr") }');
+    const result = await graphql('{ n: pointCount(siteId: "s", is: "Temperature_Sensr") }');
     expect(result.errors?.[0]?.extensions?.code).toBe('UNKNOWN_CLASS');
   });
 
@@ -105,7 +93,7 @@ describe('root lists', () => {
     ['offset', '{ point(siteId: "s", offset: -3) { uri } }'],
     ['limit', '{ equipment(siteId: "s") { points(limit: -1) { uri } } }'],
   ])('a negative %s is BAD_USER_INPUT naming the argument', async (argument, query) => {
-    const result = await h.graphql(query);
+    const result = await graphql(query);
     expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument });
   });
 });
@@ -174,17 +162,17 @@ describe('list relation fields', () => {
 
 describe('round trips', () => {
   it('a page of a root list costs two (its candidates, then its entities), a count one', async () => {
-    h.resetRoundTrips();
+    harness().resetRoundTrips();
     await data('{ point(siteId: "s", limit: 3) { uri name unit timeseriesId } }');
-    expect(h.roundTrips()).toBe(2);
-    h.resetRoundTrips();
+    expect(harness().roundTrips()).toBe(2);
+    harness().resetRoundTrips();
     await data('{ pointCount(siteId: "s", is: "Temperature_Sensor") }');
-    expect(h.roundTrips()).toBe(1);
+    expect(harness().roundTrips()).toBe(1);
   });
 
   it('a paged relation field costs two, whatever the number of parents', async () => {
-    h.resetRoundTrips();
+    harness().resetRoundTrips();
     await data('{ equipment(siteId: "s") { points(limit: 1, offset: 1) { uri unit } } }');
-    expect(h.roundTrips()).toBe(3);
+    expect(harness().roundTrips()).toBe(3);
   });
 });

@@ -2,7 +2,8 @@
 // only, Brick 1.0 class names, classes a site declares, and kinds that add up. Each answer is checked
 // against a plain SPARQL question over the fixture and Brick's hierarchy (test/support/sparql-reference.ts).
 import { describe, expect, it } from 'vitest';
-import { modelSites, realModel, sortedUris } from '../../support/real-model-suite.ts';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
+import { realModel, sortedUris } from '../../support/real-model-suite.ts';
 import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
 
 const FIXTURES = {
@@ -11,7 +12,7 @@ const FIXTURES = {
   declared: realModel('site-declared-classes'),
   kinds: realModel('kinds-add-up'),
 };
-const { ok, harness } = modelSites(FIXTURES);
+const { ok, graphql } = graphqlSuite(FIXTURES);
 
 /** The sorted `uri`s of a root list. */
 async function uris(site: string, root: string, args = ''): Promise<string[]> {
@@ -170,7 +171,7 @@ describe('classes a site declares (point 4)', () => {
   });
 
   it('keeps them on this site only', async () => {
-    const res = await harness().graphql('{ point(siteId: "old", is: "Firing_Rate_Sensor") { id } }');
+    const res = await graphql('{ point(siteId: "old", is: "Firing_Rate_Sensor") { id } }');
     expect(res.errors?.[0]?.extensions?.code).toBe('UNKNOWN_CLASS');
   });
 });

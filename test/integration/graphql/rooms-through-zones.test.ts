@@ -2,6 +2,7 @@
 // fixtures/real-models/rooms-through-hvac-zones.ttl, where rooms reach their floor only through an
 // HVAC zone. Every answer is also compared with a plain SPARQL reference on the same fixture.
 import { describe, expect, it } from 'vitest';
+import { names } from '../../support/graphql-suite.ts';
 import { realModelSuite, sortedUris as uris } from '../../support/real-model-suite.ts';
 import { REFERENCE_PATHS, referenceColumn, referenceIsA } from '../../support/sparql-reference.ts';
 
@@ -20,8 +21,6 @@ const childOf = (whole: string, child: string) => `
   { ${whole} ${PART} ?via . ${isZone('?via')} ?via ${PART} ${child} .
     FILTER NOT EXISTS { ?direct ${PART} ${child} . ${isLocation('?direct')} } }
   ${isLocation(child)}`;
-
-const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 interface TreeNode {
   uri: string;

@@ -1,26 +1,22 @@
 // Round trips (docs/architecture.md, "Query shapes"): a query costs one triplestore round trip
 // for its root field plus one per relation field it selects (properties included), whatever the
 // size of the site. The same generated building is loaded with 3 floors and with 60.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateBuilding } from '../../support/generated-building.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
 
-let h: Harness;
+const { graphql, harness } = graphqlSuite({ small: generateBuilding(3), large: generateBuilding(60) });
 beforeAll(async () => {
-  h = await createHarness({ sites: { small: generateBuilding(3), large: generateBuilding(60) } });
   // One query that touches class filters and type hierarchies, so that anything loaded once per
   // process (the class closure, say) is loaded before counting starts.
-  await h.graphql('{ point(siteId: "small", is: "Temperature_Sensor", equipmentIs: "VAV") { typeHierarchy } }');
-});
-afterAll(async () => {
-  await h?.close();
+  await graphql('{ point(siteId: "small", is: "Temperature_Sensor", equipmentIs: "VAV") { typeHierarchy } }');
 });
 
 /** Runs `query` on `site` and returns its data and the round trips it cost. */
 async function measure(query: string, site: string): Promise<{ data: any; trips: number }> {
-  h.resetRoundTrips();
-  const res = await h.graphql(query, { site });
-  const trips = h.roundTrips();
+  harness().resetRoundTrips();
+  const res = await graphql(query, { site });
+  const trips = harness().roundTrips();
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return { data: res.data, trips };
 }
@@ -139,10 +135,10 @@ describe('round trips', () => {
   });
 
   it('roundTrips() counts from the last reset', async () => {
-    h.resetRoundTrips();
-    expect(h.roundTrips()).toBe(0);
-    await h.graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
-    await h.graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
-    expect(h.roundTrips()).toBe(2);
+    harness().resetRoundTrips();
+    expect(harness().roundTrips()).toBe(0);
+    await graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
+    await graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
+    expect(harness().roundTrips()).toBe(2);
   });
 });

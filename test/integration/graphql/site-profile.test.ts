@@ -3,11 +3,11 @@
 // graph's new ones, with entities in new namespaces and new untyped entities found by id, an
 // IFC GlobalId that is no plain string still found, and relationships stated with predicates the
 // graph did not hold before followed (the relation paths keep only the predicates a site holds).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storeRunner } from '../../../src/query/query-runner.ts';
 import { readSiteProfile } from '../../../src/query/site-readers.ts';
 import { siteGraph } from '../../../src/rdf/vocabulary.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
 
 const SITE = `@prefix brick: <https://brickschema.org/schema/Brick#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -37,22 +37,12 @@ c:AHU7-RAT a brick:Return_Air_Temperature_Sensor ; brick:isPointOf c:AHU7 .
 `;
 
 describe('the site profile', () => {
-  let h: Harness;
-  const ids = async (query: string) => {
-    const result = await h.graphql(query);
-    expect(result.errors).toBeUndefined();
-    return (Object.values(result.data)[0] as Array<{ id: string }>).map((e) => e.id).sort();
-  };
-
-  beforeAll(async () => {
-    h = await createHarness({ sites: { prof: SITE } });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const { ok, graphql, harness } = graphqlSuite({ prof: SITE });
+  const ids = async (query: string) =>
+    (Object.values(await ok(query))[0] as Array<{ id: string }>).map((e) => e.id).sort();
 
   it('lists untyped entities, the namespaces of every entity and the predicates', async () => {
-    const profile = await readSiteProfile(storeRunner(h.services.store), siteGraph('prof'));
+    const profile = await readSiteProfile(storeRunner(harness().services.store), siteGraph('prof'));
     expect(profile.untyped.get('Equipment')).toEqual(['https://example.org/a#LCP1']);
     expect(profile.untyped.get('Point')).toEqual([]);
     expect(profile.namespaces).toEqual(['https://example.org/a#', 'https://example.org/b/']);
@@ -69,14 +59,14 @@ describe('the site profile', () => {
       'VAV1',
     ]);
     expect(await ids('{ point(siteId: "prof", equipmentId: "AHU1") { id } }')).toEqual(['SAT']);
-    const clicked = await h.graphql(
+    const clicked = await graphql(
       '{ entityByIfcId(siteId: "prof", ifcId: "1AHU1xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }',
     );
     expect(clicked.data).toEqual({ entityByIfcId: { id: 'AHU1' } });
   });
 
   it('sees a merge: an entity in a new namespace, a new untyped entity, a new predicate', async () => {
-    const merged = await h.fetch('/api/v1/sites/prof/graph', {
+    const merged = await harness().fetch('/api/v1/sites/prof/graph', {
       method: 'POST',
       headers: { 'content-type': 'text/turtle' },
       body: MERGED,
@@ -86,12 +76,12 @@ describe('the site profile', () => {
     expect(await ids('{ equipment(siteId: "prof", id: "LCP9") { id } }')).toEqual(['LCP9']);
     expect(await ids('{ equipment(siteId: "prof", hasProperty: "panelName") { id } }')).toEqual(['LCP9']);
     // A GlobalId with a language tag: no longer every GlobalId is a plain string, and it is still found.
-    const clicked = await h.graphql(
+    const clicked = await graphql(
       '{ entityByIfcId(siteId: "prof", ifcId: "1AHU7xxxxxxxxxxxxxxxxx") { ... on Equipment { id } } }',
     );
     expect(clicked.data).toEqual({ entityByIfcId: { id: 'AHU7' } });
     // rec:feeds and brick:isPointOf were in no document before the merge.
-    const ahu = await h.graphql(
+    const ahu = await graphql(
       '{ equipment(siteId: "prof", id: "AHU7") { points { id } feeds { id } downstream { id } } }',
     );
     expect(ahu.data).toEqual({
@@ -101,7 +91,7 @@ describe('the site profile', () => {
   });
 
   it('sees a replace: what the graph no longer holds is not found', async () => {
-    const replaced = await h.fetch('/api/v1/sites/prof/graph', {
+    const replaced = await harness().fetch('/api/v1/sites/prof/graph', {
       method: 'PUT',
       headers: { 'content-type': 'text/turtle' },
       body: MERGED,

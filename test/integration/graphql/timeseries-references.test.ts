@@ -3,13 +3,14 @@
 // fixtures/real-models/timeseries-id-styles.ttl and metasys-bacnet-references.ttl. Each answer is
 // also compared with a plain SPARQL reference over the fixture (test/support/sparql-reference.ts).
 import { describe, expect, it } from 'vitest';
-import { modelSites, realModel } from '../../support/real-model-suite.ts';
+import { graphqlSuite } from '../../support/graphql-suite.ts';
+import { realModel } from '../../support/real-model-suite.ts';
 import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
 import { post, postReadings } from '../readings/readings-support.ts';
 
 const STYLES = realModel('timeseries-id-styles');
 const METASYS = realModel('metasys-bacnet-references');
-const { ok, harness } = modelSites({ ts: STYLES, metasys: METASYS });
+const { ok, harness } = graphqlSuite({ ts: STYLES, metasys: METASYS });
 
 type Reference = { uri: string | null; type: string | null; fields: Array<{ name: string; value: string }> };
 

@@ -2,19 +2,18 @@
 // its IRIs per building (fixtures/real-models/per-building-iris.ttl), every root query and relation
 // field answers one id per entity, each id selects its entity back through the argument that takes
 // it, and the full IRI does too. A site whose local names are all unique keeps them as its ids.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { modelSites } from '../../support/real-model-suite.ts';
+import { graphqlSuite, smallFixture } from '../../support/graphql-suite.ts';
+import { realModel } from '../../support/real-model-suite.ts';
 import { referenceColumn, referenceStore } from '../../support/sparql-reference.ts';
 
-const fixture = (path: string) => readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url), 'utf8');
-const PORTFOLIO = fixture('real-models/per-building-iris.ttl');
-const UNIQUE = fixture('small/locations.ttl');
+const PORTFOLIO = realModel('per-building-iris');
+const UNIQUE = smallFixture('locations');
 
 const P = 'https://example.org/portfolio/';
 const AX = 'https://example.org/annex/b1/';
 
-const { ok } = modelSites({ pb: PORTFOLIO, uniq: UNIQUE });
+const { ok } = graphqlSuite({ pb: PORTFOLIO, uniq: UNIQUE });
 
 type Entity = { uri: string; id: string };
 const uris = (list: Entity[]) => list.map((e) => e.uri).sort();

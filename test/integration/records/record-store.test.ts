@@ -298,6 +298,18 @@ describeVariants('record store on $name', engines, (engine) => {
       expect(listed[1]).toEqual(two.record);
     });
 
+    it('lists keys made at the same time in the order they were made', async () => {
+      // PGlite's clock counts milliseconds, so keys made back to back can share created_at; in one
+      // transaction they always do (now() is the transaction's start).
+      const names = Array.from({ length: 12 }, (_, i) => `key ${i}`);
+      await db.transaction(async (tx) => {
+        for (const name of names) await new KeyStore(tx).create({ name, sites: '*', write: false, admin: false });
+      });
+      const listed = await keys.list();
+      expect(new Set(listed.map((k) => k.created_at)).size).toBe(1);
+      expect(listed.map((k) => k.name)).toEqual(names);
+    });
+
     it('refuses a revoked key at once', async () => {
       const { record, secret } = await keys.create({ name: 'k', sites: '*', write: false, admin: false });
       expect(await keys.verify(secret)).toBeDefined();
