@@ -210,6 +210,8 @@ export interface ReadingArchive {
   kept(graph: string, name: string, context: string): Promise<unknown>;
   /** Keeps a reading of the graph as it is now (in the background: a failure is logged, not thrown). */
   keep(graph: string, name: string, context: string, value: unknown): void;
+  /** Resolves once every reading being kept is written (or has failed and been logged). */
+  settled(): Promise<void>;
 }
 
 /** Data that could not be parsed; the message carries the line and column where the parser gave them. */

@@ -27,6 +27,9 @@ interface KeptReading {
 }
 
 export class KeptReadings implements ReadingArchive {
+  /** Writes under way: close waits for them, so a stopped store leaves no file half-written or still to come. */
+  private readonly writing = new Set<Promise<void>>();
+
   constructor(
     private readonly dir: string,
     private readonly journal: GraphJournal,
@@ -48,9 +51,16 @@ export class KeptReadings implements ReadingArchive {
   keep(graph: string, name: string, context: string, value: unknown): void {
     const content = this.journal.content(graph);
     if (content === undefined) return;
-    void this.write(graph, name, { content, context, value }).catch((error: unknown) =>
-      this.logger?.warn({ graph, reading: name, err: error }, 'a reading of a graph could not be kept'),
-    );
+    const writing = this.write(graph, name, { content, context, value })
+      .catch((error: unknown) =>
+        this.logger?.warn({ graph, reading: name, err: error }, 'a reading of a graph could not be kept'),
+      )
+      .finally(() => this.writing.delete(writing));
+    this.writing.add(writing);
+  }
+
+  async settled(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all(this.writing);
   }
 
   /** Removes the readings of graphs no longer persisted (`graphs`: those that are), and writes a stop cut short. */

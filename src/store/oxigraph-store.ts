@@ -441,6 +441,7 @@ export class OxigraphStore implements GraphStore {
   async close(): Promise<void> {
     // Every write is on disk once the last one has settled.
     await this.writes;
+    await this.readings.settled();
     this.closed = true;
     await this.compactor.close();
     await this.sandbox.close();
