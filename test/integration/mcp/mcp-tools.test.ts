@@ -286,11 +286,18 @@ describe.each([
     );
     const series = sat.flatMap((page) => page.items.map((p: { timeseriesId: string }) => p.timeseriesId));
     expect(series).toHaveLength(serving.length);
-    // Last night: 22:00 to 06:00 in the site's zone, the night before today.
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(new Date());
-    const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(
-      new Date(Date.now() - 86_400_000),
+    // Last night: 22:00 to 06:00 in the site's zone, the last such night that is over (asked
+    // before 06:00, the night before: the one under way has not its eight hours yet).
+    const day = (msAgo: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: site.timezone }).format(new Date(Date.now() - msAgo));
+    const hour = Number(
+      new Intl.DateTimeFormat('en-GB', { timeZone: site.timezone, hour: '2-digit', hourCycle: 'h23' }).format(
+        new Date(),
+      ),
     );
+    const over = hour < 6 ? 86_400_000 : 0;
+    const today = day(over);
+    const yesterday = day(over + 86_400_000);
     const night = await call(client, 'timeseries', {
       siteId: site.id,
       timeseriesIds: series,
