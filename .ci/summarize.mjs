@@ -1,5 +1,6 @@
 // Reads vitest's JSON report and prints what CI shows at the end of a run: the ten slowest test
-// files, the skipped tests counted by the reason in their titles ("(needs X)", test/support/needs.ts),
+// files, the skipped tests counted by the reason in their titles ("(needs X)", test/support/needs.ts,
+// or "(only …)" for a variant that does not apply where it ran),
 // and the closing line CI reads: "N passed, N failed, N skipped".
 //
 //   node .ci/summarize.mjs report.json [--provided=X]... [--check=NAME=STATUS]...
@@ -13,6 +14,8 @@ import { relative } from 'node:path';
 
 const SLOWEST = 10;
 const NEEDS = /\(needs ([^)]+)\)/;
+/** A variant that does not apply where it ran: "(only on S3)", "(only with a site profile)". */
+const ONLY = /\((only [^)]+)\)/;
 const NO_REASON = 'no reason in its title';
 
 const [file, ...options] = process.argv.slice(2);
@@ -43,7 +46,8 @@ const needsOf = (test) => NEEDS.exec([...(test.ancestorTitles ?? []), test.title
 function reasonOf(test) {
   if (test.status === 'todo') return 'todo';
   const needed = needsOf(test);
-  return needed ? `needs ${needed}` : NO_REASON;
+  if (needed) return `needs ${needed}`;
+  return ONLY.exec([...(test.ancestorTitles ?? []), test.title].join(' '))?.[1] ?? NO_REASON;
 }
 
 /** Each requirement a test names: the first word of each ("BKG_TEST_SPARQL_URL with BKG_TEST_SPARQL_NAME=…"). */

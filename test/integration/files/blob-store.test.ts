@@ -184,7 +184,7 @@ describeVariants('BlobStore on $name', variants, (variant) => {
     }
   });
 
-  it.runIf(variant === s3)('presigns a short-lived download URL with the given type and disposition', async () => {
+  it.runIf(variant === s3)('presigns a short-lived download URL with the given type and disposition (only on S3)', async () => {
     const k = key();
     await store.put(k, Readable.from([Buffer.from('presigned bytes')]), { contentType: 'text/plain' });
     const url = await store.presignedUrl(k, {
@@ -208,7 +208,7 @@ describeVariants('BlobStore on $name', variants, (variant) => {
     expect((await fetch(expired!)).status).toBe(403);
   });
 
-  it.runIf(variant === s3)('signs presigned URLs for S3_PUBLIC_ENDPOINT, the host viewers reach', async () => {
+  it.runIf(variant === s3)('signs presigned URLs for S3_PUBLIC_ENDPOINT, the host viewers reach (only on S3)', async () => {
     const publicStore = await S3BlobStore.open(
       { ...s3Bucket, publicEndpoint: 'https://files.example.com' },
       join(dir, 'spool-public'),
@@ -224,7 +224,7 @@ describeVariants('BlobStore on $name', variants, (variant) => {
     expect(url.pathname).toMatch(new RegExp(`^/${s3Bucket.bucket}/files/`));
   });
 
-  it.runIf(variant === local)('has no presigned URLs: the service streams the bytes itself', async () => {
+  it.runIf(variant === local)('has no presigned URLs: the service streams the bytes itself (only on the local disk)', async () => {
     expect(
       await store.presignedUrl(key(), {
         expiresSeconds: 60,

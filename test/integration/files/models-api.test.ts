@@ -135,7 +135,7 @@ describeVariants('models on $name', storeVariants(), (variant) => {
   });
 
   it.runIf(variant.kind === 's3')(
-    'answers 302 to a short-lived presigned URL that serves the same bytes without the gateway',
+    'answers 302 to a short-lived presigned URL that serves the same bytes without the gateway (only on S3)',
     async () => {
       const response = await h.fetch(`/api/v1/sites/hq/models/${ids.l2}/download`, { redirect: 'manual' });
       expect(response.status).toBe(302);

@@ -214,7 +214,7 @@ describe('kinds add up (point 5)', () => {
   // finds the entities typed with a class of its kind (sparql-builder.ts `kindGenerator`: Virtuoso
   // 7.2 cannot compile the scan for the others beside a location path).
   it.skipIf(process.env.BKG_GRAPH_STORE === 'sparql')(
-    'finds entities by a location or equipment that is of its kind only by its links',
+    'finds entities by a location or equipment that is of its kind only by its links (only with a site profile)',
     async () => {
       const inWing = referenceColumn(
         reference,

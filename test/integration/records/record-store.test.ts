@@ -151,7 +151,7 @@ describeVariants('record store on $name', engines, (engine) => {
     });
 
     it.runIf(engine.kind === 'postgres')(
-      'migrates once when several processes open a new schema at the same time',
+      'migrates once when several processes open a new schema at the same time (only on PostgreSQL)',
       async () => {
         const schema = randomSchema();
         const opened = await Promise.allSettled(Array.from({ length: 4 }, () => openDatabase({ ...options, schema })));

@@ -302,7 +302,7 @@ for (const [name, storeEnv] of stores) {
       });
     });
 
-    describe.skipIf(storeEnv !== EMBEDDED)('access (the same on every store)', () => {
+    describe.skipIf(storeEnv !== EMBEDDED)('access, the same on every store (only on the embedded store)', () => {
       const ask = (site: string) =>
         `/api/v1/sites/${site}/sparql?${new URLSearchParams({ query: 'ASK { ?s ?p ?o }' })}`;
 

@@ -8,7 +8,7 @@ const present = existsSync(FULL_BRICK_PATH);
 if (!present) console.warn(`Skipping the full-Brick comparison: ${FULL_BRICK_PATH} is absent.`);
 
 describe('the derived ontology against the full Brick.ttl', () => {
-  it.skipIf(!present)('gives the same classes and kind sets as the full Brick 1.4.4 file', async () => {
+  it.skipIf(!present)(`gives the same classes and kind sets as the full Brick 1.4.4 file (needs ${FULL_BRICK_PATH})`, async () => {
     const started = performance.now();
     const full = await Ontology.load(FULL_BRICK_PATH);
     // A loose bound (the target is well under 2 s) so a slow CI machine does not fail the suite.

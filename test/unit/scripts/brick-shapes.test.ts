@@ -56,7 +56,7 @@ describe('ontology/brick-shapes.ttl', () => {
   });
 
   it.skipIf(!existsSync(FULL_BRICK_PATH))(
-    'is what the selection gives from the full Brick.ttl (npm run build:ontology)',
+    `is what the selection gives from the full Brick.ttl, npm run build:ontology (needs ${FULL_BRICK_PATH})`,
     () => {
       const selected = selectBrickShapes(parse(FULL_BRICK_PATH));
       expect(selected.length).toBe(shipped.size);
