@@ -20,6 +20,9 @@
  * Output: one Markdown table (question | shape | median ms | rows) on stdout and in
  * `bench/shapes-<size>.md` (with the exact queries, long IRI lists elided, below the table).
  */
+import { applyPatch } from '../src/store/apply-patch.ts';
+import type { GraphPatch } from '../src/rdf/rdf-patch.ts';
+import type { ChangeResult } from '../src/store/graph-store.ts';
 import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
@@ -96,6 +99,10 @@ class RawStore implements GraphStore {
       typeof input === 'string' || input instanceof Uint8Array ? input : readFileSync((input as { path: string }).path);
     this.store.load(content, { format, to_graph_name: oxigraph.namedNode(graph), base_iri: graph });
     return { triples: await this.countTriples(graph) };
+  }
+  async changeGraph(graph: string, patch: GraphPatch, clear?: boolean): Promise<ChangeResult> {
+    const { patch: made } = applyPatch(this.store, graph, patch, clear);
+    return { triples: await this.countTriples(graph), patch: made };
   }
   async dropGraph(graph: string): Promise<void> {
     this.store.update(`DROP SILENT GRAPH <${graph}>`);

@@ -2,6 +2,8 @@ import { createAuthenticator, type Authenticator } from './auth/authenticator.ts
 import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/database.ts';
+import { GraphHistory } from './history/graph-history.ts';
+import { VersionStore } from './history/version-store.ts';
 import { openDatabase } from './db/open-database.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
@@ -59,6 +61,8 @@ export interface Services {
   readonly metrics: Metrics;
   /** Checks models against Brick's shapes, in a worker thread. */
   readonly validation: ModelValidation;
+  /** The versions of each site's graph: every change recorded, writes of a site in turn. */
+  readonly history: GraphHistory;
   close(): Promise<void>;
 }
 
@@ -116,6 +120,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 
   const sites = new SiteStore(database);
   const keys = new KeyStore(database);
+  const history = new GraphHistory(new VersionStore(database), config.history, logger);
   const files = new SiteFiles(database, blobs, logger);
   files.scheduleSweep(6 * 60 * 60 * 1000);
   const ifc = new IfcModels(files, database, config.ifc, config.dataDir, logger);
@@ -183,6 +188,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     simulator,
     metrics,
     validation,
+    history,
     async close() {
       demo?.stop();
       files.stop();

@@ -5,12 +5,14 @@
  */
 import {
   aggregate,
+  bind,
   filter,
   graph,
   namedNode,
   op,
   select,
   triple,
+  union,
   values,
   variable,
   type Patterns,
@@ -63,5 +65,24 @@ export function typedAmongQuery(site: string, entities: readonly string[]): Sele
     variables: [X],
     distinct: true,
     where: inGraph(site, values(X, entities.map(namedNode)), triple(X, TYPE, T)),
+  });
+}
+
+/**
+ * The triples of `entities`, and of the blank nodes they point to (a Brick value, a timeseries
+ * reference): columns `s`, `p`, `o`.
+ */
+export function entityTriplesQuery(site: string, entities: readonly string[]): SelectQuery {
+  const B = variable('b');
+  const subjects = () => values(X, entities.map(namedNode));
+  return select({
+    variables: [S, P, O],
+    where: inGraph(
+      site,
+      union([
+        [subjects(), triple(X, P, O), bind(X, S)],
+        [subjects(), triple(X, B, S), filter(op('isblank', S)), triple(S, P, O)],
+      ]),
+    ),
   });
 }

@@ -7,6 +7,7 @@ import { ifcConfig, type IfcConfig } from './ifc-config.ts';
 import { limitsConfig, type LimitsConfig } from './limits-config.ts';
 import { readingsConfig, type ReadingsConfig } from './readings-config.ts';
 import { validationConfig, type ValidationConfig } from './validation-config.ts';
+import { historyConfig, type HistoryConfig } from './history-config.ts';
 import { graphStoreConfig, type GraphStoreConfig } from './graph-store-config.ts';
 
 /** Everything the service reads from its environment, parsed once. */
@@ -57,6 +58,8 @@ export interface Config {
   readonly sparqlEndpoint: { readonly timeoutMs: number; readonly maxResults: number };
   /** Model validation: its threads, how long one validation may run and how much heap a thread may take. */
   readonly validation: ValidationConfig;
+  /** The versions of each site's graph: how long their changes are kept, and up to which size a load's changes are worked out. */
+  readonly history: HistoryConfig;
   /** Bearer token `/metrics` requires; unset: `/metrics` is open (scrapers inside the deployment's network). */
   readonly metricsToken: string | undefined;
   /** On SIGTERM, how long in-flight requests may take to finish before their connections are cut, in seconds. */
@@ -203,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxResults: int('BKG_SPARQL_MAX_RESULTS', 10_000, 1, 1_000_000),
     },
     validation: validationConfig({ int }),
+    history: historyConfig({ int }),
     metricsToken: secret('BKG_METRICS_TOKEN', 16),
     shutdownGraceSeconds: int('BKG_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     limits: limitsConfig({ int }),

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'QUOTA_EXCEEDED'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -30,6 +31,8 @@ const statusOf: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   CONFLICT: 409,
+  // If-Match named another version than the graph's: someone changed it since the caller read it.
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   // A 4xx, not 507: the client's site is full, the service is not; retrying the same upload cannot help.
   QUOTA_EXCEEDED: 413,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
@@ -10,7 +11,12 @@ import { countUpload } from '../http-kit/count-upload.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import { NestingTooDeep } from '../rdf/nesting-scanner.ts';
 import { PrefixDeclarations } from '../rdf/prefix-declarations.ts';
-import { siteGraph } from '../rdf/vocabulary.ts';
+import { ONTOLOGY_GRAPH, siteGraph } from '../rdf/vocabulary.ts';
+import { parseRdfPatch, RdfPatchError, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { confineUpdate } from '../sparql-endpoint/confine-update.ts';
+import { authorOf, ifMatchVersion, versionTag, type GraphHistory } from '../history/graph-history.ts';
+import { touchedEntities } from '../history/patch-summary.ts';
+import { patchSteps, runUpdate, undo } from './run-update.ts';
 import { RdfSyntaxError, type GraphStore, type RdfFormat } from '../store/graph-store.ts';
 import { rdfNestingScanner } from '../store/rdf-nesting.ts';
 import type { ModelValidation } from '../validation/model-validation.ts';
@@ -49,11 +55,30 @@ export interface GraphRoutesOptions {
   readonly loads: GraphLoads;
   /** What is known of each site (its ontology as it reads it, its profile): a load's reading is made against it. */
   readonly query: QueryLayer;
+  /** Where each change of a site's graph is recorded as a version. */
+  readonly history: GraphHistory;
+}
+
+/** An RDF Patch body, or 400 naming the row that is wrong. */
+function readPatch(text: string): GraphPatch {
+  try {
+    return parseRdfPatch(text);
+  } catch (error) {
+    if (error instanceof RdfPatchError)
+      throw badUserInput(`The RDF Patch body is not valid: ${error.message}`, { line: error.line });
+    throw error;
+  }
 }
 
 const flag = (name: string) => z.enum(['0', '1'], { error: `${name} is 0 or 1.` }).optional();
 
 /** The query of `PUT|POST /sites/{id}/graph`: validate the model (`validate=1`), refuse it on violations (`strict=1`). */
+const message = z
+  .string()
+  .max(1000, { error: 'message is at most 1,000 characters.' })
+  .optional()
+  .meta({ description: 'Why the graph changed: kept with the version the change makes.' });
+
 export const graphLoadQuery = z.object({
   validate: flag('validate').meta({
     description: 'Answer a validation report with the load (`validation`); warnings never stop a load.',
@@ -61,7 +86,29 @@ export const graphLoadQuery = z.object({
   strict: flag('strict').meta({
     description: 'Validate, and refuse a model with violations (400 with the report), leaving the graph as it was.',
   }),
+  message,
 });
+
+/** The query of `PATCH /sites/{id}/graph`. */
+export const graphPatchQuery = z.object({
+  strict: flag('strict').meta({
+    description:
+      'Validate the entities the change touches, as they would be after it, and refuse the change on violations (400 MODEL_INVALID with the report): nothing changes.',
+  }),
+  message,
+});
+
+/** The query of `DELETE /sites/{id}/graph`. */
+export const graphDeleteQuery = z.object({ message });
+
+/** The bodies PATCH takes: a SPARQL 1.1 Update, or an RDF Patch. */
+export const PATCH_TYPES = ['application/sparql-update', 'application/rdf-patch'] as const;
+
+/** Largest PATCH body: a change that large is a load. */
+const MAX_PATCH_BYTES = 16 * 1024 * 1024;
+
+/** Past this many entities touched, a strict PATCH validates the whole graph, not them alone. */
+const VALIDATED_ENTITIES = 10_000;
 
 /** A syntax error of the body, or nesting past the limit, as a 400 naming its line and column. */
 function inputError(error: unknown, format: RdfFormat): unknown {
@@ -95,6 +142,7 @@ class GraphHandlers {
       const site = await writableSite(this.sites, req.client, req.params.siteId);
       const query = validateBody(graphLoadQuery, req.query);
       const format = formatOf(req);
+      const ifMatch = ifMatchVersion(req.get('if-match'));
       const started = performance.now();
       const length = Number(req.get('content-length'));
       const progress = this.options.loads.start(
@@ -113,33 +161,56 @@ class GraphHandlers {
       }
       progress.parse(0);
       try {
-        const graph = siteGraph(site.id);
-        let report: ValidationReport | undefined;
-        let validating = 0;
-        if (query.validate === '1' || query.strict === '1') {
-          // The model the load makes: the document alone (PUT), or the graph with it (POST). Checked
-          // first, so a refused model never touches the graph.
-          const before = performance.now();
-          const upload: ModelSource = { data: { path: body.path }, format };
-          report = await this.options.validation.validate(
-            replace ? [upload] : [await this.stored(graph), upload],
-            graph,
-            req.work?.signal,
+        if (replace && body.bytes === 0)
+          throw badUserInput(
+            `An empty body would empty the site's graph, which PUT does not do by mistake: DELETE /api/v1/sites/${site.id}/graph empties it.`,
           );
-          validating = performance.now() - before;
-          if (query.strict === '1' && report.summary.violations > 0) {
-            const n = report.summary.violations;
-            throw new AppError(
-              'MODEL_INVALID',
-              `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`,
-              { report },
+        const graph = siteGraph(site.id);
+        const change = {
+          site: site.id,
+          by: authorOf(req.client),
+          via: replace ? 'put' : 'post',
+          message: query.message ?? null,
+          ...(ifMatch !== undefined ? { ifMatch } : {}),
+        } as const;
+        const { version, result } = await this.options.history.write(change, async () => {
+          let report: ValidationReport | undefined;
+          let validating = 0;
+          if (query.validate === '1' || query.strict === '1') {
+            // The model the load makes: the document alone (PUT), or the graph with it (POST). Checked
+            // first, so a refused model never touches the graph.
+            const before = performance.now();
+            const upload: ModelSource = { data: { path: body.path }, format };
+            report = await this.options.validation.validate(
+              replace ? [upload] : [await this.stored(graph), upload],
+              graph,
+              req.work?.signal,
             );
+            validating = performance.now() - before;
+            if (query.strict === '1' && report.summary.violations > 0) {
+              const n = report.summary.violations;
+              throw new AppError(
+                'MODEL_INVALID',
+                `The model has ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`,
+                { report },
+              );
+            }
           }
-        }
-        const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
-        const { triples } = replace
-          ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed)
-          : await this.store.mergeGraph(graph, { path: body.path }, format, parsed);
+          const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
+          const held = await this.store.countTriples(graph);
+          const { triples } = replace
+            ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed)
+            : await this.store.mergeGraph(graph, { path: body.path }, format, parsed);
+          // The change itself is not worked out for a load: the version records its counts.
+          return {
+            triples,
+            patch: null,
+            added: replace ? triples : Math.max(0, triples - held),
+            removed: replace ? held : 0,
+            result: { triples, report, validating },
+          };
+        });
+        const { triples, report, validating } = result;
         await this.sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
         await progress.done(triples);
         // The load's own time: the validation has its own in the report.
@@ -147,8 +218,10 @@ class GraphHandlers {
         // What the service made of the model (the load report): counted by the store, after the load.
         const reading = await this.options.query.modelReading(graph, req.work);
         countUpload(res, 'graph', body.bytes);
+        res.set('ETag', versionTag(version.version));
         res.json({
           site: site.id,
+          version: version.version,
           triples,
           bytes: body.bytes,
           seconds: Number(seconds.toFixed(3)),
@@ -163,6 +236,79 @@ class GraphHandlers {
         await body.remove();
       }
     };
+
+  /**
+   * `PATCH …/graph`: a SPARQL 1.1 Update or an RDF Patch, confined to the site's graph, applied
+   * all or nothing as one version; with `strict=1` the entities it touches are validated as they
+   * would be after it, and on violations nothing changes.
+   */
+  patch = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await writableSite(this.sites, req.client, req.params.siteId);
+    const query = validateBody(graphPatchQuery, req.query);
+    const type = mediaType(req);
+    if (!(PATCH_TYPES as readonly string[]).includes(type))
+      throw unsupportedMediaType(`Content-Type must be one of ${PATCH_TYPES.join(', ')}.`, [...PATCH_TYPES]);
+    const ifMatch = ifMatchVersion(req.get('if-match'));
+    const text = await this.receiveText(req);
+    const graph = siteGraph(site.id);
+    const steps =
+      type === 'application/sparql-update' ? confineUpdate(text, [graph, ONTOLOGY_GRAPH]) : patchSteps(readPatch(text));
+    const change = {
+      site: site.id,
+      by: authorOf(req.client),
+      via: 'patch',
+      message: query.message ?? null,
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
+    } as const;
+    const { version, result } = await this.options.history.write(change, async () => {
+      const outcome = await runUpdate(this.store, graph, steps, req.work);
+      if (query.strict === '1') {
+        const report = await this.validateTouched(graph, outcome.patch, req.work?.signal);
+        if (report.summary.violations > 0) {
+          await undo(this.store, graph, [outcome.patch]);
+          const n = report.summary.violations;
+          throw new AppError(
+            'MODEL_INVALID',
+            `The entities the change touches would have ${n} violation${n === 1 ? '' : 's'} of Brick's shapes and checks; the graph was not changed.`,
+            { report },
+          );
+        }
+      }
+      return { ...outcome, added: outcome.patch.add.length, removed: outcome.patch.remove.length, result: outcome };
+    });
+    res.set('ETag', versionTag(version.version));
+    res.json({
+      site: site.id,
+      version: version.version,
+      triples: result.triples,
+      added: version.added,
+      removed: version.removed,
+      entities: version.entities,
+    });
+  };
+
+  /** `DELETE …/graph`: empties the site's graph, as a version (what an empty PUT is refused for). */
+  clear = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await writableSite(this.sites, req.client, req.params.siteId);
+    const query = validateBody(graphDeleteQuery, req.query);
+    const ifMatch = ifMatchVersion(req.get('if-match'));
+    const graph = siteGraph(site.id);
+    const change = {
+      site: site.id,
+      by: authorOf(req.client),
+      via: 'delete',
+      message: query.message ?? null,
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
+    } as const;
+    const { version } = await this.options.history.write(change, async () => {
+      const outcome = await runUpdate(this.store, graph, [{ kind: 'clear' }], req.work);
+      return { ...outcome, added: 0, removed: outcome.patch.remove.length, result: outcome };
+    });
+    res.set('ETag', versionTag(version.version));
+    res.json({ site: site.id, version: version.version, triples: 0, removed: version.removed });
+  };
 
   /** `POST …/graph/validate`: checks the body, or the stored graph, against Brick's shapes without loading it. */
   validate = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
@@ -207,6 +353,7 @@ class GraphHandlers {
   reading = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
     const site = await readableSite(this.sites, req.client, req.params.siteId);
+    res.set('ETag', versionTag(await this.options.history.version(site.id)));
     res.json(await this.options.query.modelReading(siteGraph(site.id), req.work));
   };
 
@@ -217,6 +364,8 @@ class GraphHandlers {
     const format = req.accepts(['text/turtle', 'application/n-triples']);
     if (!format) throw new AppError('NOT_ACCEPTABLE', 'Accept text/turtle or application/n-triples.');
     const graph = siteGraph(site.id);
+    // Read before the graph: a write meanwhile makes the tag older than the export, never newer (an If-Match with it is refused).
+    res.set('ETag', versionTag(await this.options.history.version(site.id)));
     // A large graph goes as N-Triples straight from the store's files, never whole in memory (its
     // dump could be longer than a string may be), for Turtle too (N-Triples is Turtle). A smaller
     // one is dumped: one line per triple, where the files repeat a triple two documents both hold.
@@ -237,6 +386,28 @@ class GraphHandlers {
     res.type(format);
     await pipeline(turtleWithPrefixes(nTriples, prefixes), res);
   };
+
+  /**
+   * A validation of the entities a change touched, as they are now: their triples, with the
+   * ontology; the whole graph past VALIDATED_ENTITIES of them.
+   */
+  private async validateTouched(graph: string, patch: GraphPatch, signal?: AbortSignal): Promise<ValidationReport> {
+    const entities = [...touchedEntities(patch)];
+    if (entities.length > VALIDATED_ENTITIES)
+      return this.options.validation.validate([await this.stored(graph)], graph, signal);
+    const nTriples = await this.options.query.describeEntities(graph, entities);
+    return this.options.validation.validate([{ data: nTriples, format: 'application/n-triples' }], graph, signal);
+  }
+
+  /** A PATCH body as text (at most MAX_PATCH_BYTES). */
+  private async receiveText(req: Request): Promise<string> {
+    const body = await receiveBody(req, this.options.tmpDir, MAX_PATCH_BYTES, () => undefined);
+    try {
+      return await readFile(body.path, 'utf8');
+    } finally {
+      await body.remove();
+    }
+  }
 
   private async stored(graph: string): Promise<ModelSource> {
     return { data: await this.store.exportGraph(graph, 'application/n-triples'), format: 'application/n-triples' };
@@ -278,6 +449,8 @@ export function graphRoutes(sites: SiteStore, store: GraphStore, options: GraphR
   router.get('/:siteId/graph/reading', handlers.reading);
   router.put('/:siteId/graph', handlers.load(true));
   router.post('/:siteId/graph', handlers.load(false));
+  router.patch('/:siteId/graph', handlers.patch);
+  router.delete('/:siteId/graph', handlers.clear);
   router.get('/:siteId/graph', handlers.export);
   return router;
 }

@@ -78,6 +78,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     validation: services.validation,
     loads,
     query: services.query,
+    history: services.history,
   });
   const sites = sitesRoutes(services.sites, services.store, [
     (siteId) => services.files.removeSite(siteId),

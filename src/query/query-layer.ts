@@ -12,6 +12,8 @@ import { siteGraph } from '../rdf/vocabulary.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
 import { executePlan, type PlanAnswer } from './execute-plan.ts';
 import { readGraphStatistics, type StatisticsOptions } from './graph-statistics.ts';
+import { entityTriplesQuery } from '../compiler/graph-statistics-queries.ts';
+import { rowTermText } from '../rdf/rdf-patch.ts';
 import type { QueryRunner } from './query-runner.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
 
@@ -48,6 +50,13 @@ export class QueryLayer {
   /** What a site graph holds, counted (`graph-statistics.ts`), within the request's `work` if given. */
   graphStatistics(graph: string, options: StatisticsOptions): Promise<ModelFacts> {
     return readGraphStatistics(this.runner, this.knowledge, graph, options);
+  }
+
+  /** The triples of `entities` and of the blank nodes they point to, as N-Triples (what a change touched, to validate). */
+  async describeEntities(graph: string, entities: readonly string[], work?: RequestWork): Promise<string> {
+    if (entities.length === 0) return '';
+    const rows = await this.runner.select(entityTriplesQuery(graph, entities), graph, work);
+    return rows.map((row) => `${rowTermText(row.s!)} ${rowTermText(row.p!)} ${rowTermText(row.o!)} .\n`).join('');
   }
 
   /** What the service made of a site graph (a load report's reading), as the site reads the ontology. */

@@ -34,7 +34,18 @@ import type {
 } from 'sparqljs';
 import { isAbsoluteIri } from './iri.ts';
 
-export type { Expression, IriTerm, LiteralTerm, Pattern, PropertyPath, SelectQuery, Triple, Update, VariableTerm };
+export type {
+  Expression,
+  IriTerm,
+  LiteralTerm,
+  Pattern,
+  PropertyPath,
+  SelectQuery,
+  Triple,
+  Update,
+  UpdateOperation,
+  VariableTerm,
+};
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -162,6 +173,18 @@ export function values(v: VariableTerm, terms: readonly (IriTerm | LiteralTerm)[
     return row;
   });
   return { type: 'values', values: rows };
+}
+
+/** `VALUES (?a ?b …) { (…) … }`: each row binds every variable it names (the keys, without `?`). */
+export function valuesRows(rows: ReadonlyArray<Readonly<Record<string, Term>>>): ValuesPattern {
+  return {
+    type: 'values',
+    values: rows.map((row) => {
+      const bound: ValuePatternRow = {};
+      for (const name of Object.keys(row)) bound[`?${name}`] = row[name] as ValuePatternRow[string];
+      return bound;
+    }),
+  };
 }
 
 /** `(a|b|…)`; a single alternative is itself. */
@@ -335,6 +358,16 @@ export function insertData(into: IriTerm, triples: Triple[], template = false): 
   return template
     ? { updateType: 'insertdelete', insert: quads, delete: [], where: [] }
     : { updateType: 'insert', insert: quads };
+}
+
+/** `DELETE DATA { GRAPH <g> { … } }`. */
+export function deleteData(from: IriTerm, triples: Triple[]): UpdateOperation {
+  return { updateType: 'delete', delete: [{ type: 'graph', name: from, triples }] };
+}
+
+/** `DELETE WHERE { GRAPH <g> { … } }`: every match of the triples, their variables standing for any term. */
+export function deleteWhere(from: IriTerm, triples: Triple[]): UpdateOperation {
+  return { updateType: 'deletewhere', delete: [{ type: 'graph', name: from, triples }] };
 }
 
 /** `DROP SILENT GRAPH <g>`. */

@@ -45,19 +45,29 @@ export interface ConfinedQuery {
 const refuse = (message: string) => badUserInput(message);
 
 /**
- * Confines a query to `graphs` (the site's first) and to `maxResults` solutions; throws
- * BAD_USER_INPUT (400) for what it refuses, with a message that says why, and QUERY_TOO_COMPLEX
- * (400) for one nested past query-nesting.ts's limits.
+ * A client's query or update parsed, with Brick's and RDF's prefixes declared, after its nesting
+ * is checked in the text and once parsed (400 QUERY_TOO_COMPLEX past either limit, 400
+ * BAD_USER_INPUT naming where it is not SPARQL 1.1).
  */
-export function confineQuery(text: string, graphs: readonly string[], maxResults: number): ConfinedQuery {
+export function parseClientSparql(text: string, what: 'query' | 'update'): SparqlQuery {
   checkQueryNesting(text);
   let parsed: SparqlQuery;
   try {
     parsed = new sparqljs.Parser({ prefixes: DECLARED }).parse(text);
   } catch (error) {
-    throw refuse(`The query is not valid SPARQL 1.1: ${describeParseError(error, text)}.`);
+    throw refuse(`The ${what} is not valid SPARQL 1.1: ${describeParseError(error, text)}.`);
   }
   checkQueryDepth(parsed);
+  return parsed;
+}
+
+/**
+ * Confines a query to `graphs` (the site's first) and to `maxResults` solutions; throws
+ * BAD_USER_INPUT (400) for what it refuses, with a message that says why, and QUERY_TOO_COMPLEX
+ * (400) for one nested past query-nesting.ts's limits.
+ */
+export function confineQuery(text: string, graphs: readonly string[], maxResults: number): ConfinedQuery {
+  const parsed = parseClientSparql(text, 'query');
   if (parsed.type === 'update')
     throw refuse('This endpoint is read-only: SPARQL Update (INSERT, DELETE, LOAD, CLEAR, DROP, …) is refused.');
   const query: Query = parsed;
@@ -111,6 +121,13 @@ function confinePatterns(
 ): unknown[] {
   return patterns.map((pattern) => confineNode(pattern, allowed, graphs));
 }
+
+/**
+ * A parsed group of patterns (a WHERE clause) confined to `graphs` as a query's is: SERVICE,
+ * foreign GRAPH names and extension functions refused, `GRAPH ?g` bound to `graphs`.
+ */
+export const confineWhere = (patterns: readonly Pattern[], graphs: readonly string[]): Pattern[] =>
+  confinePatterns(patterns, new Set(graphs), graphs) as Pattern[];
 
 /**
  * Walks any part of the parsed query (patterns, expressions, subqueries, EXISTS), refusing SERVICE,

@@ -13,6 +13,7 @@ import N3 from 'n3';
 import oxigraph from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
 import {
+  type ChangeResult,
   type ClientQuery,
   type ClientQueryResult,
   type GraphStore,
@@ -25,7 +26,9 @@ import {
 } from './graph-store.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
 import { forComunica } from './comunica-query.ts';
-import type { SelectQuery } from '../rdf/sparql-algebra.ts';
+import { update, type SelectQuery } from '../rdf/sparql-algebra.ts';
+import { tripleText, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { planPatch } from './apply-patch.ts';
 import { serialize } from '../rdf/sparql-serializer.ts';
 import { parseTriples } from './rdf-input.ts';
 
@@ -170,6 +173,28 @@ export class ComunicaStore implements GraphStore {
     this.data.addQuads(quads);
     this.persist(graph);
     return { triples: this.data.countQuads(null, null, null, node) };
+  }
+
+  /** Applies a patch: its triples with no blank node one by one, the others by pattern (an update Comunica runs on the data). */
+  async changeGraph(graph: string, patch: GraphPatch, clear = false): Promise<ChangeResult> {
+    const node = N3.DataFactory.namedNode(graph);
+    const plan = planPatch(graph, clear ? { remove: [], add: patch.add } : patch);
+    const quad = (q: oxigraph.Quad) => N3.DataFactory.fromQuad(q as unknown as N3.Quad) as N3.Quad;
+    if (clear) this.data.removeQuads(this.data.getQuads(null, null, null, node));
+    const removed = plan.remove.filter((q) => this.data.has(quad(q)));
+    this.data.removeQuads(removed.map(quad));
+    if (plan.patternRemovals.length > 0)
+      await this.engine.queryVoid(serialize(update(...plan.patternRemovals)), { sources: [this.data] });
+    const added = plan.add.filter((q) => !this.data.has(quad(q)));
+    this.data.addQuads(added.map(quad));
+    this.persist(graph);
+    return {
+      triples: this.data.countQuads(null, null, null, node),
+      patch: {
+        remove: clear ? patch.remove : [...removed.map(tripleText), ...plan.removeByPattern],
+        add: added.map(tripleText),
+      },
+    };
   }
 
   async dropGraph(graph: string): Promise<void> {

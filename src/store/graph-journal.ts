@@ -3,7 +3,8 @@
  * into it since its last replace (segments). A replace writes one segment (a copy of the uploaded
  * file, not a dump of the store: dumping 1M triples took as long as parsing them, and past ~3.5M
  * triples the dump is longer than a JavaScript string can be), a merge appends one, a drop removes
- * the manifest. Replaying the segments in order rebuilds the graph.
+ * the manifest, a change smaller than a document (a patch) appends one holding the patch. Replaying
+ * the segments in order rebuilds the graph.
  *
  * A segment is first kept as it was received; the store's compactor (segment-compactor.ts)
  * rewrites a large one as N-Triples of the service's own (`triples` set): one triple per
@@ -37,10 +38,16 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RdfFormat } from './graph-store.ts';
 
-/** One document of a graph, in load order. */
+/** A segment holding a change (src/rdf/rdf-patch.ts) rather than a document: replayed in turn by apply-patch.ts. */
+export const PATCH_FORMAT = 'application/rdf-patch';
+
+/** What a segment holds: a document in an RDF format, or a patch. */
+export type SegmentFormat = RdfFormat | typeof PATCH_FORMAT;
+
+/** One document (or change) of a graph, in load order. */
 export interface Segment {
   readonly file: string;
-  readonly format: RdfFormat;
+  readonly format: SegmentFormat;
   /**
    * Set when the service wrote the segment as N-Triples itself, one triple per line, from a document
    * it had already checked: it is read back without checks, in chunks, and counts its progress.
@@ -177,13 +184,13 @@ export class GraphJournal {
   }
 
   /** The graph is now exactly this document. */
-  replace(graph: string, source: SegmentSource, format: RdfFormat, triples?: number): void {
+  replace(graph: string, source: SegmentSource, format: SegmentFormat, triples?: number): void {
     const old = this.read(graph);
     this.switchTo(graph, [this.writeSegment(graph, source, format, triples)], old, newContent());
   }
 
   /** This document was added to the graph; returns how many segments the graph now has. */
-  append(graph: string, source: SegmentSource, format: RdfFormat, triples?: number): number {
+  append(graph: string, source: SegmentSource, format: SegmentFormat, triples?: number): number {
     const segments = [...this.read(graph), this.writeSegment(graph, source, format, triples)];
     this.switchTo(graph, segments, [], newContent());
     return segments.length;
@@ -240,7 +247,12 @@ export class GraphJournal {
     return `${encodeURIComponent(graph)}.${Date.now().toString(36)}-${this.tag}${(this.sequence++).toString(36)}${SEGMENT}`;
   }
 
-  private writeSegment(graph: string, source: SegmentSource, format: RdfFormat, triples: number | undefined): Segment {
+  private writeSegment(
+    graph: string,
+    source: SegmentSource,
+    format: SegmentFormat,
+    triples: number | undefined,
+  ): Segment {
     const file = this.segmentName(graph);
     const path = join(this.dir, file);
     if (typeof source === 'string' || source instanceof Uint8Array) writeFileSync(`${path}.tmp`, source);

@@ -1,6 +1,7 @@
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RequestWork } from '../limits/request-work.ts';
+import type { GraphPatch } from '../rdf/rdf-patch.ts';
 import type { RdfTerm, SparqlRow } from '../rdf/result-row.ts';
 import { siteOfGraph } from '../rdf/vocabulary.ts';
 
@@ -137,6 +138,12 @@ export const loadDeadlineExceeded = (ms: number, step: LoadStep) => {
  */
 export type LoadProgress = (bytesParsed: number, triplesParsed?: number) => void;
 
+/** What a change did: the graph's triples after it, and the change as made (a triple removed that was not there, or added that was, left out). */
+export interface ChangeResult {
+  readonly triples: number;
+  readonly patch: GraphPatch;
+}
+
 /** What a load did. */
 export interface LoadResult {
   /** Triples in the graph after the load. */
@@ -169,6 +176,12 @@ export interface GraphStore {
   replaceGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult>;
   /** Adds to a graph's content; on a syntax error throws `RdfSyntaxError` and adds nothing. */
   mergeGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult>;
+  /**
+   * Changes a graph by a patch (src/rdf/rdf-patch.ts: removals, then additions), all or nothing,
+   * at a cost in proportion to the patch, not the graph; `clear` empties the graph first. Past the
+   * quota it throws QUOTA_EXCEEDED and changes nothing.
+   */
+  changeGraph(graph: string, patch: GraphPatch, clear?: boolean): Promise<ChangeResult>;
   /** Removes a graph. */
   dropGraph(graph: string): Promise<void>;
   /** Serializes a graph. */

@@ -1,5 +1,7 @@
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
+import type { GraphPatch } from '../rdf/rdf-patch.ts';
 import type {
+  ChangeResult,
   ClientQuery,
   ClientQueryResult,
   EngineHealth,
@@ -84,6 +86,10 @@ export class InstrumentedStore implements GraphStore {
 
   mergeGraph(graph: string, data: RdfSource, format: RdfFormat, progress?: LoadProgress): Promise<LoadResult> {
     return this.changing(graph, () => this.inner.mergeGraph(graph, data, format, progress));
+  }
+
+  changeGraph(graph: string, patch: GraphPatch, clear?: boolean): Promise<ChangeResult> {
+    return this.changing(graph, () => this.inner.changeGraph(graph, patch, clear));
   }
 
   dropGraph(graph: string): Promise<void> {

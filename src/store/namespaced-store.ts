@@ -7,7 +7,9 @@
  */
 import { namedNode, type SelectQuery } from '../rdf/sparql-algebra.ts';
 import { mapPatterns } from './sparql-rewrite.ts';
+import type { GraphPatch } from '../rdf/rdf-patch.ts';
 import type {
+  ChangeResult,
   ClientQuery,
   ClientQueryResult,
   GraphStore,
@@ -87,6 +89,10 @@ export class NamespacedStore implements GraphStore {
 
   mergeGraph(graph: string, data: RdfSource, format: RdfFormat): Promise<LoadResult> {
     return this.inner.mergeGraph(this.graph(graph), data, format);
+  }
+
+  changeGraph(graph: string, patch: GraphPatch, clear?: boolean): Promise<ChangeResult> {
+    return this.inner.changeGraph(this.graph(graph), patch, clear);
   }
 
   dropGraph(graph: string): Promise<void> {

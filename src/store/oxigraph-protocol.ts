@@ -1,3 +1,4 @@
+import type { GraphPatch } from '../rdf/rdf-patch.ts';
 import type { RdfFormat, RdfSource } from './graph-store.ts';
 
 /** Messages from the main thread to the Oxigraph worker. */
@@ -14,6 +15,15 @@ export type OxigraphRequest = { id: number } &
         data: RdfSource;
         format: RdfFormat;
         replace: boolean;
+        persistent: boolean;
+        maxTriples?: number;
+      }
+    /** Applies a patch (apply-patch.ts), the graph emptied first with `clear`; answers the triples after it and what changed. */
+    | {
+        op: 'patch';
+        graph: string;
+        patch: GraphPatch;
+        clear: boolean;
         persistent: boolean;
         maxTriples?: number;
       }

@@ -1,4 +1,5 @@
 import type {
+  ChangeResult,
   ClientQuery,
   ClientQueryResult,
   EngineHealth,
@@ -12,11 +13,13 @@ import type {
   SparqlRow,
 } from './graph-store.ts';
 import { select, type SelectQuery } from '../rdf/sparql-algebra.ts';
+import { composePatches, namesBlankNode, parseRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
 import { serialize } from '../rdf/sparql-serializer.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
-import { closeSync, createReadStream } from 'node:fs';
+import { closeSync, createReadStream, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { AppError, serviceUnavailable } from '../errors/app-error.ts';
 import { FairQueue, type Slot } from '../limits/fair-queue.ts';
 import { deadlineExceeded, type RequestWork } from '../limits/request-work.ts';
@@ -25,7 +28,7 @@ import { parseSelectResults, parseTsvSelectResults } from './sparql-results.ts';
 import { EngineTrap, LaneDeadline, OxigraphLane, type LaneRequest } from './oxigraph-lane.ts';
 import { OxigraphSandbox } from './oxigraph-sandbox.ts';
 import type { PersistedGraphInfo, RestoreEvent } from './oxigraph-protocol.ts';
-import { GraphJournal, READINGS, sizeOf } from './graph-journal.ts';
+import { GraphJournal, PATCH_FORMAT, READINGS, sizeOf } from './graph-journal.ts';
 import { KeptReadings } from './kept-readings.ts';
 import { SegmentCompactor } from './segment-compactor.ts';
 
@@ -47,7 +50,7 @@ export interface OxigraphStoreOptions {
   readonly logger?: Logger;
 }
 
-type Write = Extract<LaneRequest, { op: 'load' } | { op: 'drop' }>;
+type Write = Extract<LaneRequest, { op: 'load' } | { op: 'drop' } | { op: 'patch' }>;
 
 /** One thread's outcome of a write. */
 class Outcome {
@@ -393,6 +396,12 @@ export class OxigraphStore implements GraphStore {
     return this.write({ op: 'load', graph, data, format, replace: false, ...this.loadLimits(graph) }, progress);
   }
 
+  changeGraph(graph: string, patch: GraphPatch, clear = false): Promise<ChangeResult> {
+    if (!this.persistent(graph))
+      return Promise.reject(new Error(`${graph} is rebuilt at every start: it is loaded, not changed`));
+    return this.write({ op: 'patch', graph, patch, clear, ...this.loadLimits(graph) });
+  }
+
   dropGraph(graph: string): Promise<void> {
     return this.write({ op: 'drop', graph, persistent: this.persistent(graph) });
   }
@@ -411,18 +420,31 @@ export class OxigraphStore implements GraphStore {
   async exportStream(graph: string): Promise<{ triples: number; chunks: AsyncIterable<Uint8Array> } | undefined> {
     this.available(graph);
     const segments = this.journal.segments(graph);
-    if (segments.length === 0 || !segments.every((s) => s.triples !== undefined)) return undefined;
+    // Documents of the service's own N-Triples, then patches with no blank node: the documents'
+    // lines but those the patches remove, then the lines they add.
+    const documents = segments.findIndex((s) => s.format === PATCH_FORMAT);
+    const base = documents < 0 ? segments : segments.slice(0, documents);
+    const patches = documents < 0 ? [] : segments.slice(documents);
+    if (base.length === 0 || !base.every((s) => s.triples !== undefined)) return undefined;
+    if (!patches.every((s) => s.format === PATCH_FORMAT)) return undefined;
+    const patch = composePatches(patches.map((s) => parseRdfPatch(readFileSync(s.path, 'utf8'))));
+    if ([...patch.remove, ...patch.add].some(namesBlankNode)) return undefined;
+    const removed = new Set(patch.remove);
     const journal = this.journal;
     async function* chunks(): AsyncGenerator<Uint8Array> {
-      const files = journal.openSegments(graph);
+      const files = journal.openSegments(graph).slice(0, base.length);
       try {
-        for (const { fd } of files)
-          yield* createReadStream('', { fd, autoClose: false, start: 0, highWaterMark: 1 << 20 });
+        for (const { fd } of files) {
+          const stream = createReadStream('', { fd, autoClose: false, start: 0, highWaterMark: 1 << 20 });
+          yield* removed.size === 0 ? stream : withoutLines(stream, removed);
+        }
+        if (patch.add.length > 0) yield Buffer.from(patch.add.map((t) => `${t} .\n`).join(''));
       } finally {
         for (const { fd } of files) closeSync(fd);
       }
     }
-    return { triples: segments.reduce((sum, s) => sum + s.triples!, 0), chunks: chunks() };
+    const triples = base.reduce((sum, s) => sum + s.triples!, 0) - patch.remove.length + patch.add.length;
+    return { triples, chunks: chunks() };
   }
 
   countTriples(graph: string): Promise<number> {
@@ -497,7 +519,7 @@ export class OxigraphStore implements GraphStore {
     try {
       // A graph that could not be read back may be replaced or dropped (what an operator does to
       // mend it), not merged into: the merge would build on a graph that is not there.
-      if (this.restores.has(request.graph) || (request.op === 'load' && !request.replace))
+      if (this.restores.has(request.graph) || (request.op === 'load' && !request.replace) || request.op === 'patch')
         this.available(request.graph, true);
     } catch (error) {
       return Promise.reject(error);
@@ -545,6 +567,7 @@ export class OxigraphStore implements GraphStore {
       if (request.op === 'load' && !request.persistent) this.remember(request);
       if (request.op === 'drop') this.volatile.delete(request.graph);
       this.unreadable.delete(request.graph);
+      if (request.op === 'patch') this.compactor.schedule(request.graph);
       if (request.op !== 'load') return outcome.value as T;
       // The writer tells which segment the load wrote, for the compactor; the caller gets the triples.
       const { triples, segment } = outcome.value as { triples: number; segment?: string };
@@ -691,4 +714,26 @@ export class OxigraphStore implements GraphStore {
   private persistent(graph: string): boolean {
     return !(this.options.volatileGraphs ?? []).includes(graph);
   }
+}
+
+/** N-Triples chunks without the lines `removed` names (`<s> <p> <o>`, without the final dot), cut at line ends. */
+async function* withoutLines(chunks: AsyncIterable<Buffer>, removed: ReadonlySet<string>): AsyncGenerator<Uint8Array> {
+  let carry = '';
+  // A chunk may end within a character: the decoder keeps its first bytes for the next.
+  const decoder = new StringDecoder('utf8');
+  const keep = (line: string) => !removed.has(line.slice(0, line.lastIndexOf(' .')));
+  for await (const chunk of chunks) {
+    const text = carry + decoder.write(chunk);
+    const end = text.lastIndexOf('\n') + 1;
+    carry = text.slice(end);
+    const lines = text.slice(0, end).split('\n');
+    lines.pop();
+    yield Buffer.from(
+      lines
+        .filter(keep)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+  }
+  if (carry && keep(carry)) yield Buffer.from(carry);
 }

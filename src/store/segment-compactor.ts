@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { RdfSyntaxError, type RdfFormat } from './graph-store.ts';
-import { GraphJournal, MAX_SEGMENTS, sizeOf, type StoredSegment } from './graph-journal.ts';
+import { GraphJournal, MAX_SEGMENTS, PATCH_FORMAT, sizeOf, type StoredSegment } from './graph-journal.ts';
 import { OxigraphLane } from './oxigraph-lane.ts';
 import type { CompactorRequest } from './segment-compactor-worker.ts';
 
@@ -131,7 +131,14 @@ export class SegmentCompactor {
   private async compact(graph: string): Promise<void> {
     const all = this.journal.segments(graph);
     for (const segment of all) {
-      if (segment.triples !== undefined || this.kept.has(segment.file) || this.closed) continue;
+      // A patch stays as it is: replayed in moments, and not a document to rewrite.
+      if (
+        segment.triples !== undefined ||
+        segment.format === PATCH_FORMAT ||
+        this.kept.has(segment.file) ||
+        this.closed
+      )
+        continue;
       // A small document reads back in moments as it is (the demo site's, rewritten at every start, would cost more than it saves).
       if (all.length <= MAX_SEGMENTS && sizeOf(segment.path) < this.rewriteFromBytes) continue;
       const started = performance.now();

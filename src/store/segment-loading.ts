@@ -4,12 +4,14 @@
  * chunks cut at line ends, without Oxigraph's checks (the document was checked when it was
  * loaded): 1M generated triples in 4.3 s where their Turtle took 6.5 s, and a worker restoring a
  * large graph answers its other requests between two chunks. Any other segment (a document as it
- * was uploaded) is read in one checked load.
+ * was uploaded) is read in one checked load, and a patch is applied.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import oxigraph from 'oxigraph';
+import { parseRdfPatch } from '../rdf/rdf-patch.ts';
+import { applyPatch } from './apply-patch.ts';
 import { descriptorChunks } from './file-chunks.ts';
-import type { StoredSegment } from './graph-journal.ts';
+import { PATCH_FORMAT, type StoredSegment } from './graph-journal.ts';
 
 /** Bytes of N-Triples read per chunk: ~55k triples of a generated site, ~0.25 s of this machine's load. */
 const CHUNK_BYTES = 8 << 20;
@@ -42,6 +44,11 @@ export function* segmentSteps(
   let fd = opened;
   try {
     fd ??= openSync(segment.path, 'r');
+    if (segment.format === PATCH_FORMAT) {
+      applyPatch(store, graph, parseRdfPatch(readFileSync(fd, 'utf8')));
+      yield -1;
+      return;
+    }
     if (segment.triples === undefined) {
       store.load(descriptorChunks(fd), { format: segment.format, to_graph_name, base_iri: graph });
       yield -1;

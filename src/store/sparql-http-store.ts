@@ -17,6 +17,7 @@ import { serviceUnavailable } from '../errors/app-error.ts';
 import { deadlineExceeded } from '../limits/request-work.ts';
 import {
   aggregate,
+  deleteData,
   dropGraph,
   graph as graphPattern,
   insertData,
@@ -30,13 +31,19 @@ import {
   type SelectQuery,
   type Triple,
   type Update,
+  type UpdateOperation,
   type VariableTerm,
+  valuesRows,
 } from '../rdf/sparql-algebra.ts';
+import type { Term } from 'sparqljs';
 import type { ConstructQuery } from 'sparqljs';
 import { serialize } from '../rdf/sparql-serializer.ts';
+import { rowTermText, tripleText, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { planPatch } from './apply-patch.ts';
 import { loadDeadlineMs, type LoadDeadline } from '../config/limits-config.ts';
 import {
   loadDeadlineExceeded,
+  type ChangeResult,
   type ClientQuery,
   type LoadStep,
   type ClientQueryResult,
@@ -82,6 +89,8 @@ interface Sent {
 // Loads without a Graph Store endpoint: triples per INSERT request (Virtuoso's SPARQL parser runs
 // out of memory near 5,000 lines).
 const INSERT_BATCH = 2_000;
+/** Triples asked about per query when a change is checked against the graph (VALUES rows). */
+const PRESENT_BATCH = 500;
 // Loads over the Graph Store Protocol are sent whole, with a length; past this they wait on disk.
 const SPOOL_IN_MEMORY = 16 * 1024 * 1024;
 
@@ -365,6 +374,59 @@ export class SparqlHttpStore implements GraphStore {
     for (const group of blankNodeGroups(withBlankNodes, INSERT_BATCH))
       await insert(group as Triple[], !dialect.blankNodesInInsertData);
     return sent;
+  }
+
+  /**
+   * Which triples to remove are there and which to add are not is asked first (that is the change
+   * as made); then one update applies it, which the store applies whole or not at all.
+   */
+  async changeGraph(graph: string, patch: GraphPatch, clear = false): Promise<ChangeResult> {
+    const plan = planPatch(graph, clear ? { remove: [], add: patch.add } : patch);
+    const into = namedNode(graph);
+    const present = await this.present(graph, [...plan.remove, ...plan.add.filter((q) => !hasBlankNode(q))]);
+    // Every triple is sent, found or not: a store may write a literal otherwise than it was read, and only the answer's counts would be off.
+    const removed = plan.remove.filter((q) => present.has(tripleText(q)));
+    const added = plan.add.filter((q) => hasBlankNode(q) || !present.has(tripleText(q)));
+    const operations: UpdateOperation[] = [];
+    if (clear) operations.push(dropGraph(into));
+    if (plan.remove.length > 0) operations.push(deleteData(into, [...plan.remove] as unknown as Triple[]));
+    operations.push(...plan.patternRemovals);
+    if (plan.add.length > 0) {
+      const dialect = await this.dialect();
+      operations.push(
+        insertData(
+          into,
+          [...plan.add] as unknown as Triple[],
+          !dialect.blankNodesInInsertData && plan.add.some(hasBlankNode),
+        ),
+      );
+    }
+    if (operations.length > 0) await this.update(update(...operations));
+    return {
+      triples: await this.countTriples(graph),
+      patch: {
+        remove: clear ? patch.remove : [...removed.map(tripleText), ...plan.removeByPattern],
+        add: added.map(tripleText),
+      },
+    };
+  }
+
+  /** Which of these triples (none naming a blank node) the graph holds, as N-Triples terms; a few hundred a query. */
+  private async present(graph: string, quads: readonly oxigraph.Quad[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let at = 0; at < quads.length; at += PRESENT_BATCH) {
+      const rows = quads
+        .slice(at, at + PRESENT_BATCH)
+        .map((q) => ({ s: q.subject, p: q.predicate, o: q.object }) as Record<string, Term>);
+      const answer = await this.select(
+        select({
+          variables: [S, P, O],
+          where: [graphPattern(namedNode(graph), valuesRows(rows), triple(S, P, O))],
+        }),
+      );
+      for (const row of answer) found.add(`${rowTermText(row.s!)} ${rowTermText(row.p!)} ${rowTermText(row.o!)}`);
+    }
+    return found;
   }
 
   async dropGraph(graph: string): Promise<void> {

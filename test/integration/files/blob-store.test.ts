@@ -184,55 +184,64 @@ describeVariants('BlobStore on $name', variants, (variant) => {
     }
   });
 
-  it.runIf(variant === s3)('presigns a short-lived download URL with the given type and disposition (only on S3)', async () => {
-    const k = key();
-    await store.put(k, Readable.from([Buffer.from('presigned bytes')]), { contentType: 'text/plain' });
-    const url = await store.presignedUrl(k, {
-      expiresSeconds: 60,
-      contentType: 'text/plain',
-      contentDisposition: 'attachment; filename="a.txt"',
-    });
-    expect(url).toMatch(/X-Amz-Signature=/);
-    expect(url).toMatch(/X-Amz-Expires=60/);
-    const response = await fetch(url!);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename="a.txt"');
-    expect(await response.text()).toBe('presigned bytes');
-    // s3rver checks only expiry (never the signature): an expired URL is refused.
-    const expired = await store.presignedUrl(k, {
-      expiresSeconds: 1,
-      contentType: 'text/plain',
-      contentDisposition: 'attachment',
-    });
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    expect((await fetch(expired!)).status).toBe(403);
-  });
-
-  it.runIf(variant === s3)('signs presigned URLs for S3_PUBLIC_ENDPOINT, the host viewers reach (only on S3)', async () => {
-    const publicStore = await S3BlobStore.open(
-      { ...s3Bucket, publicEndpoint: 'https://files.example.com' },
-      join(dir, 'spool-public'),
-    );
-    const url = new URL(
-      (await publicStore.presignedUrl(key(), {
+  it.runIf(variant === s3)(
+    'presigns a short-lived download URL with the given type and disposition (only on S3)',
+    async () => {
+      const k = key();
+      await store.put(k, Readable.from([Buffer.from('presigned bytes')]), { contentType: 'text/plain' });
+      const url = await store.presignedUrl(k, {
         expiresSeconds: 60,
         contentType: 'text/plain',
-        contentDisposition: 'attachment',
-      }))!,
-    );
-    expect(url.origin).toBe('https://files.example.com');
-    expect(url.pathname).toMatch(new RegExp(`^/${s3Bucket.bucket}/files/`));
-  });
-
-  it.runIf(variant === local)('has no presigned URLs: the service streams the bytes itself (only on the local disk)', async () => {
-    expect(
-      await store.presignedUrl(key(), {
-        expiresSeconds: 60,
+        contentDisposition: 'attachment; filename="a.txt"',
+      });
+      expect(url).toMatch(/X-Amz-Signature=/);
+      expect(url).toMatch(/X-Amz-Expires=60/);
+      const response = await fetch(url!);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename="a.txt"');
+      expect(await response.text()).toBe('presigned bytes');
+      // s3rver checks only expiry (never the signature): an expired URL is refused.
+      const expired = await store.presignedUrl(k, {
+        expiresSeconds: 1,
         contentType: 'text/plain',
         contentDisposition: 'attachment',
-      }),
-    ).toBeUndefined();
-  });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expect((await fetch(expired!)).status).toBe(403);
+    },
+  );
+
+  it.runIf(variant === s3)(
+    'signs presigned URLs for S3_PUBLIC_ENDPOINT, the host viewers reach (only on S3)',
+    async () => {
+      const publicStore = await S3BlobStore.open(
+        { ...s3Bucket, publicEndpoint: 'https://files.example.com' },
+        join(dir, 'spool-public'),
+      );
+      const url = new URL(
+        (await publicStore.presignedUrl(key(), {
+          expiresSeconds: 60,
+          contentType: 'text/plain',
+          contentDisposition: 'attachment',
+        }))!,
+      );
+      expect(url.origin).toBe('https://files.example.com');
+      expect(url.pathname).toMatch(new RegExp(`^/${s3Bucket.bucket}/files/`));
+    },
+  );
+
+  it.runIf(variant === local)(
+    'has no presigned URLs: the service streams the bytes itself (only on the local disk)',
+    async () => {
+      expect(
+        await store.presignedUrl(key(), {
+          expiresSeconds: 60,
+          contentType: 'text/plain',
+          contentDisposition: 'attachment',
+        }),
+      ).toBeUndefined();
+    },
+  );
 });
 
 describe('an unreachable S3', () => {

@@ -1,0 +1,21 @@
+import type { EnvReaders } from './graph-store-config.ts';
+
+/** The versions of each site's graph (docs/changing-a-graph.md, "History and retention"). */
+export interface HistoryConfig {
+  /** Versions whose change is kept, newest first (0: no limit by count). */
+  readonly keepVersions: number | undefined;
+  /** Days a version's change is kept (0: no limit by age). */
+  readonly keepDays: number | undefined;
+  /** Largest graph (before or after) whose load (PUT, POST) is compared with the graph it replaces, so the version keeps what changed. */
+  readonly diffMaxTriples: number;
+}
+
+/** `BKG_HISTORY_KEEP_VERSIONS`, `BKG_HISTORY_KEEP_DAYS`, `BKG_HISTORY_DIFF_MAX_TRIPLES`. */
+export function historyConfig(read: Pick<EnvReaders, 'int'>): HistoryConfig {
+  return Object.freeze({
+    keepVersions: read.int('BKG_HISTORY_KEEP_VERSIONS', 0, 0, 1_000_000_000) || undefined,
+    keepDays: read.int('BKG_HISTORY_KEEP_DAYS', 0, 0, 36_500) || undefined,
+    // A load of a million triples is compared in a few seconds and a few hundred MB of memory at most.
+    diffMaxTriples: read.int('BKG_HISTORY_DIFF_MAX_TRIPLES', 1_000_000, 0, Number.MAX_SAFE_INTEGER),
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Every change of a site's graph as a version (version-store.ts): writes of one site take turns,
+ * each checked against the version its caller last read (If-Match: 412 PRECONDITION_FAILED,
+ * nothing changed, when another write came first), and recorded with who made it, how, and the
+ * change itself as RDF Patch. The latest version of each site is kept in memory once read: every
+ * GraphQL answer and export names it (ETag).
+ */
+import type { Client } from '../auth/client.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Logger } from '../log/logger.ts';
+import { writeRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { touchedEntities } from './patch-summary.ts';
+import type { GraphVersion, VersionAuthor, VersionStore, VersionVia } from './version-store.ts';
+
+/** Who changes a site's graph, how, and on which version they based the change. */
+export interface ChangeRequest {
+  readonly site: string;
+  readonly by: VersionAuthor;
+  readonly via: VersionVia;
+  readonly message: string | null;
+  /** The version the caller last read (If-Match); undefined: whichever is latest. */
+  readonly ifMatch?: number;
+}
+
+/** What a write did: the graph's triples after it and the change, or only its counts where the change was not worked out. */
+export interface WriteOutcome<T> {
+  readonly triples: number;
+  readonly patch: GraphPatch | null;
+  readonly added: number;
+  readonly removed: number;
+  readonly result: T;
+}
+
+export interface RetentionOptions {
+  /** Versions whose change is kept, the newest first; older ones keep their record only. */
+  readonly keepVersions?: number;
+  /** Days a version's change is kept. */
+  readonly keepDays?: number;
+}
+
+/** Who a client is, as a version records it. */
+export function authorOf(client: Client): VersionAuthor {
+  if (client.kind === 'key') return { kind: 'key', id: client.id, name: client.name };
+  return { kind: client.kind === 'user' ? 'user' : 'service', id: client.id };
+}
+
+/** `"v12"`: the ETag of a site's graph at version 12. */
+export const versionTag = (version: number): string => `"v${version}"`;
+
+/**
+ * The version an If-Match header names (`"v12"`, `W/"v12"`, or `*`: any); undefined without one.
+ * Throws 400 for a header that names no version of this service's.
+ */
+export function ifMatchVersion(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"v(\d{1,9})"\s*$/.exec(header);
+  if (!match)
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `If-Match must be the ETag a read of the graph answered ("v12"), or *; got ${JSON.stringify(header.slice(0, 64))}.`,
+    );
+  return Number(match[1]);
+}
+
+export class GraphHistory {
+  /** Each site's write in progress: the next waits for it. */
+  private readonly turns = new Map<string, Promise<unknown>>();
+  private readonly latest = new Map<string, number>();
+
+  constructor(
+    private readonly versions: VersionStore,
+    private readonly retention: RetentionOptions = {},
+    private readonly logger?: Logger,
+  ) {}
+
+  /** The site's latest version (0 before the first). */
+  async version(site: string): Promise<number> {
+    const known = this.latest.get(site);
+    if (known !== undefined) return known;
+    const version = await this.versions.latest(site);
+    this.latest.set(site, version);
+    return version;
+  }
+
+  /** Forgets what is known of a deleted site. */
+  forget(site: string): void {
+    this.latest.delete(site);
+  }
+
+  /**
+   * Runs `write` in the site's turn, after checking `ifMatch`, and records the version it made.
+   * A write that throws records nothing (and, by the store's contract, changed nothing).
+   */
+  write<T>(
+    request: ChangeRequest,
+    write: () => Promise<WriteOutcome<T>>,
+  ): Promise<{ version: GraphVersion; result: T }> {
+    const previous = this.turns.get(request.site) ?? Promise.resolve();
+    const turn = previous.catch(() => undefined).then(() => this.inTurn(request, write));
+    const settled = turn.catch(() => undefined);
+    this.turns.set(request.site, settled);
+    void settled.then(() => {
+      if (this.turns.get(request.site) === settled) this.turns.delete(request.site);
+    });
+    return turn;
+  }
+
+  private async inTurn<T>(
+    request: ChangeRequest,
+    write: () => Promise<WriteOutcome<T>>,
+  ): Promise<{ version: GraphVersion; result: T }> {
+    const parent = await this.version(request.site);
+    if (request.ifMatch !== undefined && request.ifMatch !== parent)
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        `The site's graph is at version ${parent}, not ${request.ifMatch} (If-Match): it changed since it was read. Nothing was changed; read it again and resend the change.`,
+        { version: parent },
+      );
+    const outcome = await write();
+    const version = await this.versions.add(request.site, parent, {
+      by: request.by,
+      via: request.via,
+      message: request.message,
+      triples: outcome.triples,
+      added: outcome.patch?.add.length ?? outcome.added,
+      removed: outcome.patch?.remove.length ?? outcome.removed,
+      entities: outcome.patch ? touchedEntities(outcome.patch).size : 0,
+      patch: outcome.patch ? writeRdfPatch(outcome.patch) : null,
+    });
+    this.latest.set(request.site, version.version);
+    if (this.retention.keepVersions !== undefined || this.retention.keepDays !== undefined)
+      void this.versions
+        .prune(request.site, this.retention.keepVersions, this.retention.keepDays)
+        .catch((error: unknown) =>
+          this.logger?.warn({ err: error, site: request.site }, 'could not prune old versions'),
+        );
+    return { version, result: outcome.result };
+  }
+}
