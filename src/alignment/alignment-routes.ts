@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { authorOf } from '../history/graph-history.ts';
 import { jsonBody } from '../http-kit/json-body.ts';
 import { validateBody } from '../http-kit/validate-body.ts';
 import { readableSite, requireCredentials, writableSite } from '../tenants/site-access.ts';
@@ -43,12 +44,14 @@ export function alignmentRoutes(sites: SiteStore, alignment: AlignmentService): 
 
   router.post('/:siteId/alignment/accept', jsonBody('1mb'), async (req, res) => {
     const site = await writable(req);
-    res.json({ accepted: await alignment.accept(site.id, validateBody(decisionBody, req.body), req.work) });
+    const selection = validateBody(decisionBody, req.body);
+    res.json({ accepted: await alignment.accept(site.id, selection, authorOf(req.client), req.work) });
   });
 
   router.post('/:siteId/alignment/reject', jsonBody('1mb'), async (req, res) => {
     const site = await writable(req);
-    res.json({ rejected: await alignment.reject(site.id, validateBody(decisionBody, req.body), req.work) });
+    const selection = validateBody(decisionBody, req.body);
+    res.json({ rejected: await alignment.reject(site.id, selection, authorOf(req.client), req.work) });
   });
 
   router.get('/:siteId/alignment/coverage', async (req, res) => {

@@ -1,9 +1,9 @@
 /**
  * The alignment of a site: reads its IFC elements (every read IFC file), its graph's entities
  * (through the query layer: a fixed number of queries, whatever the site's size) and the pairs
- * users rejected, runs the engine (align.ts), and writes accepted links into the site graph through
- * the store's load path (a merge; a removal rewrites the graph), which tells the site caches, so
- * `entityByIfcId` answers at once.
+ * users rejected, runs the engine (align.ts), and writes accepted links into the site graph, and
+ * removes rejected ones, as changes of the graph by the triple (each a version of it, made by
+ * whoever decided), which tell the site caches, so `entityByIfcId` answers at once.
  */
 import type { Database } from '../db/database.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
@@ -13,12 +13,15 @@ import { queryEntities, type Entity } from '../query/query-entities.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
-import type { InstrumentedStore } from '../store/instrumented-store.ts';
+import type { GraphHistory } from '../history/graph-history.ts';
+import type { VersionAuthor } from '../history/version-store.ts';
+import { runUpdate } from '../graphs/run-update.ts';
+import { triplesOfNTriples } from '../rdf/rdf-patch.ts';
 import { align, pairKey, type AlignElement, type AlignEntity, type AlignResult, type Proposal } from './align.ts';
 import { classMatcher, type ClassMatch } from './class-matcher.ts';
 import { ifcBrickClass, IFC_BRICK_CLASSES } from './ifc-brick-classes.ts';
 import { portNeighbours } from './port-neighbours.ts';
-import { linkTriples, withoutLinks, type IfcLink } from './link-triples.ts';
+import { linkRemoval, linkTriples, type IfcLink } from './link-triples.ts';
 import { RejectionStore } from './rejection-store.ts';
 
 /** What a site's alignment is computed from, and its result. */
@@ -46,7 +49,8 @@ export class AlignmentService {
   constructor(
     db: Database,
     private readonly query: QueryLayer,
-    private readonly store: GraphStore & Pick<InstrumentedStore, 'onChange'>,
+    private readonly store: GraphStore,
+    private readonly history: GraphHistory,
   ) {
     this.rejections = new RejectionStore(db);
     this.ifc = new IfcModelStore(db);
@@ -87,13 +91,13 @@ export class AlignmentService {
   }
 
   /** Writes the links of the selected open (or rejected) proposals; answers how many (an accepted one again counts none). */
-  accept(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
-    return this.inTurn(siteId, () => this.acceptNow(siteId, selection, work));
+  accept(siteId: string, selection: Selection, by: VersionAuthor, work?: RequestWork): Promise<number> {
+    return this.inTurn(siteId, () => this.acceptNow(siteId, selection, by, work));
   }
 
   /** Rejects the selected proposals (removing the links of accepted ones from the graph); answers how many (a rejected one again counts none). */
-  reject(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
-    return this.inTurn(siteId, () => this.rejectNow(siteId, selection, work));
+  reject(siteId: string, selection: Selection, by: VersionAuthor, work?: RequestWork): Promise<number> {
+    return this.inTurn(siteId, () => this.rejectNow(siteId, selection, by, work));
   }
 
   /**
@@ -114,7 +118,12 @@ export class AlignmentService {
     return turn;
   }
 
-  private async acceptNow(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
+  private async acceptNow(
+    siteId: string,
+    selection: Selection,
+    by: VersionAuthor,
+    work?: RequestWork,
+  ): Promise<number> {
     const alignment = await this.compute(siteId, work);
     const chosen = select(alignment.proposals, selection, ['proposed', 'rejected']);
     if (chosen.length === 0) return 0;
@@ -144,48 +153,39 @@ export class AlignmentService {
       siteId,
       chosen.filter((p) => p.status === 'rejected'),
     );
-    await this.store.mergeGraph(siteGraph(siteId), linkTriples(links), 'application/n-triples');
+    const message = `accepted ${links.length} IFC link${links.length === 1 ? '' : 's'}`;
+    await this.history.write({ site: siteId, by, via: 'alignment', message }, async () => {
+      const made = await this.store.changeGraph(siteGraph(siteId), {
+        remove: [],
+        add: triplesOfNTriples(linkTriples(links)),
+      });
+      return { ...made, added: made.patch.add.length, removed: 0, result: made };
+    });
     return chosen.length;
   }
 
-  private async rejectNow(siteId: string, selection: Selection, work?: RequestWork): Promise<number> {
+  private async rejectNow(
+    siteId: string,
+    selection: Selection,
+    by: VersionAuthor,
+    work?: RequestWork,
+  ): Promise<number> {
     const alignment = await this.compute(siteId, work);
     const chosen = select(alignment.proposals, selection, ['proposed', 'accepted']);
     if (chosen.length === 0) return 0;
     const accepted = chosen.filter((p) => p.status === 'accepted');
-    if (accepted.length > 0) await this.removeLinks(siteGraph(siteId), accepted, work);
+    if (accepted.length > 0) {
+      // The reference nodes stating the links go, each with every triple about it: a change the size of the links.
+      const graph = siteGraph(siteId);
+      const message = `rejected ${accepted.length} IFC link${accepted.length === 1 ? '' : 's'}`;
+      await this.history.write({ site: siteId, by, via: 'alignment', message }, async () => {
+        const made = await runUpdate(this.store, graph, [linkRemoval(graph, accepted)], work);
+        return { ...made, result: made };
+      });
+    }
     // After the links are gone: a removal refused leaves the proposals as they were.
     await this.rejections.add(siteId, chosen);
     return chosen.length;
-  }
-
-  /**
-   * Removes accepted links by rewriting the graph from its export (the stores have no removal of
-   * triples). A change of the graph between the export and the rewrite (a load, here or through
-   * this process's store) would be undone by it: one seen meanwhile makes the removal a CONFLICT to
-   * try again, with the graph as it was. A change another replica makes to an external store in
-   * that moment is not seen (docs/ifc-alignment.md).
-   */
-  private async removeLinks(graph: string, accepted: readonly Proposal[], work?: RequestWork): Promise<void> {
-    let changed = false;
-    const stop = this.store.onChange((event) => {
-      if (event.graph === graph) changed = true;
-    });
-    try {
-      const { text, removed } = await withoutLinks(
-        await this.store.exportGraph(graph, 'application/n-triples'),
-        accepted,
-        work?.signal,
-      );
-      if (changed)
-        throw new AppError(
-          'CONFLICT',
-          "The site's graph changed while the links were being removed; nothing was removed or rejected. Try again.",
-        );
-      if (removed > 0) await this.store.replaceGraph(graph, text, 'application/n-triples');
-    } finally {
-      stop();
-    }
   }
 
   /**

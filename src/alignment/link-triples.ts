@@ -7,7 +7,18 @@
  * read as N-Triples by N3.js, which escapes every term.
  */
 import N3 from 'n3';
-import { MainThreadSlices } from '../limits/main-thread.ts';
+import type { UpdateStep } from '../sparql-endpoint/confine-update.ts';
+import {
+  filter,
+  graph as graphPattern,
+  literal as algebraLiteral,
+  namedNode as algebraNode,
+  op,
+  select,
+  triple,
+  valuesRows,
+  variable,
+} from '../rdf/sparql-algebra.ts';
 import { RDF, RDFS, REF } from '../rdf/vocabulary.ts';
 
 const { namedNode, literal, blankNode, quad } = N3.DataFactory;
@@ -25,8 +36,6 @@ export interface IfcLink {
 
 const HAS_REFERENCE = namedNode(`${REF}hasExternalReference`);
 const GLOBAL_ID = namedNode(`${REF}ifcGlobalID`);
-const HAS_REFERENCE_TEXT = `<${HAS_REFERENCE.value}>`;
-const GLOBAL_ID_TEXT = `<${GLOBAL_ID.value}>`;
 const TYPE = namedNode(`${RDF}type`);
 
 /** The IRI the links of an IFC file name as their project. */
@@ -71,56 +80,31 @@ export function linkTriples(links: readonly IfcLink[]): string {
 }
 
 /**
- * The graph (N-Triples, one triple a line) without the references that state `links`: each
- * reference node an entity of a link holds with its GlobalId, and every triple about that node.
- * Unchanged text (`removed` 0) when the graph states none of them. Only the lines that can be such
- * triples are parsed; the scan runs in slices of the main thread (it is as long as the graph).
+ * The change that removes the references stating `links`: each reference node an entity of a link
+ * holds with its GlobalId, and every triple about that node (a step of a change, run-update.ts).
+ * One query finds them all, whatever their number.
  */
-export async function withoutLinks(
-  nTriples: string,
-  links: ReadonlyArray<Pick<IfcLink, 'entityIri' | 'globalId'>>,
-  signal?: AbortSignal,
-): Promise<{ readonly text: string; readonly removed: number }> {
-  const wanted = new Set(links.map((link) => `${link.entityIri}\u0000${link.globalId}`));
-  const lines = nTriples.split('\n');
-  const parse = (line: string) => new N3.Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(line)[0];
-  const holders = new Map<string, string[]>();
-  const globalIds = new Map<string, string[]>();
-  let slices = new MainThreadSlices(signal);
-  for (const line of lines) {
-    const pause = slices.step();
-    if (pause) await pause;
-    if (line.startsWith('_:') && line.includes(GLOBAL_ID_TEXT)) {
-      const q = parse(line);
-      if (q?.predicate.equals(GLOBAL_ID))
-        globalIds.set(q.subject.value, [...(globalIds.get(q.subject.value) ?? []), q.object.value]);
-    } else if (line.startsWith('<') && line.includes(HAS_REFERENCE_TEXT)) {
-      const q = parse(line);
-      if (q?.predicate.equals(HAS_REFERENCE) && q.object.termType === 'BlankNode')
-        holders.set(q.object.value, [...(holders.get(q.object.value) ?? []), q.subject.value]);
-    }
-  }
-  const gone = new Set<string>();
-  for (const [node, entities] of holders) {
-    if (
-      entities.some((entity) =>
-        (globalIds.get(node) ?? []).some((globalId) => wanted.has(`${entity}\u0000${globalId}`)),
-      )
-    )
-      gone.add(node);
-  }
-  if (gone.size === 0) return { text: nTriples, removed: 0 };
-  const kept: string[] = [];
-  slices = new MainThreadSlices(signal);
-  for (const line of lines) {
-    const pause = slices.step();
-    if (pause) await pause;
-    if (line.startsWith('_:') && gone.has(line.slice(2, line.indexOf(' ')))) continue;
-    if (line.startsWith('<') && line.includes(HAS_REFERENCE_TEXT)) {
-      const q = parse(line);
-      if (q?.object.termType === 'BlankNode' && gone.has(q.object.value)) continue;
-    }
-    kept.push(line);
-  }
-  return { text: kept.join('\n'), removed: gone.size };
+export function linkRemoval(graph: string, links: ReadonlyArray<Pick<IfcLink, 'entityIri' | 'globalId'>>): UpdateStep {
+  const [entity, node, id, p, o] = ['e', 'b', 'g', 'p', 'o'].map((name) => variable(name));
+  const holds = triple(entity!, algebraNode(HAS_REFERENCE.value), node!);
+  const about = triple(node!, p!, o!);
+  return {
+    kind: 'match',
+    where: select({
+      variables: [entity!, node!, p!, o!],
+      where: [
+        graphPattern(
+          algebraNode(graph),
+          valuesRows(links.map((link) => ({ e: algebraNode(link.entityIri), g: algebraLiteral(link.globalId) }))),
+          holds,
+          triple(node!, algebraNode(GLOBAL_ID.value), id!),
+          filter(op('isblank', node!)),
+          about,
+        ),
+      ],
+    }),
+    remove: [holds.triples[0]!, about.triples[0]!],
+    add: [],
+    label: 'links',
+  };
 }

@@ -15,6 +15,7 @@ import { ONTOLOGY_GRAPH, siteGraph } from '../rdf/vocabulary.ts';
 import { parseRdfPatch, RdfPatchError, type GraphPatch } from '../rdf/rdf-patch.ts';
 import { confineUpdate } from '../sparql-endpoint/confine-update.ts';
 import { authorOf, ifMatchVersion, versionTag, type GraphHistory } from '../history/graph-history.ts';
+import { graphAt } from '../history/graph-at.ts';
 import { touchedEntities } from '../history/patch-summary.ts';
 import { patchSteps, runUpdate, undo } from './run-update.ts';
 import { RdfSyntaxError, type GraphStore, type RdfFormat } from '../store/graph-store.ts';
@@ -96,6 +97,18 @@ export const graphPatchQuery = z.object({
       'Validate the entities the change touches, as they would be after it, and refuse the change on violations (400 MODEL_INVALID with the report): nothing changes.',
   }),
   message,
+});
+
+/** The query of `GET /sites/{id}/graph`. */
+export const graphExportQuery = z.object({
+  version: z.coerce
+    .number({ error: 'version is a version number.' })
+    .int({ error: 'version is a version number.' })
+    .min(0, { error: 'version is 0 or more.' })
+    .optional()
+    .meta({
+      description: 'Export this version of the graph, as long as the changes since it are kept; the latest by default.',
+    }),
 });
 
 /** The query of `DELETE /sites/{id}/graph`. */
@@ -197,18 +210,20 @@ class GraphHandlers {
             }
           }
           const parsed = (bytes: number, triples?: number) => progress.parse(bytes, triples);
-          const held = await this.store.countTriples(graph);
-          const { triples } = replace
-            ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed)
-            : await this.store.mergeGraph(graph, { path: body.path }, format, parsed);
-          // The change itself is not worked out for a load: the version records its counts.
-          return {
-            triples,
-            patch: null,
-            added: replace ? triples : Math.max(0, triples - held),
-            removed: replace ? held : 0,
-            result: { triples, report, validating },
-          };
+          // The version keeps what the load changed (history/load-diff.ts), up to a size.
+          return this.options.history.load(
+            this.store,
+            graph,
+            replace,
+            async () => ({
+              ...(replace
+                ? await this.store.replaceGraph(graph, { path: body.path }, format, parsed)
+                : await this.store.mergeGraph(graph, { path: body.path }, format, parsed)),
+              report,
+              validating,
+            }),
+            req.work?.signal,
+          );
         });
         const { triples, report, validating } = result;
         await this.sites.keepPrefixes(site.id, Object.fromEntries(prefixes?.prefixes ?? []), replace);
@@ -263,7 +278,8 @@ class GraphHandlers {
     } as const;
     const { version, result } = await this.options.history.write(change, async () => {
       const outcome = await runUpdate(this.store, graph, steps, req.work);
-      if (query.strict === '1') {
+      // A change not listed (a clear past the size of a change) leaves nothing to validate.
+      if (query.strict === '1' && outcome.patch) {
         const report = await this.validateTouched(graph, outcome.patch, req.work?.signal);
         if (report.summary.violations > 0) {
           await undo(this.store, graph, [outcome.patch]);
@@ -275,7 +291,7 @@ class GraphHandlers {
           );
         }
       }
-      return { ...outcome, added: outcome.patch.add.length, removed: outcome.patch.remove.length, result: outcome };
+      return { ...outcome, result: outcome };
     });
     res.set('ETag', versionTag(version.version));
     res.json({
@@ -304,7 +320,7 @@ class GraphHandlers {
     } as const;
     const { version } = await this.options.history.write(change, async () => {
       const outcome = await runUpdate(this.store, graph, [{ kind: 'clear' }], req.work);
-      return { ...outcome, added: 0, removed: outcome.patch.remove.length, result: outcome };
+      return { ...outcome, result: outcome };
     });
     res.set('ETag', versionTag(version.version));
     res.json({ site: site.id, version: version.version, triples: 0, removed: version.removed });
@@ -363,19 +379,25 @@ class GraphHandlers {
     const site = await readableSite(this.sites, req.client, req.params.siteId);
     const format = req.accepts(['text/turtle', 'application/n-triples']);
     if (!format) throw new AppError('NOT_ACCEPTABLE', 'Accept text/turtle or application/n-triples.');
+    const { version } = validateBody(graphExportQuery, req.query);
     const graph = siteGraph(site.id);
     // Read before the graph: a write meanwhile makes the tag older than the export, never newer (an If-Match with it is refused).
-    res.set('ETag', versionTag(await this.options.history.version(site.id)));
+    const latest = await this.options.history.version(site.id);
+    res.set('ETag', versionTag(version ?? latest));
+    // An older version is the graph now with the changes since undone (as long as they are kept).
+    const older = version !== undefined && version !== latest;
     // A large graph goes as N-Triples straight from the store's files, never whole in memory (its
     // dump could be longer than a string may be), for Turtle too (N-Triples is Turtle). A smaller
     // one is dumped: one line per triple, where the files repeat a triple two documents both hold.
-    const stream = await this.store.exportStream?.(graph);
+    const stream = older ? undefined : await this.store.exportStream?.(graph);
     if (stream && stream.triples > STREAMED_FROM) {
       res.type(format);
       await pipeline(Readable.from(stream.chunks), res);
       return;
     }
-    const nTriples = await this.store.exportGraph(graph, 'application/n-triples');
+    const nTriples = older
+      ? await graphAt(this.store, this.options.history, site.id, version)
+      : await this.store.exportGraph(graph, 'application/n-triples');
     if (format === 'application/n-triples') {
       res.type(format).send(nTriples);
       return;

@@ -7,7 +7,7 @@
  */
 import { badUserInput } from '../errors/app-error.ts';
 import type { RequestWork } from '../limits/request-work.ts';
-import { composePatches, invertPatch, type GraphPatch, type TripleText } from '../rdf/rdf-patch.ts';
+import { composeChanges, composePatches, invertPatch, triplesOfNTriples, type GraphPatch } from '../rdf/rdf-patch.ts';
 import type { UpdateStep } from '../sparql-endpoint/confine-update.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { fillTemplates } from './fill-templates.ts';
@@ -15,19 +15,13 @@ import { fillTemplates } from './fill-templates.ts';
 /** Solutions one WHERE may have: a change larger than this is a load (PUT or POST), not a patch. */
 export const MAX_SOLUTIONS = 100_000;
 
-/** What a change did: the graph's triples after it, and the change as made. */
+/** What a change did: the graph's triples after it, and the change as made (null past the size of a change: its counts only). */
 export interface UpdateOutcome {
   readonly triples: number;
-  readonly patch: GraphPatch;
+  readonly patch: GraphPatch | null;
+  readonly added: number;
+  readonly removed: number;
 }
-
-/** A graph's triples as N-Triples terms, for a step that clears it (its history records them removed). */
-const triplesOf = (nTriples: string): TripleText[] =>
-  nTriples
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => line.replace(/\s*\.$/, ''));
 
 export async function runUpdate(
   store: GraphStore,
@@ -38,6 +32,8 @@ export async function runUpdate(
   const applied: GraphPatch[] = [];
   let pending: GraphPatch[] = [];
   let triples: number | undefined;
+  /** Triples a clear removed without listing them (a graph past MAX_SOLUTIONS). */
+  let cleared = 0;
   const send = async (patch: GraphPatch, clear = false) => {
     const result = await store.changeGraph(graph, patch, clear);
     applied.push(result.patch);
@@ -55,7 +51,12 @@ export async function runUpdate(
         pending.push(step.patch);
       } else if (step.kind === 'clear') {
         pending = [];
-        await send({ remove: triplesOf(await store.exportGraph(graph, 'application/n-triples')), add: [] }, true);
+        // Its history records what it removed, up to the size of a change (past it, the count).
+        const held = await store.countTriples(graph);
+        if (held > MAX_SOLUTIONS) cleared = held;
+        const removed =
+          held > MAX_SOLUTIONS ? [] : triplesOfNTriples(await store.exportGraph(graph, 'application/n-triples'));
+        await send({ remove: removed, add: [] }, true);
       } else {
         await flush();
         const rows = await store.select({ ...step.where, limit: MAX_SOLUTIONS + 1 } as typeof step.where, {
@@ -75,7 +76,13 @@ export async function runUpdate(
     await undo(store, graph, applied);
     throw error;
   }
-  return { triples: triples ?? (await store.countTriples(graph)), patch: composePatches(applied) };
+  const patch = composeChanges(applied);
+  return {
+    triples: triples ?? (await store.countTriples(graph)),
+    patch: cleared > 0 ? null : patch,
+    added: patch.add.length,
+    removed: patch.remove.length + cleared,
+  };
 }
 
 /** Undoes changes sent, newest first (blank nodes by their triples: see rdf-patch.ts). */

@@ -6,9 +6,11 @@
  * GraphQL answer and export names it (ETag).
  */
 import type { Client } from '../auth/client.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
 import type { Logger } from '../log/logger.ts';
-import { writeRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { composeChanges, invertPatch, parseRdfPatch, writeRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
+import type { GraphStore } from '../store/graph-store.ts';
+import { diffNTriples } from './load-diff.ts';
 import { touchedEntities } from './patch-summary.ts';
 import type { GraphVersion, VersionAuthor, VersionStore, VersionVia } from './version-store.ts';
 
@@ -31,11 +33,15 @@ export interface WriteOutcome<T> {
   readonly result: T;
 }
 
-export interface RetentionOptions {
+export interface HistoryOptions {
   /** Versions whose change is kept, the newest first; older ones keep their record only. */
   readonly keepVersions?: number;
   /** Days a version's change is kept. */
   readonly keepDays?: number;
+  /** Largest graph whose load is compared with the graph before it (load-diff.ts); past it a load's version keeps its counts only. */
+  readonly diffMaxTriples: number;
+  /** Largest change a version keeps (triples added and removed); a larger one keeps its counts only. */
+  readonly maxChangeTriples: number;
 }
 
 /** Who a client is, as a version records it. */
@@ -69,7 +75,7 @@ export class GraphHistory {
 
   constructor(
     private readonly versions: VersionStore,
-    private readonly retention: RetentionOptions = {},
+    private readonly options: HistoryOptions,
     private readonly logger?: Logger,
   ) {}
 
@@ -80,6 +86,72 @@ export class GraphHistory {
     const version = await this.versions.latest(site);
     this.latest.set(site, version);
     return version;
+  }
+
+  /**
+   * Runs a load of `graph` (a replace or a merge) and works out what it changed, when the graph
+   * is at most `diffMaxTriples` before and after: the version then keeps the change, and diffs,
+   * exports and rollbacks reach across it. Otherwise the version keeps the counts only.
+   */
+  async load<T>(
+    store: GraphStore,
+    graph: string,
+    replace: boolean,
+    load: () => Promise<{ triples: number } & T>,
+    signal?: AbortSignal,
+  ): Promise<WriteOutcome<{ triples: number } & T>> {
+    const held = await store.countTriples(graph);
+    const before =
+      held <= this.options.diffMaxTriples ? await store.exportGraph(graph, 'application/n-triples') : undefined;
+    const result = await load();
+    // A change larger than a version keeps is not worked out.
+    const patch =
+      before !== undefined &&
+      result.triples <= this.options.diffMaxTriples &&
+      Math.abs(result.triples - held) <= this.options.maxChangeTriples
+        ? await diffNTriples(before, await store.exportGraph(graph, 'application/n-triples'), signal)
+        : null;
+    return {
+      triples: result.triples,
+      patch,
+      added: replace ? result.triples : Math.max(0, result.triples - held),
+      removed: replace ? held : 0,
+      result,
+    };
+  }
+
+  /** The site's versions, newest first, from `before` (exclusive) when given. */
+  list(site: string, limit: number, before?: number): Promise<GraphVersion[]> {
+    return this.versions.list(site, limit, before);
+  }
+
+  /** One version of the site; 404 when it has none of that number. */
+  async get(site: string, version: number): Promise<GraphVersion> {
+    const found = await this.versions.get(site, version);
+    if (!found) throw notFound(`The site's graph has no version ${version}.`);
+    return found;
+  }
+
+  /**
+   * The change from version `from` to version `to` (either may be the older), composed of the
+   * changes between them; 404 for a version the site has not reached, 409 when a change between
+   * them is not kept.
+   */
+  async change(site: string, from: number, to: number): Promise<GraphPatch> {
+    const latest = await this.version(site);
+    for (const v of [from, to])
+      if (v < 0 || v > latest) throw notFound(`The site's graph has no version ${v}: its latest is ${latest}.`);
+    const [low, high] = from <= to ? [from, to] : [to, from];
+    const kept = await this.versions.patches(site, low, high);
+    const missing = kept.find((v) => v.patch === null);
+    if (missing)
+      throw new AppError(
+        'CONFLICT',
+        `The change of version ${missing.version} is not kept (a load of a graph over ${this.options.diffMaxTriples.toLocaleString('en')} triples, or past retention): no diff, export or rollback reaches across it.`,
+        { version: missing.version },
+      );
+    const composed = composeChanges(kept.map((v) => parseRdfPatch(v.patch!)));
+    return from <= to ? composed : invertPatch(composed);
   }
 
   /** Forgets what is known of a deleted site. */
@@ -117,6 +189,10 @@ export class GraphHistory {
         { version: parent },
       );
     const outcome = await write();
+    const patch =
+      outcome.patch && outcome.patch.add.length + outcome.patch.remove.length <= this.options.maxChangeTriples
+        ? outcome.patch
+        : null;
     const version = await this.versions.add(request.site, parent, {
       by: request.by,
       via: request.via,
@@ -125,12 +201,12 @@ export class GraphHistory {
       added: outcome.patch?.add.length ?? outcome.added,
       removed: outcome.patch?.remove.length ?? outcome.removed,
       entities: outcome.patch ? touchedEntities(outcome.patch).size : 0,
-      patch: outcome.patch ? writeRdfPatch(outcome.patch) : null,
+      patch: patch ? writeRdfPatch(patch) : null,
     });
     this.latest.set(request.site, version.version);
-    if (this.retention.keepVersions !== undefined || this.retention.keepDays !== undefined)
+    if (this.options.keepVersions !== undefined || this.options.keepDays !== undefined)
       void this.versions
-        .prune(request.site, this.retention.keepVersions, this.retention.keepDays)
+        .prune(request.site, this.options.keepVersions, this.options.keepDays)
         .catch((error: unknown) =>
           this.logger?.warn({ err: error, site: request.site }, 'could not prune old versions'),
         );

@@ -11,6 +11,7 @@ import type { Services } from '../services.ts';
 import { MemoryGraphLoads } from '../graphs/graph-loads.ts';
 import { SharedGraphLoads } from '../graphs/shared-graph-loads.ts';
 import { graphRoutes } from '../graphs/graph-routes.ts';
+import { historyRoutes } from '../history/history-routes.ts';
 import { spoolDir } from '../blobs/temp-dir.ts';
 import { sitesRoutes } from '../sites/sites-routes.ts';
 import { timeseriesRoutes } from '../timeseries/timeseries-routes.ts';
@@ -80,9 +81,11 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     query: services.query,
     history: services.history,
   });
+  const history = historyRoutes(services.sites, services.store, services.history);
   const sites = sitesRoutes(services.sites, services.store, [
     (siteId) => services.files.removeSite(siteId),
     (siteId) => services.keys.removeSite(siteId),
+    async (siteId) => services.history.forget(siteId),
   ]);
   const download = { redirectByDefault: config.files.downloadRedirect, urlSeconds: config.files.downloadUrlSeconds };
   const modelElements = { ifc: services.ifc, query: services.query };
@@ -94,7 +97,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   );
   const alignment = alignmentRoutes(
     services.sites,
-    new AlignmentService(services.database, services.query, services.store),
+    new AlignmentService(services.database, services.query, services.store, services.history),
   );
   const readings = readingsRoutes(services.sites, services.live.ingest);
   const timeseries = timeseriesRoutes({ sites: services.sites, query: services.query, readings: services.live.store });
@@ -103,7 +106,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, readings, timeseries, sparql);
   // Before the site routes, whose JSON body limit (64 kB) would otherwise hold for a long list of ids.
   app.use('/api/v1/sites', alignment);
-  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, sites, models);
+  for (const base of ['/api/v1/sites', '/api/sites']) app.use(base, graph, history, sites, models);
   app.use(
     '/api/files',
     filesRoutes(services.sites, services.files, {

@@ -53,6 +53,10 @@ export function rowTermText(term: RdfTerm): string {
 /** Whether a triple names a blank node. */
 export const namesBlankNode = (triple: TripleText): boolean => triple.startsWith('_:') || / _:[^ ]+$/.test(triple);
 
+/** The triples of an N-Triples document, as N-Triples terms (written as Oxigraph writes them; blank node labels kept). */
+export const triplesOfNTriples = (nTriples: string): TripleText[] =>
+  oxigraph.parse(nTriples, { format: 'application/n-triples' }).map(tripleText);
+
 /** The net change of rows in order: the last row of each triple decides whether it is removed or added. */
 export function netPatch(rows: Iterable<readonly ['A' | 'D', TripleText]>): GraphPatch {
   const last = new Map<TripleText, 'A' | 'D'>();
@@ -66,7 +70,7 @@ export function netPatch(rows: Iterable<readonly ['A' | 'D', TripleText]>): Grap
   return { remove, add };
 }
 
-/** One patch after another, as one. */
+/** Patches as asked for, one after another, as one (the last row of a triple decides). */
 export function composePatches(patches: Iterable<GraphPatch>): GraphPatch {
   return netPatch(
     (function* () {
@@ -76,6 +80,27 @@ export function composePatches(patches: Iterable<GraphPatch>): GraphPatch {
       }
     })(),
   );
+}
+
+/**
+ * Changes as made (a triple removed was there, one added was not), one after another, as one: a
+ * triple added and then removed, or removed and then added, is as it was, so in neither list.
+ */
+export function composeChanges(changes: Iterable<GraphPatch>): GraphPatch {
+  const net = new Map<TripleText, 'A' | 'D'>();
+  const step = (triple: TripleText, op: 'A' | 'D') => {
+    const before = net.get(triple);
+    if (before !== undefined && before !== op) net.delete(triple);
+    else net.set(triple, op);
+  };
+  for (const change of changes) {
+    for (const triple of change.remove) step(triple, 'D');
+    for (const triple of change.add) step(triple, 'A');
+  }
+  const remove: TripleText[] = [];
+  const add: TripleText[] = [];
+  for (const [triple, op] of net) (op === 'A' ? add : remove).push(triple);
+  return { remove, add };
 }
 
 /** The patch that undoes `patch`. */

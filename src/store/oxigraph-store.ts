@@ -13,7 +13,7 @@ import type {
   SparqlRow,
 } from './graph-store.ts';
 import { select, type SelectQuery } from '../rdf/sparql-algebra.ts';
-import { composePatches, namesBlankNode, parseRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { composeChanges, namesBlankNode, parseRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
 import { serialize } from '../rdf/sparql-serializer.ts';
 import { RdfSyntaxError, restoreFailed, siteLoading } from './graph-store.ts';
 import { closeSync, createReadStream, readFileSync } from 'node:fs';
@@ -427,7 +427,7 @@ export class OxigraphStore implements GraphStore {
     const patches = documents < 0 ? [] : segments.slice(documents);
     if (base.length === 0 || !base.every((s) => s.triples !== undefined)) return undefined;
     if (!patches.every((s) => s.format === PATCH_FORMAT)) return undefined;
-    const patch = composePatches(patches.map((s) => parseRdfPatch(readFileSync(s.path, 'utf8'))));
+    const patch = composeChanges(patches.map((s) => parseRdfPatch(readFileSync(s.path, 'utf8'))));
     if ([...patch.remove, ...patch.add].some(namesBlankNode)) return undefined;
     const removed = new Set(patch.remove);
     const journal = this.journal;

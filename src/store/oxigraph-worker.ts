@@ -243,11 +243,12 @@ function patch(request: Extract<OxigraphRequest, { op: 'patch' }>): unknown {
     throw Object.assign(new Error('quota'), { quota: { limit: request.maxTriples, triples } });
   }
   if (request.persistent) {
-    // A clear starts the graph anew with what the patch adds; any other patch is kept as it came, replayed in turn.
+    // A clear starts the graph anew with what the patch adds; any other patch is kept as it was
+    // made (exportStream composes them as such), replayed in turn.
     if (request.clear)
       journal.replace(graph, request.patch.add.map((t) => `${t} .\n`).join(''), 'application/n-triples');
     else if (applied.patch.remove.length + applied.patch.add.length > 0)
-      journal.append(graph, writeRdfPatch(request.patch), PATCH_FORMAT);
+      journal.append(graph, writeRdfPatch(applied.patch), PATCH_FORMAT);
   }
   return { triples, patch: applied.patch };
 }

@@ -254,35 +254,38 @@ describe('IFC alignment on the demo tower', () => {
     expect(h.roundTrips()).toBe(7);
   });
 
-  it('never undoes a load to remove a link: a change of the graph meanwhile makes the removal a 409, and the link stays', async () => {
+  it('removes a link by the triple: the graph is never exported or reloaded, and a load meanwhile stays', async () => {
     const [proposal] = (await allProposals('&status=accepted')).slice(-1);
     const store = h.services.store;
-    const exportGraph = store.exportGraph.bind(store);
-    // A load that comes after the rejection exported the graph, before it writes the graph back.
-    store.exportGraph = async (graph, format) => {
-      const text = await exportGraph(graph, format);
-      await store.mergeGraph(graph, '<urn:bkg:test:load> <urn:bkg:test:n> "meanwhile" .\n', 'application/n-triples');
-      return text;
-    };
+    const whole: string[] = [];
+    const [exportGraph, replaceGraph] = [store.exportGraph.bind(store), store.replaceGraph.bind(store)];
+    store.exportGraph = async (...args) => (whole.push('export'), exportGraph(...args));
+    store.replaceGraph = async (...args) => (whole.push('replace'), replaceGraph(...args));
     try {
-      const refused = await post('/api/v1/sites/tower/alignment/reject', { ids: [proposal!.id] });
-      expect([refused.status, (await refused.json()).code]).toEqual([409, 'CONFLICT']);
+      const [rejected] = await Promise.all([
+        json('/api/v1/sites/tower/alignment/reject', writer, {
+          method: 'POST',
+          body: JSON.stringify({ ids: [proposal!.id] }),
+        }),
+        store.mergeGraph(
+          'urn:bkg:site:tower',
+          '<urn:bkg:test:load> <urn:bkg:test:n> "meanwhile" .\n',
+          'application/n-triples',
+        ),
+      ]);
+      expect(rejected).toEqual({ rejected: 1 });
     } finally {
-      store.exportGraph = exportGraph;
+      Object.assign(store, { exportGraph, replaceGraph });
     }
-    const graph = () =>
-      h.fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } }).then((r) => r.text());
-    expect(await graph()).toContain('"meanwhile"');
-    expect(await graph()).toContain(`"${proposal!.globalId}"`);
-    expect((await allProposals('&status=all')).find((p) => p.id === proposal!.id)?.status).toBe('accepted');
-    // Asked again, with nothing changing meanwhile, the link goes and the load stays.
-    expect(
-      await json('/api/v1/sites/tower/alignment/reject', writer, {
-        method: 'POST',
-        body: JSON.stringify({ ids: [proposal!.id] }),
-      }),
-    ).toEqual({ rejected: 1 });
-    expect(await graph()).toContain('"meanwhile"');
-    expect(await graph()).not.toContain(`"${proposal!.globalId}"`);
+    expect(whole).toEqual([]);
+    const graph = await h
+      .fetch('/api/v1/sites/tower/graph', { headers: { accept: 'application/n-triples' } })
+      .then((r) => r.text());
+    expect(graph).toContain('"meanwhile"');
+    expect(graph).not.toContain(`"${proposal!.globalId}"`);
+    expect((await allProposals('&status=all')).find((p) => p.id === proposal!.id)?.status).toBe('rejected');
+    // The rejection is a version of the graph, made by the key that decided.
+    const { items } = await json('/api/v1/sites/tower/graph/versions?limit=1', writer);
+    expect(items[0]).toMatchObject({ via: 'alignment', removed: 4, message: 'rejected 1 IFC link', kept: true });
   });
 });

@@ -42,11 +42,11 @@ const put = (site: string, body: string) =>
 
 beforeAll(async () => {
   h = await createHarness({ sites: { demo: MODEL } });
-  for (const id of ['p', 'q', 'races', 'strict', 'other']) {
+  for (const id of ['p', 'q', 'races', 'strict', 'other', 'hist']) {
     const res = await h.fetch('/api/v1/sites/', jsonBody('POST', { id, name: id }));
     if (res.status !== 201) throw new Error(`creating ${id}: ${res.status}`);
   }
-  writer = await createKey(h, { name: 'writer', sites: ['p', 'q', 'races', 'strict'], write: true });
+  writer = await createKey(h, { name: 'writer', sites: ['p', 'q', 'races', 'strict', 'hist'], write: true });
   reader = await createKey(h, { name: 'reader', sites: ['p'], write: false });
 });
 afterAll(async () => {
@@ -258,5 +258,80 @@ describe('?strict=1', () => {
     expect((await res.json()).code).toBe('MODEL_INVALID');
     expect(await exportTriples(h, 'strict')).toEqual(before);
     expect(TYPE).toBeTruthy();
+  });
+});
+
+describe('history: versions, diff, export of a version, rollback', () => {
+  const get = (path: string, accept = 'application/json') =>
+    fetchAs(h, writer.key)(`/api/v1/sites/hist${path}`, { headers: { accept } });
+
+  it('records every change, newest first, with who made it, how and why', async () => {
+    expect((await put('hist', MODEL)).status).toBe(200);
+    await update('hist', `INSERT DATA { <${EX}vav1> <${LABEL}> "renamed" }`, {}, '?message=commissioning');
+    const res = await get('/graph/versions');
+    expect(res.status).toBe(200);
+    const { latest, items } = await res.json();
+    expect(res.headers.get('etag')).toBe(`"v${latest}"`);
+    expect(items.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    expect(items[0]).toMatchObject({
+      version: 2,
+      parent: 1,
+      via: 'patch',
+      message: 'commissioning',
+      by: { kind: 'key', id: writer.id, name: 'writer' },
+      added: 1,
+      removed: 0,
+      entities: 1,
+      triples: 9,
+      kept: true,
+    });
+    // The load is a version too, its change worked out (the graph was empty).
+    expect(items[1]).toMatchObject({ version: 1, parent: null, via: 'put', added: 8, removed: 0, kept: true });
+    expect(JSON.stringify(items)).not.toContain(writer.key);
+    expect(await (await get('/graph/versions/1')).json()).toMatchObject({ version: 1, via: 'put' });
+    expect((await get('/graph/versions/99')).status).toBe(404);
+  });
+
+  it('a diff as RDF Patch, applied with PATCH to a copy of the older version, gives the newer', async () => {
+    await update('hist', `PREFIX ex: <${EX}> DELETE WHERE { ex:vav2 ?p ?o } ; DELETE WHERE { ?s ?p ex:vav2 }`);
+    // A reload that changes one label: its version keeps just that change.
+    await put(
+      'hist',
+      `${MODEL.replace('"VAV 1"', '"VAV one"').replace(', ex:vav2', '').replace('ex:vav2 a brick:VAV ; rdfs:label "VAV 2" .\n', '')}`,
+    );
+    const latest = (await (await get('/graph/versions')).json()).latest;
+    const diff = await get(`/graph/diff?from=1&to=${latest}`, 'application/rdf-patch');
+    expect(diff.status).toBe(200);
+    expect(diff.headers.get('content-type')).toMatch(/application\/rdf-patch/);
+    const copy = await (await get('/graph?version=1', 'application/n-triples')).text();
+    expect((await get(`/graph?version=1`, 'application/n-triples')).headers.get('etag')).toBe('"v1"');
+    expect(await put('q', copy).then((r) => r.status)).toBe(200);
+    expect((await patch('q', 'application/rdf-patch', await diff.text())).status).toBe(200);
+    expect(await exportTriples(h, 'q')).toEqual(await exportTriples(h, 'hist'));
+    // The summary a reviewer reads.
+    const summary = await (await get(`/graph/diff?from=1&to=${latest}`)).json();
+    expect(summary.summary).toMatchObject({
+      entitiesRemoved: [`${EX}vav2`],
+      relationsRemoved: [{ subject: `${EX}ahu`, predicate: `${BRICK}feeds`, object: `${EX}vav2` }],
+      labelsChanged: expect.arrayContaining([{ entity: `${EX}vav1`, from: 'VAV 1', to: 'VAV one' }]),
+    });
+  });
+
+  it('rollback makes a new version equal to an older one, and undoes a bad load', async () => {
+    const good = (await (await get('/graph/versions')).json()).latest;
+    const before = await exportTriples(h, 'hist');
+    expect((await put('hist', `<${EX}oops> <${LABEL}> "a bad load" .`)).status).toBe(200);
+    const res = await fetchAs(h, writer.key)('/api/v1/sites/hist/graph/rollback', jsonBody('POST', { to: good }));
+    expect(res.status).toBe(200);
+    const version = await res.json();
+    expect(version).toMatchObject({
+      version: good + 2,
+      parent: good + 1,
+      via: 'rollback',
+      message: `rollback to version ${good}`,
+    });
+    expect(await exportTriples(h, 'hist')).toEqual(before);
+    // The diff of the rollback's version against the good one is empty.
+    expect(await (await get(`/graph/diff?from=${good}&to=${good + 2}`)).json()).toMatchObject({ added: 0, removed: 0 });
   });
 });

@@ -1,6 +1,10 @@
 import N3 from 'n3';
 import { describe, expect, it } from 'vitest';
-import { ifcProjectIri, linkTriples, withoutLinks } from '../../../src/alignment/link-triples.ts';
+import oxigraph from 'oxigraph';
+import { ifcProjectIri, linkRemoval, linkTriples } from '../../../src/alignment/link-triples.ts';
+import { fillTemplates } from '../../../src/graphs/fill-templates.ts';
+import { serialize } from '../../../src/rdf/sparql-serializer.ts';
+import { applyPatch } from '../../../src/store/apply-patch.ts';
 import { portNeighbours } from '../../../src/alignment/port-neighbours.ts';
 import { sampleHostileStrings } from '../rdf/hostile-strings.ts';
 
@@ -35,24 +39,38 @@ describe('linkTriples()', () => {
   });
 });
 
-describe('withoutLinks()', () => {
-  it('removes the reference node of a link and nothing else', async () => {
+describe('linkRemoval()', () => {
+  const G = 'urn:bkg:site:t';
+  /** The removal run as the service runs it (run-update.ts), on an Oxigraph store holding `graph`. */
+  const remove = (graph: string, links: Array<{ entityIri: string; globalId: string }>) => {
+    const store = new oxigraph.Store();
+    store.load(graph, { format: 'application/n-triples', to_graph_name: oxigraph.namedNode(G) });
+    const step = linkRemoval(G, links);
+    if (step.kind !== 'match') throw new Error('a removal reads the graph');
+    const rows = JSON.parse(
+      store.query(serialize(step.where), { results_format: 'application/sparql-results+json' }) as string,
+    ).results.bindings;
+    applyPatch(store, G, fillTemplates(step.remove, step.add, rows, step.label));
+    return parse(store.dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(G) }));
+  };
+
+  it('removes the reference node of a link with every triple about it, and nothing else', () => {
     const graph = `${linkTriples([
       { entityIri: 'urn:x:A', globalId: 'g1', fileId: 'f', fileName: 'm.ifc' },
       { entityIri: 'urn:x:B', globalId: 'g2', fileId: 'f', fileName: 'm.ifc' },
     ])}<urn:x:A> <urn:x:p> "kept" .\n`;
-    const { text, removed } = await withoutLinks(graph, [{ entityIri: 'urn:x:A', globalId: 'g1' }]);
-    expect(removed).toBe(1);
-    const quads = parse(text);
+    const quads = remove(graph, [{ entityIri: 'urn:x:A', globalId: 'g1' }]);
     expect(quads.some((q) => q.object.value === 'g1')).toBe(false);
     expect(quads.some((q) => q.object.value === 'g2')).toBe(true);
     expect(quads.some((q) => q.object.value === 'kept')).toBe(true);
     expect(quads.filter((q) => q.predicate.value === `${REF}hasExternalReference`)).toHaveLength(1);
+    // Only the reference of B is left with a type, its GlobalId and its project.
+    expect(quads.filter((q) => q.subject.termType === 'BlankNode')).toHaveLength(3);
   });
 
-  it('leaves a graph without the link as it was', async () => {
+  it('leaves a graph without the link as it was', () => {
     const graph = '<urn:x:A> <urn:x:p> "kept" .\n';
-    expect(await withoutLinks(graph, [{ entityIri: 'urn:x:A', globalId: 'g1' }])).toEqual({ text: graph, removed: 0 });
+    expect(remove(graph, [{ entityIri: 'urn:x:A', globalId: 'g1' }])).toHaveLength(1);
   });
 });
 

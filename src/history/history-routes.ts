@@ -1,0 +1,132 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '../errors/app-error.ts';
+import { validateBody } from '../http-kit/validate-body.ts';
+import { jsonBody } from '../http-kit/json-body.ts';
+import { writeRdfPatch, type GraphPatch } from '../rdf/rdf-patch.ts';
+import { siteGraph } from '../rdf/vocabulary.ts';
+import type { GraphStore } from '../store/graph-store.ts';
+import { readableSite, requireCredentials, writableSite } from '../tenants/site-access.ts';
+import type { SiteStore } from '../tenants/site-store.ts';
+import { authorOf, ifMatchVersion, versionTag, type GraphHistory } from './graph-history.ts';
+import { summarizePatch } from './patch-summary.ts';
+
+const versionNumber = (name: string) =>
+  z.coerce
+    .number({ error: `${name} is a version number.` })
+    .int({ error: `${name} is a version number.` })
+    .min(0, { error: `${name} is 0 or more.` });
+
+/** The query of `GET …/graph/versions`. */
+export const versionsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50).meta({ description: 'Versions in one page (1–500).' }),
+  before: versionNumber('before')
+    .optional()
+    .meta({ description: 'List the versions older than this one (the next page).' }),
+});
+
+/** The query of `GET …/graph/diff`. */
+export const diffQuery = z.object({
+  from: versionNumber('from').meta({ description: 'The version the change starts from.' }),
+  to: versionNumber('to').optional().meta({ description: 'The version it ends at; the latest by default.' }),
+  triples: z
+    .enum(['0', '1'])
+    .default('1')
+    .meta({ description: 'With 0, the JSON answer has the summary and counts only.' }),
+});
+
+/** The body of `POST …/graph/rollback`. */
+export const rollbackBody = z.object({
+  to: versionNumber('to').meta({ description: 'The version the graph is to be again.' }),
+  message: z.string().max(1000).optional().meta({ description: 'Why: kept with the version the rollback makes.' }),
+});
+
+/** The handlers of `/sites/{id}/graph/versions|diff|rollback`, one per route. */
+class HistoryHandlers {
+  constructor(
+    private readonly sites: SiteStore,
+    private readonly store: GraphStore,
+    private readonly history: GraphHistory,
+  ) {}
+
+  /** `GET …/graph/versions`: newest first, a page at a time. */
+  list = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
+    const query = validateBody(versionsQuery, req.query);
+    const latest = await this.history.version(site.id);
+    const items = await this.history.list(site.id, query.limit, query.before);
+    const last = items.at(-1);
+    res.set('ETag', versionTag(latest));
+    res.json({
+      latest,
+      items,
+      nextBefore: items.length === query.limit && last && last.version > 1 ? last.version : null,
+    });
+  };
+
+  /** `GET …/graph/versions/{version}`. */
+  one = async (req: Request<{ siteId: string; version: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
+    const version = validateBody(z.object({ version: versionNumber('version') }), req.params).version;
+    res.json(await this.history.get(site.id, version));
+  };
+
+  /** `GET …/graph/diff?from=&to=`: the change between two versions, as RDF Patch or JSON with a summary. */
+  diff = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
+    const query = validateBody(diffQuery, req.query);
+    const type = req.accepts(['application/json', 'application/rdf-patch']);
+    if (!type) throw new AppError('NOT_ACCEPTABLE', 'Accept application/json or application/rdf-patch.');
+    const to = query.to ?? (await this.history.version(site.id));
+    const patch = await this.history.change(site.id, query.from, to);
+    if (type === 'application/rdf-patch') {
+      res.type('application/rdf-patch').send(writeRdfPatch(patch));
+      return;
+    }
+    res.json({
+      from: query.from,
+      to,
+      added: patch.add.length,
+      removed: patch.remove.length,
+      summary: summarizePatch(patch),
+      ...(query.triples === '1' ? { triples: { add: patch.add, remove: patch.remove } } : {}),
+    });
+  };
+
+  /** `POST …/graph/rollback {"to": v}`: a new version whose graph is version v's. */
+  rollback = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await writableSite(this.sites, req.client, req.params.siteId);
+    const body = validateBody(rollbackBody, req.body);
+    const ifMatch = ifMatchVersion(req.get('if-match'));
+    const graph = siteGraph(site.id);
+    const change = {
+      site: site.id,
+      by: authorOf(req.client),
+      via: 'rollback',
+      message: body.message ?? `rollback to version ${body.to}`,
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
+    } as const;
+    const { version } = await this.history.write(change, async () => {
+      const undo: GraphPatch = await this.history.change(site.id, await this.history.version(site.id), body.to);
+      const made = await this.store.changeGraph(graph, undo);
+      return { ...made, added: made.patch.add.length, removed: made.patch.remove.length, result: made };
+    });
+    res.set('ETag', versionTag(version.version));
+    res.json(version);
+  };
+}
+
+/** `/sites/{id}/graph/versions`, `…/versions/{v}`, `…/diff`, `…/rollback`. */
+export function historyRoutes(sites: SiteStore, store: GraphStore, history: GraphHistory): Router {
+  const handlers = new HistoryHandlers(sites, store, history);
+  const router = Router();
+  router.get('/:siteId/graph/versions', handlers.list);
+  router.get('/:siteId/graph/versions/:version', handlers.one);
+  router.get('/:siteId/graph/diff', handlers.diff);
+  router.post('/:siteId/graph/rollback', jsonBody('64kb'), handlers.rollback);
+  return router;
+}
