@@ -37,7 +37,11 @@ export const ERRORS = {
   404: json(errorBody, 'No such resource, or one the caller may not read (the two are indistinguishable).'),
   405: json(errorBody, 'The method is not served on this path (`Allow` names those that are).'),
   406: json(errorBody, 'No representation for the Accept header.'),
-  409: json(errorBody, 'A resource with this id exists already.'),
+  409: json(errorBody, 'A resource with this id exists already, or (code CONFLICT) a state that refuses the request.'),
+  412: json(
+    errorBody,
+    'If-Match named another version than the graph’s (code PRECONDITION_FAILED): it changed since it was read; nothing was changed.',
+  ),
   413: json(
     errorBody,
     'The body is over the size limit, or a file does not fit in its site’s storage quota (code QUOTA_EXCEEDED).',

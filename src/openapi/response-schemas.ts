@@ -170,6 +170,7 @@ export const modelReading = z
 export const loadResult = z
   .object({
     site: z.string(),
+    version: z.number().int().meta({ description: 'The version of the graph the load made (also its ETag, "v<n>").' }),
     triples: z.number().int().meta({ description: 'Triples in the site’s graph after the load.' }),
     bytes: z.number().int().meta({ description: 'Bytes received.' }),
     seconds: z.number().meta({ description: 'From the first byte received to the graph stored.' }),
@@ -467,3 +468,65 @@ export const alignmentCoverage = z
     description:
       'Which IFC elements that should map are mapped, proposed or unmatched, and which entities no element maps to.',
   });
+
+export const graphVersion = z
+  .object({
+    version: z.number().int(),
+    parent: z.number().int().nullable().meta({ description: 'The version it changed; null for the first.' }),
+    at: z.string().meta({ format: 'date-time' }),
+    by: z
+      .object({ kind: z.enum(['key', 'user', 'service']), id: z.string(), name: z.string().optional() })
+      .meta({ description: 'Who made it: an API key (id and name) or a user (the token’s subject); never a secret.' }),
+    via: z.enum(['put', 'post', 'patch', 'delete', 'alignment', 'rollback']),
+    message: z.string().nullable(),
+    triples: z.number().int().meta({ description: 'Triples in the graph after the change.' }),
+    added: z.number().int(),
+    removed: z.number().int(),
+    entities: z.number().int().meta({ description: 'Subjects (IRIs) the change added or removed a triple of.' }),
+    kept: z.boolean().meta({
+      description:
+        'Whether the change itself is kept: diffs, exports of older versions and rollbacks reach across it only then.',
+    }),
+  })
+  .meta({ id: 'GraphVersion', description: 'A version of a site’s graph: one change, who made it, how, what it did.' });
+
+export const graphVersions = z
+  .object({
+    latest: z.number().int().meta({ description: 'The graph’s version now (0 before the first change).' }),
+    items: z.array(graphVersion),
+    nextBefore: z.number().int().nullable().meta({ description: 'Pass as `before` for the next (older) page.' }),
+  })
+  .meta({ id: 'GraphVersions' });
+
+export const changeResult = z
+  .object({
+    site: z.string(),
+    version: z.number().int(),
+    triples: z.number().int(),
+    added: z.number().int().optional(),
+    removed: z.number().int(),
+    entities: z.number().int().optional(),
+  })
+  .meta({ id: 'GraphChangeResult', description: 'What a change did: the version it made and its counts.' });
+
+const relation = z.object({ subject: z.string(), predicate: z.string(), object: z.string() });
+export const graphDiff = z
+  .object({
+    from: z.number().int(),
+    to: z.number().int(),
+    added: z.number().int(),
+    removed: z.number().int(),
+    summary: z.object({
+      entitiesAdded: z.array(z.string()),
+      entitiesRemoved: z.array(z.string()),
+      classChanges: z.array(z.object({ entity: z.string(), from: z.array(z.string()), to: z.array(z.string()) })),
+      relationsAdded: z.array(relation),
+      relationsRemoved: z.array(relation),
+      labelsChanged: z.array(z.object({ entity: z.string(), from: z.string().nullable(), to: z.string().nullable() })),
+    }),
+    triples: z
+      .object({ add: z.array(z.string()), remove: z.array(z.string()) })
+      .optional()
+      .meta({ description: 'The triples added and removed, as N-Triples terms (`triples=0` leaves them out).' }),
+  })
+  .meta({ id: 'GraphDiff', description: 'The change between two versions, and what a reviewer reads of it.' });

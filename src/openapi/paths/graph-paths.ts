@@ -1,6 +1,33 @@
 import { z } from 'zod';
-import { graphLoadStatus, loadResult, modelReading } from '../response-schemas.ts';
+import {
+  changeResult,
+  graphDiff,
+  graphLoadStatus,
+  graphVersion,
+  graphVersions,
+  loadResult,
+  modelReading,
+} from '../response-schemas.ts';
+import {
+  graphDeleteQuery,
+  graphExportQuery,
+  graphLoadQuery,
+  graphPatchQuery,
+  PATCH_TYPES,
+} from '../../graphs/graph-routes.ts';
+import { diffQuery, rollbackBody, versionsQuery } from '../../history/history-routes.ts';
 import { json, text, errors, siteParams, rdfBody, TAGS, type PathRegistrar } from '../openapi-kit.ts';
+
+/** If-Match: the version a change is based on. */
+const ifMatch = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'The ETag a read of the graph answered ("v12"): the change is refused (412) if the graph is at another version.',
+    }),
+});
 
 /** The Graph paths. */
 export function graphPaths(path: PathRegistrar): void {
@@ -15,21 +42,95 @@ export function graphPaths(path: PathRegistrar): void {
       summary: `${summary} (write access)`,
       description:
         'A syntax error answers 400 with its `line` and `column` and leaves the graph as it was. While the service parses a large document, `GET /api/v1/sites/{siteId}/graph/load` tells how far it is (bytes parsed, rate); `bkg load` shows it. After a restart, a site still being restored answers 503 `SITE_LOADING` with `Retry-After`.',
-      request: { params: siteParams, body: rdfBody },
-      responses: { 200: json(loadResult, 'Loaded.'), ...errors(400, 403, 404, 413, 415, 503) },
+      request: { params: siteParams, query: graphLoadQuery, headers: ifMatch, body: rdfBody },
+      responses: { 200: json(loadResult, 'Loaded.'), ...errors(400, 403, 404, 412, 413, 415, 503) },
     });
   }
+  path({
+    method: 'patch',
+    path: '/api/v1/sites/{siteId}/graph',
+    tags: [TAGS.graph],
+    summary: 'Change the site’s graph by the triple (write access)',
+    description:
+      'A SPARQL 1.1 Update (INSERT DATA, DELETE DATA, DELETE/INSERT … WHERE, DELETE WHERE, CLEAR DEFAULT; several operations in one request, in order) or an RDF Patch (A and D rows), applied to the site’s graph all or nothing, as one version. The graph the update writes is its default graph; its WHERE reads the site’s graph and the ontology. Refused with 400 naming the construct: LOAD, CREATE, ADD, MOVE, COPY, CLEAR or DROP of another graph, WITH, USING or GRAPH naming another graph, GRAPH in a template, SERVICE. Blank nodes: one added is new; one removed stands for any blank node with all the removed triples naming it.',
+    request: {
+      params: siteParams,
+      query: graphPatchQuery,
+      headers: ifMatch,
+      body: {
+        required: true,
+        content: Object.fromEntries(PATCH_TYPES.map((type) => [type, { schema: z.string() }])),
+      },
+    },
+    responses: { 200: json(changeResult, 'Changed.'), ...errors(400, 403, 404, 412, 413, 415, 503) },
+  });
+  path({
+    method: 'delete',
+    path: '/api/v1/sites/{siteId}/graph',
+    tags: [TAGS.graph],
+    summary: 'Empty the site’s graph (write access), as a version',
+    description: 'What an empty PUT is refused for. The site stays; a rollback brings the graph back.',
+    request: { params: siteParams, query: graphDeleteQuery, headers: ifMatch },
+    responses: { 200: json(changeResult, 'Emptied.'), ...errors(403, 404, 412, 503) },
+  });
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph/versions',
+    tags: [TAGS.graph],
+    summary: 'The versions of the site’s graph, newest first',
+    description: 'Every change (PUT, POST, PATCH, DELETE, alignment decisions, rollback) is one. ETag: the latest.',
+    request: { params: siteParams, query: versionsQuery },
+    responses: { 200: json(graphVersions, 'A page of versions.'), ...errors(400, 404) },
+  });
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph/versions/{version}',
+    tags: [TAGS.graph],
+    summary: 'One version of the site’s graph',
+    request: { params: siteParams.extend({ version: z.string().meta({ description: 'Version number.' }) }) },
+    responses: { 200: json(graphVersion, 'The version.'), ...errors(400, 404) },
+  });
+  path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph/diff',
+    tags: [TAGS.graph],
+    summary: 'What changed between two versions',
+    description:
+      'The triples added and removed from `from` to `to` (either may be the older): RDF Patch, which applied with PATCH to a copy of `from` gives `to`, or JSON with a summary (entities added and removed, class changes, relations added and removed, labels changed). 409 when a change between them is not kept.',
+    request: { params: siteParams, query: diffQuery },
+    responses: {
+      200: {
+        description: 'The change.',
+        content: { 'application/json': { schema: graphDiff }, 'application/rdf-patch': { schema: z.string() } },
+      },
+      ...errors(400, 404, 406, 409),
+    },
+  });
+  path({
+    method: 'post',
+    path: '/api/v1/sites/{siteId}/graph/rollback',
+    tags: [TAGS.graph],
+    summary: 'Make the site’s graph what it was at a version (write access)',
+    description:
+      'A new version, whose graph is version `to`’s: undoes a bad load. 409 when a change since is not kept.',
+    request: {
+      params: siteParams,
+      headers: ifMatch,
+      body: { required: true, content: { 'application/json': { schema: rollbackBody } } },
+    },
+    responses: { 200: json(graphVersion, 'The version the rollback made.'), ...errors(400, 403, 404, 409, 412, 503) },
+  });
   path({
     method: 'get',
     path: '/api/v1/sites/{siteId}/graph',
     tags: [TAGS.graph],
-    summary: 'Export the site’s graph',
+    summary: 'Export the site’s graph, now or at an older version',
     description:
       'Turtle declares the prefixes the model had: those of the site’s last Turtle loads (a replace sets them, a merge adds), then brick, rec, ref, rdf, rdfs, owl, skos, xsd, unit and qudt, then `site:` for the namespace of its entities; only those the graph uses. Past a million triples the answer is N-Triples (valid Turtle, without prefixes), streamed.',
-    request: { params: siteParams },
+    request: { params: siteParams, query: graphExportQuery },
     responses: {
-      200: text('The graph, by Accept.', ['text/turtle', 'application/n-triples']),
-      ...errors(404, 406, 503),
+      200: text('The graph, by Accept; ETag: its version.', ['text/turtle', 'application/n-triples']),
+      ...errors(404, 406, 409, 503),
     },
   });
   path({
