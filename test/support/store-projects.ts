@@ -1,16 +1,21 @@
 /**
  * The vitest projects: `oxigraph` runs every test on the embedded engines; `comunica` (with
  * `BKG_TEST_COMUNICA=1`) and `sparql:<name>` (when `BKG_TEST_SPARQL_URL` names an endpoint and
- * `BKG_TEST_SPARQL_CONFORMANCE=1`) run the GraphQL fixture suites again, unchanged, on that store,
+ * `BKG_TEST_SPARQL_CONFORMANCE=1`) run the GraphQL fixture suites and the graph-change suites
+ * (test/integration/changes) again, unchanged, on that store,
  * so the output says which store failed. `.ci/run` turns both on (docs/stores-and-scaling.md, "Which stores were
  * tested, and how"); `npm test` alone runs the embedded project only.
  */
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /** The suites every store must answer identically. */
-export const CONFORMANCE_SUITES = ['test/integration/graphql/**/*.test.ts', 'test/integration/demo/**/*.test.ts'];
+export const CONFORMANCE_SUITES = [
+  'test/integration/graphql/**/*.test.ts',
+  'test/integration/demo/**/*.test.ts',
+  'test/integration/changes/**/*.test.ts',
+];
 // A project that extends the root adds to its `include` rather than replacing it: leave out the rest.
-const NOT_CONFORMANCE = ['test/!(integration)/**', 'test/integration/!(graphql|demo)/**', 'test/*.test.ts'];
+const NOT_CONFORMANCE = ['test/!(integration)/**', 'test/integration/!(graphql|demo|changes)/**', 'test/*.test.ts'];
 /**
  * Suites that prove nothing a store could change, run on the embedded store only: they compare the
  * service with itself through the same store. `direct-execution.test.ts` answers each operation

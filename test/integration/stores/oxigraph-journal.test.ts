@@ -59,8 +59,18 @@ describe('the embedded store reopened on its data directory', () => {
         'application/n-triples',
       );
       await first.replaceGraph(graph('replaced'), `<${EX}y> <${EX}p> "only this" .`, 'application/n-triples');
+      // Changes by the triple: each a patch in the journal, replayed in turn, never folded into the graph.
+      await first.replaceGraph(graph('patched'), TURTLE, 'text/turtle');
+      await first.changeGraph(graph('patched'), {
+        remove: [`<${EX}a> <${EX}p> "one"`],
+        add: [`<${EX}a> <${EX}p> "eins"@de`, `<${EX}b> <${EX}q> _:n`, `_:n <${EX}r> "new"`],
+      });
+      await first.changeGraph(graph('patched'), {
+        remove: [`<${EX}a> <${EX}q> _:x`, `_:x <${EX}r> "1"^^<http://www.w3.org/2001/XMLSchema#integer>`],
+        add: [],
+      });
       before = {};
-      for (const name of ['from-file', 'merged', 'quads', 'failed', 'replaced'])
+      for (const name of ['from-file', 'merged', 'quads', 'failed', 'replaced', 'patched'])
         before[name] = await triplesOf(first, graph(name));
       // The compactor's background work: segments rewritten as N-Triples, the merged graph's joined.
       await first.whenCompacted();
@@ -107,6 +117,18 @@ describe('the embedded store reopened on its data directory', () => {
   it('has a replaced graph as replaced, without what was merged into it before', async () => {
     expect(before.replaced).toEqual([`<${EX}y> <${EX}p> "only this" .`]);
     expect(await triplesOf(after, graph('replaced'))).toEqual(before.replaced);
+  });
+
+  it('has a changed graph as changed: its patches replayed, blank nodes added and removed', async () => {
+    expect(before.patched).toContain(`<${EX}a> <${EX}p> "eins"@de .`);
+    expect(before.patched!.join('\n')).not.toContain('"one"');
+    expect(before.patched!.join('\n')).not.toContain(`<${EX}a> <${EX}q>`);
+    expect(await triplesOf(after, graph('patched'))).toEqual(before.patched);
+    const segments = (await readdir(dir)).filter(
+      (name) => name.startsWith(encodeURIComponent(graph('patched'))) && name.endsWith('.seg'),
+    );
+    // The document and one segment per change: the graph itself was not rewritten.
+    expect(segments).toHaveLength(3);
   });
 
   it('brings back neither a dropped graph nor a crash leftover', async () => {

@@ -214,6 +214,43 @@ describe('who may change a graph', () => {
   });
 });
 
+describe('all or nothing', () => {
+  it('a failing operation after others undoes what they did', async () => {
+    expect((await put('q', MODEL)).status).toBe(200);
+    const before = await exportTriples(h, 'q');
+    // The first operation is sent before the second's WHERE is read; the second adds to a blank node it found, which is refused.
+    const res = await update(
+      'q',
+      `PREFIX ex: <${EX}>
+       INSERT DATA { ex:vav1 <${LABEL}> "first" . ex:vav1 ex:has [ ex:v "1" ] } ;
+       INSERT { ?b ex:w "2" } WHERE { ex:vav1 ex:has ?b }`,
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toMatch(/blank node/);
+    expect(await exportTriples(h, 'q')).toEqual(before);
+  });
+
+  // The quota of triples is the embedded store's (docs/configuration.md).
+  it.runIf((process.env.BKG_GRAPH_STORE ?? 'oxigraph') === 'oxigraph')(
+    'past the site’s quota of triples nothing changes, 413 QUOTA_EXCEEDED (only on the embedded store)',
+    async () => {
+      const small = await createHarness({ sites: { s: MODEL }, env: { BKG_SITE_QUOTA_TRIPLES: '9' } });
+      try {
+        const res = await small.fetch('/api/v1/sites/s/graph', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/sparql-update' },
+          body: `INSERT DATA { <${EX}a> <${LABEL}> "one" . <${EX}b> <${LABEL}> "two" }`,
+        });
+        expect(res.status).toBe(413);
+        expect((await res.json()).code).toBe('QUOTA_EXCEEDED');
+        expect(await exportTriples(small, 's')).toHaveLength(8);
+      } finally {
+        await small.close();
+      }
+    },
+  );
+});
+
 describe('versions and If-Match', () => {
   it('two writers on the same version: one wins, the other gets 412 and changes nothing', async () => {
     expect((await put('races', MODEL)).status).toBe(200);
@@ -333,5 +370,32 @@ describe('history: versions, diff, export of a version, rollback', () => {
     expect(await exportTriples(h, 'hist')).toEqual(before);
     // The diff of the rollback's version against the good one is empty.
     expect(await (await get(`/graph/diff?from=${good}&to=${good + 2}`)).json()).toMatchObject({ added: 0, removed: 0 });
+  });
+});
+
+describe('retention', () => {
+  it('keeps the changes of the newest versions only; older ones keep their record, and nothing reaches across them', async () => {
+    const kept = await createHarness({ sites: { r: MODEL }, env: { BKG_HISTORY_KEEP_VERSIONS: '2' } });
+    try {
+      const change = (n: number) =>
+        kept.fetch('/api/v1/sites/r/graph', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/sparql-update' },
+          body: `INSERT DATA { <${EX}n${n}> <${LABEL}> "${n}" }`,
+        });
+      for (let n = 1; n <= 4; n++) expect((await change(n)).status).toBe(200);
+      // Pruning runs after each write, in the background: the next read sees it settled.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { latest, items } = await (await kept.fetch('/api/v1/sites/r/graph/versions')).json();
+      expect(items.map((v: { kept: boolean }) => v.kept)).toEqual(items.map((_: unknown, i: number) => i < 2));
+      expect((await kept.fetch(`/api/v1/sites/r/graph/diff?from=${latest - 2}&to=${latest}`)).status).toBe(200);
+      const across = await kept.fetch(`/api/v1/sites/r/graph/diff?from=${latest - 3}&to=${latest}`);
+      expect(across.status).toBe(409);
+      expect((await across.json()).detail).toMatch(/not kept/);
+      const rollback = await kept.fetch('/api/v1/sites/r/graph/rollback', jsonBody('POST', { to: latest - 3 }));
+      expect(rollback.status).toBe(409);
+    } finally {
+      await kept.close();
+    }
   });
 });
