@@ -17,6 +17,8 @@ export interface RequestOptions {
   /** Streamed as the body (never buffered). */
   readonly body?: StreamBody;
   readonly accept?: string;
+  /** The version a change is based on, sent as If-Match (`"v12"`). */
+  readonly ifMatch?: number;
 }
 
 /** How long to wait for the TCP (and TLS) connection before calling the service unreachable. */
@@ -92,6 +94,7 @@ export class ApiClient {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const headers: Record<string, string> = { 'user-agent': 'bkg-cli' };
     if (options.accept) headers.accept = options.accept;
+    if (options.ifMatch !== undefined) headers['if-match'] = `"v${options.ifMatch}"`;
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let payload: Buffer | undefined;
     if (options.json !== undefined) {

@@ -182,7 +182,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
       stdout.write(commandHelp(command));
       return 0;
     }
-    const missing = command.args.slice(parsed.positionals.length);
+    // An argument named `name?` may be left out.
+    const missing = command.args.slice(parsed.positionals.length).filter((a) => !a.endsWith('?'));
     if (missing.length > 0)
       throw new UsageError(`Missing ${missing.map((a) => `<${a}>`).join(' ')}.`, command.path.join(' '));
     const extra = parsed.positionals.slice(command.args.length);

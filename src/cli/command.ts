@@ -34,7 +34,7 @@ export interface Command {
   /** The words that name it: ['sites', 'create']. */
   readonly path: readonly string[];
   readonly summary: string;
-  /** Positional argument names, all required: ['siteId', 'file']. */
+  /** Positional argument names, required but for one ending in `?`, which may be left out (the last): ['siteId', 'file']. */
   readonly args: readonly string[];
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** Extra help text: details and examples. */
@@ -63,7 +63,7 @@ export const usageLine = (command: Command): string =>
   [
     'bkg',
     ...command.path,
-    ...command.args.map((a) => `<${a}>`),
+    ...command.args.map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)),
     Object.keys(command.options).length > 0 ? '[options]' : '',
   ]
     .filter(Boolean)

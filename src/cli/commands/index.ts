@@ -3,7 +3,11 @@ import { alignAccept } from './align-accept.ts';
 import { alignCoverage } from './align-coverage.ts';
 import { alignProposals } from './align-proposals.ts';
 import { alignReject } from './align-reject.ts';
+import { diff } from './diff.ts';
 import { exportGraph } from './export.ts';
+import { history } from './history.ts';
+import { patch } from './patch.ts';
+import { rollback } from './rollback.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
@@ -24,6 +28,10 @@ export const COMMANDS: readonly Command[] = [
   sitesDelete,
   load,
   exportGraph,
+  patch,
+  history,
+  diff,
+  rollback,
   validate,
   alignProposals,
   alignAccept,

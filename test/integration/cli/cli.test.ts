@@ -1,7 +1,7 @@
 // The `bkg` CLI against a running service: each command is run as a child process
 // (`node --import tsx src/cli/main.ts …`) with BKG_URL and BKG_TOKEN pointing at the harness.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/cli.ts';
 import { UploadProgress } from '../../../src/cli/progress.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
+import { jsonBody } from '../../support/api-client.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const fixture = join(root, 'fixtures/small/equipment.ttl');
@@ -229,6 +230,64 @@ describe('sites, load and export', () => {
     const run = await cliInProcess(['load', 'plant', join(dir, 'missing.ttl')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^Error: No such file: ".*missing\.ttl"\.\n$/);
+  });
+});
+
+describe('patch, history, diff, rollback', () => {
+  const EX = 'https://example.org/cl#';
+  beforeAll(async () => {
+    await h.fetch('/api/v1/sites/', jsonBody('POST', { id: 'cl', name: 'cl' }));
+    const loaded = await h.fetch('/api/v1/sites/cl/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: `<${EX}vav1> a <https://brickschema.org/schema/Brick#VAV> ; <http://www.w3.org/2000/01/rdf-schema#label> "VAV 1" .`,
+    });
+    expect(loaded.status).toBe(200);
+  });
+
+  it('patches with a SPARQL Update file, lists the history, shows the diff, rolls back', async () => {
+    const update = join(dir, 'rename.ru');
+    await writeFile(
+      update,
+      `PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+       DELETE { ?v rdfs:label "VAV 1" } INSERT { ?v rdfs:label "VAV 1 (north)" } WHERE { ?v rdfs:label "VAV 1" }`,
+    );
+    const patched = await cliInProcess(['patch', 'cl', update, '-m', 'renamed after commissioning']);
+    expect(patched.stderr).toBe('');
+    expect(patched.stdout).toBe('Version 2: +1 −1 triples (1 entities); the graph holds 2.\n');
+
+    const listed = await cliInProcess(['history', 'cl']);
+    expect(listed.code).toBe(0);
+    const rows = listed.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^version\s+at\s+by\s+via/);
+    expect(rows[1]).toMatch(/^2\s.*key .*patch\s+1\s+1\s+2\s+renamed after commissioning$/);
+    expect(rows[2]).toMatch(/^1\s.*put\s+2\s+0\s+2/);
+
+    const summary = await cliInProcess(['diff', 'cl', '1']);
+    expect(summary.stdout).toBe(`From version 1 to 2: +1 −1 triples.\n~ label of ${EX}vav1: VAV 1 → VAV 1 (north)\n`);
+    const rdfPatch = await cliInProcess(['diff', 'cl', '2', '1', '--format', 'patch']);
+    expect(rdfPatch.stdout).toBe(
+      `TX .\nD <${EX}vav1> <http://www.w3.org/2000/01/rdf-schema#label> "VAV 1 (north)" .\nA <${EX}vav1> <http://www.w3.org/2000/01/rdf-schema#label> "VAV 1" .\nTC .\n`,
+    );
+    // The patch back, applied with bkg patch, is the rollback by hand; --if-match guards it.
+    const back = join(dir, 'back.rdfp');
+    await writeFile(back, rdfPatch.stdout);
+    const stale = await cliInProcess(['patch', 'cl', back, '--if-match', '1']);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('HTTP 412');
+
+    const rolled = await cliInProcess(['rollback', 'cl', '1']);
+    expect(rolled.stdout).toBe('Version 3 is version 1 again: +1 −1 triples; the graph holds 2.\n');
+    const graph = await (
+      await h.fetch('/api/v1/sites/cl/graph', { headers: { accept: 'application/n-triples' } })
+    ).text();
+    expect(graph).toContain('"VAV 1" .');
+  });
+
+  it('a change file of no known kind is a usage error before any request', async () => {
+    const run = await cliInProcess(['patch', 'cl', join(dir, 'change.txt')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--format must be sparql or patch');
   });
 });
 
