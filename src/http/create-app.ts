@@ -127,6 +127,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
       graphql: yoga,
       schemaText: typeDefs,
       sparqlLimits: config.sparqlEndpoint,
+      history: services.history,
     }),
   );
 

@@ -5,6 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerDataTools } from './data-tools.ts';
+import { registerHistoryTools } from './history-tools.ts';
 import type { Caller } from './graphql-call.ts';
 import type { McpSources } from './mcp-sources.ts';
 import { registerQueryTools, SCHEMA_URI } from './query-tools.ts';
@@ -17,13 +18,15 @@ Start with list_sites, then describe_site to see what a site holds (classes, rel
 find_entities searches by class, name and location and pages; graphql answers anything the schema can say
 (equipment that feeds others: feeds/fedBy/upstream/downstream; points: timeseriesId, unit, currentValue);
 timeseries reads the history of points by their timeseriesId; sparql asks the graph directly; list_files
-finds documents and models. Every list pages: answers say how many there are and the next offset.`;
+finds documents and models; site_history tells what changed in a site's graph, when and by whom. Every
+list pages: answers say how many there are and the next offset.`;
 
 export function createMcpServer(sources: McpSources, caller: Caller, version: string): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version }, { instructions: INSTRUCTIONS });
   registerSiteTools(server, sources, caller);
   registerQueryTools(server, sources, caller);
   registerDataTools(server, sources, caller);
+  registerHistoryTools(server, sources, caller);
   server.registerResource(
     'graphql-schema',
     SCHEMA_URI,

@@ -1,4 +1,5 @@
 import type { SiteFiles } from '../files/site-files.ts';
+import type { GraphHistory } from '../history/graph-history.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { ReadingStore } from '../readings/reading-store.ts';
 import type { SparqlLimits } from '../sparql-endpoint/answer-query.ts';
@@ -18,6 +19,8 @@ export interface McpSources {
   /** The GraphQL schema's SDL, offered as a resource. */
   readonly schemaText: string;
   readonly sparqlLimits: SparqlLimits;
+  /** The versions of each site's graph. */
+  readonly history: GraphHistory;
 }
 
 /** The site a tool asks, as REST reads it for the caller: 401 without credentials, 404 for a site it may not read. */

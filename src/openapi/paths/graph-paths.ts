@@ -20,13 +20,10 @@ import { json, text, errors, siteParams, rdfBody, TAGS, type PathRegistrar } fro
 
 /** If-Match: the version a change is based on. */
 const ifMatch = z.object({
-  'if-match': z
-    .string()
-    .optional()
-    .meta({
-      description:
-        'The ETag a read of the graph answered ("v12"): the change is refused (412) if the graph is at another version.',
-    }),
+  'if-match': z.string().optional().meta({
+    description:
+      'The ETag a read of the graph answered ("v12"): the change is refused (412) if the graph is at another version.',
+  }),
 });
 
 /** The Graph paths. */

@@ -15,7 +15,16 @@ import { hs256Token, JWT_SECRET } from '../../support/user-tokens.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const DEMO_FIXTURE = resolve(root, 'fixtures/demo.ttl');
-const TOOLS = ['describe_site', 'find_entities', 'graphql', 'list_files', 'list_sites', 'sparql', 'timeseries'];
+const TOOLS = [
+  'describe_site',
+  'find_entities',
+  'graphql',
+  'list_files',
+  'list_sites',
+  'site_history',
+  'sparql',
+  'timeseries',
+];
 
 let h: Harness;
 beforeAll(async () => {
@@ -93,7 +102,7 @@ describe.each([
     await client?.close();
   });
 
-  it('lists the seven read-only tools, each with a description and an input schema, and the schema resource', async () => {
+  it('lists the eight read-only tools, each with a description and an input schema, and the schema resource', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     for (const tool of tools) {
@@ -104,6 +113,31 @@ describe.each([
     const { resources } = await client.listResources();
     const schema = await client.readResource({ uri: resources[0]!.uri });
     expect((schema.contents[0] as { text: string }).text).toContain('type Query');
+  });
+
+  it('site_history: what changed in a site, when and by whom, and what one version changed', async () => {
+    const label = `added over PATCH ${Math.random()}`;
+    const changed = await h.fetch('/api/v1/sites/big/graph?message=relabelled', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/sparql-update' },
+      body: `INSERT DATA { <urn:bkg:test:mcp> <http://www.w3.org/2000/01/rdf-schema#label> "${label}" }`,
+    });
+    expect(changed.status).toBe(200);
+    const { version } = await changed.json();
+    const answer = await call(client, 'site_history', { siteId: 'big', limit: 1, version });
+    expect(answer.latest).toBeGreaterThanOrEqual(version);
+    expect(answer.versions).toHaveLength(1);
+    expect(answer.changed).toMatchObject({
+      version,
+      summary: { labelsChanged: [{ entity: 'urn:bkg:test:mcp', from: null, to: label }] },
+    });
+    const own = await call(client, 'site_history', { siteId: 'big', limit: 100 });
+    expect(own.versions.find((v: { version: number }) => v.version === version)).toMatchObject({
+      via: 'patch',
+      message: 'relabelled',
+      added: 1,
+      by: { kind: 'key' },
+    });
   });
 
   it('list_sites: the sites the key reads, with name and timezone', async () => {
@@ -363,6 +397,7 @@ describe('refusals, as the REST API refuses', () => {
         ['sparql', { query: 'ASK {}' }],
         ['timeseries', { timeseriesIds: ['a'] }],
         ['list_files', {}],
+        ['site_history', {}],
       ] as const) {
         expect(await refusal(client, tool, { siteId: 'other', ...args }), tool).toMatchObject({
           status: rest.status,
