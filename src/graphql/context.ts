@@ -1,4 +1,5 @@
 import type { Client } from '../auth/client.ts';
+import type { GraphHistory } from '../history/graph-history.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { RequestWork } from '../limits/request-work.ts';
 import type { CurrentValuesBatch } from '../readings/current-values-batch.ts';
@@ -18,4 +19,8 @@ export interface GraphQLContext {
   readonly client: Client;
   /** The request's deadline, budget and client's signal, handed to every store query it runs. */
   readonly work: RequestWork | undefined;
+  /** Where the version of each site's graph is read. */
+  readonly history: Pick<GraphHistory, 'version'>;
+  /** The version of each site the request read, as the graph was when its first field began: the answer's `extensions.versions`. */
+  readonly versions: Map<string, number>;
 }

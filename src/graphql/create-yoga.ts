@@ -17,6 +17,7 @@ import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { useMetrics } from './use-metrics.ts';
 import { useSubscriptionCap } from './use-subscription-cap.ts';
 import { useDirectExecution } from './direct-execution.ts';
+import { useSiteVersions } from './use-site-versions.ts';
 import { useStreamedJson } from './use-streamed-json.ts';
 
 /** The schema's SDL, as published. */
@@ -25,7 +26,10 @@ export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url
 /** The GraphQL endpoint: schema, resolvers, limits and error mapping; the caller comes from express. */
 export function createGraphQL(
   config: Config,
-  services: Omit<GraphQLContext, 'client' | 'readings' | 'work'> & { readings: CurrentValues; metrics: Metrics },
+  services: Omit<GraphQLContext, 'client' | 'readings' | 'work' | 'versions'> & {
+    readings: CurrentValues;
+    metrics: Metrics;
+  },
   logger: Logger,
 ) {
   const resolvers = createResolvers(buildSchema(typeDefs));
@@ -38,6 +42,8 @@ export function createGraphQL(
       live: services.live,
       client: req.client,
       work: req.work,
+      history: services.history,
+      versions: new Map(),
     }),
     graphqlEndpoint: '/graphql',
     graphiql: graphiqlOptions,
@@ -53,6 +59,7 @@ export function createGraphQL(
       useMetrics(services.metrics),
       useSubscriptionCap(config.subscriptionCaps),
       useDirectExecution(),
+      useSiteVersions(),
       useStreamedJson(),
     ],
     logging: false,

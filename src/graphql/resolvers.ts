@@ -42,6 +42,7 @@ export async function runRootField(
   try {
     const siteId = args.siteId as string;
     await requireSite(context.sites, context.client, siteId);
+    if (!context.versions.has(siteId)) context.versions.set(siteId, await context.history.version(siteId));
     // Class arguments, kinds and types as this site reads them (its older Brick names, its own classes).
     const ontology = await context.query.siteOntology(siteId);
     const plan = buildPlan(query, siteId, args, field, ontology, count);

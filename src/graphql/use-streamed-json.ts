@@ -29,7 +29,7 @@ function acceptedJsonType(request: Request): string | undefined {
 }
 
 /**
- * A large answer without errors is written as a stream, serialized in slices of the main thread
+ * A large answer without errors (its extensions, the versions it read, written too) is written as a stream, serialized in slices of the main thread
  * (`src/limits/json-in-slices.ts`), instead of yoga's one `JSON.stringify`; the text is the same.
  * Answers with errors, small answers and other media types (event streams) are yoga's.
  */
@@ -38,7 +38,7 @@ export function useStreamedJson(): Plugin {
     onResultProcess({ request, result, resultProcessor, setResultProcessor }) {
       if (resultProcessor !== processRegularResult || isAsyncIterable(result) || Array.isArray(result)) return;
       const answer = result as ExecutionResult;
-      if (answer.errors?.length || answer.extensions || isSmall(answer)) return;
+      if (answer.errors?.length || isSmall(answer)) return;
       const mediaType = acceptedJsonType(request);
       if (!mediaType) return;
       setResultProcessor(

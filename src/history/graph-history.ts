@@ -181,7 +181,8 @@ export class GraphHistory {
     request: ChangeRequest,
     write: () => Promise<WriteOutcome<T>>,
   ): Promise<{ version: GraphVersion; result: T }> {
-    const parent = await this.version(request.site);
+    // From the records, not the memory: another replica may have written since.
+    const parent = await this.versions.latest(request.site);
     if (request.ifMatch !== undefined && request.ifMatch !== parent)
       throw new AppError(
         'PRECONDITION_FAILED',

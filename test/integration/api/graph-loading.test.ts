@@ -126,7 +126,10 @@ describe('N-Quads: only the default graph is taken', () => {
       expect(await h.services.store.countTriples('urn:bkg:ontology')).toBe(ontology);
       expect(await whereStraysAre()).toEqual([]);
       const graphql = await h.graphql('{ building(siteId: "beta") { name } }');
-      expect(graphql).toEqual({ data: { building: [{ name: 'Beta Building' }] } });
+      expect(graphql).toEqual({
+        data: { building: [{ name: 'Beta Building' }] },
+        extensions: { versions: { beta: 0 } },
+      });
     },
   );
 });

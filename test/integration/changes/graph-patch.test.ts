@@ -276,6 +276,19 @@ describe('versions and If-Match', () => {
     expect((await exportTriples(h, 'races')).filter((t) => t.startsWith(`<${EX}a>`))).toEqual(labels);
   });
 
+  it('a GraphQL answer names the version of each site it read, as the ETag of an export does', async () => {
+    const ask = () => h.graphql('{ p: equipmentCount(siteId: "p") q: equipmentCount(siteId: "q") }');
+    const before = (await ask()).extensions as { versions: Record<string, number> };
+    const tag = (site: string) =>
+      fetchAs(h, writer.key)(`/api/v1/sites/${site}/graph`, { headers: { accept: 'application/n-triples' } }).then(
+        (r) => r.headers.get('etag'),
+      );
+    expect(await tag('p')).toBe(`"v${before.versions.p}"`);
+    expect(await tag('q')).toBe(`"v${before.versions.q}"`);
+    expect((await update('p', `INSERT DATA { <${EX}x> <${LABEL}> "x" }`)).status).toBe(200);
+    expect((await ask()).extensions).toEqual({ versions: { p: before.versions.p! + 1, q: before.versions.q } });
+  });
+
   it('an empty PUT is refused; DELETE …/graph empties the graph', async () => {
     expect((await put('races', '')).status).toBe(400);
     expect((await exportTriples(h, 'races')).length).toBeGreaterThan(0);
