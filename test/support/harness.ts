@@ -17,6 +17,8 @@ import { serialize } from '../../src/rdf/sparql-serializer.ts';
 
 export interface GraphQLResult {
   data?: any;
+  /** The versions of the sites the answer read (`extensions.versions`), and whatever else a plugin adds. */
+  extensions?: { versions?: Record<string, number>; [k: string]: unknown };
   errors?: Array<{ message: string; path?: (string | number)[]; extensions?: { code?: string; [k: string]: unknown } }>;
 }
 
