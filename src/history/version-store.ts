@@ -1,5 +1,7 @@
 import type { Database } from '../db/database.ts';
+import { isUniqueViolation } from '../db/sql-errors.ts';
 import { isoTimestamp } from '../db/sql-values.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /** Who made a version: an API key (its id and name) or a user (the token's subject); never a secret. */
 export interface VersionAuthor {
@@ -93,27 +95,37 @@ export class VersionStore {
    * the site's write turn for); answers it.
    */
   async add(site: string, parent: number, version: NewVersion): Promise<GraphVersion> {
-    const [row] = await this.db.query<VersionRow>(
-      `INSERT INTO graph_versions (site, version, parent, by_kind, by_id, by_name, via, message, triples, added, removed, entities, patch)
+    const rows = await this.db
+      .query<VersionRow>(
+        `INSERT INTO graph_versions (site, version, parent, by_kind, by_id, by_name, via, message, triples, added, removed, entities, patch)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        RETURNING ${COLUMNS}`,
-      [
-        site,
-        parent + 1,
-        parent === 0 ? null : parent,
-        version.by.kind,
-        version.by.id,
-        version.by.name ?? null,
-        version.via,
-        version.message,
-        version.triples,
-        version.added,
-        version.removed,
-        version.entities,
-        version.patch,
-      ],
-    );
-    return toVersion(row!);
+        [
+          site,
+          parent + 1,
+          parent === 0 ? null : parent,
+          version.by.kind,
+          version.by.id,
+          version.by.name ?? null,
+          version.via,
+          version.message,
+          version.triples,
+          version.added,
+          version.removed,
+          version.entities,
+          version.patch,
+        ],
+      )
+      .catch((error: unknown) => {
+        // Another replica recorded this version number first (writes take turns within one process only).
+        if (isUniqueViolation(error))
+          throw new AppError(
+            'CONFLICT',
+            `Another replica changed the site's graph at the same moment, as version ${parent + 1}; this change was made too but not recorded as a version. Read the graph and its history again.`,
+          );
+        throw error;
+      });
+    return toVersion(rows[0]!);
   }
 
   /** The site's versions, newest first, from `before` (exclusive) when given. */
