@@ -84,7 +84,7 @@ export class Gateway {
     private readonly yoga: ReturnType<typeof createGraphQL>,
     private readonly server: Server,
     readonly url: string,
-    private readonly dataDir: string,
+    readonly dataDir: string,
     readonly load: LoadMeasure,
   ) {
     services.store.onQuery(({ query }) => this.sent.push(query));

@@ -5,6 +5,7 @@
 import { formatCount, groupDigits } from '../lib/counts.ts';
 import type { LoadMeasure } from './gateway.ts';
 import { machineLine, type Machine } from './machine.ts';
+import type { ChangeMeasures } from './changes.ts';
 import type { LargeAnswers } from './large-answers.ts';
 import type { QueryResult } from './measure-query.ts';
 import type { SizeResult, StoreRun } from './run-size.ts';
@@ -224,6 +225,7 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   }
 
   if (result.large) lines.push(...largeAnswerLines(result.large), '');
+  if (result.changes) lines.push(...changeLines(result.changes), '');
 
   if (result.throughput.length > 0) {
     const t0 = result.throughput[0]!;
@@ -399,8 +401,41 @@ export function renderSummary(
       }
     }
   }
+  const withChanges = sizes.filter((s) => s.result.changes);
+  if (withChanges.length > 0) {
+    lines.push('', 'The living graph (details per size: "Changes and history"):', '');
+    lines.push(
+      '| size | one-triple PATCH p50 ms | p95 ms | history of 1,000 one-triple changes | journal of them | history of full reloads |',
+      '|---|---:|---:|---:|---:|---|',
+    );
+    for (const { result } of withChanges) {
+      const c = result.changes!;
+      lines.push(
+        `| ${result.size} | ${ms(c.patch.p50)} | ${ms(c.patch.p95)} | ${kib(c.thousandChanges.historyBytes)} | ${kib(c.thousandChanges.journalBytes)} | ${c.reloads ? `${kib(c.reloads.historyBytes)} for ${c.reloads.count} (${c.reloads.kept} kept their change)` : 'not measured'} |`,
+      );
+    }
+  }
   lines.push('', ...targetLines(sizes), '');
   return `${lines.join('\n')}\n`;
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** A one-triple PATCH's latency, and what history keeps (docs/changing-a-graph.md). */
+function changeLines(changes: ChangeMeasures): string[] {
+  const lines = [
+    '## Changes and history',
+    '',
+    `A one-triple PATCH over HTTP (INSERT DATA, then DELETE DATA of the same triple, ${changes.patch.runs} requests; each a version of the graph): p50 ${ms(changes.patch.p50)} ms, p95 ${ms(changes.patch.p95)} ms.`,
+    '',
+    `1,000 one-triple changes (${changes.thousandChanges.seconds.toFixed(1)} s): their versions keep ${kib(changes.thousandChanges.historyBytes)} of changes in the record database, and the embedded store's journal ${kib(changes.thousandChanges.journalBytes)} of patches.`,
+  ];
+  if (changes.reloads)
+    lines.push(
+      '',
+      `${changes.reloads.count} full reloads of the same model over HTTP (${changes.reloads.seconds.toFixed(1)} s): their versions keep ${kib(changes.reloads.historyBytes)} (${changes.reloads.kept} of ${changes.reloads.count} kept their change: a reload that changes nothing keeps an empty one).`,
+    );
+  return lines;
 }
 
 function targetLines(sizes: ReadonlyArray<{ result: SizeResult; rawLoad: LoadMeasure | undefined }>): string[] {

@@ -7,6 +7,7 @@
  *   node --import tsx scripts/bench/run-size.ts --file bench/data/portfolio-100k.ttl --size 100k --out /tmp/r.json
  */
 // First, as in src/main.ts: the service as it runs in production.
+import { measureChanges, type ChangeMeasures } from './changes.ts';
 import '../../src/startup/production-default.ts';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -54,6 +55,8 @@ export interface SizeResult {
   readonly throughput: readonly ThroughputResult[];
   /** Large answers on the embedded store (issue #17): timings against their floors, the cost curve, liveness. */
   readonly large?: LargeAnswers;
+  /** The living graph: a one-triple PATCH, and what history keeps (docs/changing-a-graph.md). */
+  readonly changes?: ChangeMeasures;
   readonly others: readonly StoreRun[];
   readonly loadAverage: { readonly start: number; readonly end: number };
   readonly seconds: number;
@@ -70,6 +73,8 @@ export interface RunOptions {
   /** Rounds per large-answer query, and seconds of the liveness run (0 skips large answers). */
   readonly largeRounds: number;
   readonly livenessSeconds: number;
+  /** Full reloads whose history is measured (default: 10 up to 1M triples, where loads keep their change; 0 past it). */
+  readonly reloads: number | undefined;
 }
 
 /** Runs the suite on one store; `full` adds HTTP, competing shapes and N+1 (the embedded store's run). */
@@ -162,6 +167,7 @@ async function main(argv: string[]): Promise<void> {
       'records-template': { type: 'string' },
       'large-rounds': { type: 'string', default: '5' },
       'liveness-seconds': { type: 'string', default: '20' },
+      reloads: { type: 'string' },
     },
     strict: true,
   });
@@ -178,11 +184,13 @@ async function main(argv: string[]): Promise<void> {
     recordsTemplate: values['records-template'],
     largeRounds: Number(values['large-rounds']),
     livenessSeconds: Number(values['liveness-seconds']),
+    reloads: values.reloads === undefined ? undefined : Number(values.reloads),
   };
   const started = performance.now();
   const loadStart = loadavg()[0]!;
   const throughput: ThroughputResult[] = [];
   let large: LargeAnswers | undefined;
+  let changes: ChangeMeasures | undefined;
   const embedded = await runStore(EMBEDDED, values.file, options, true, log, async (gateway, variables, queries) => {
     if (options.largeRounds > 0 && (!options.only || options.only.has('large'))) {
       const queries = await measureLargeAnswers(gateway, options.largeRounds, log);
@@ -194,7 +202,13 @@ async function main(argv: string[]): Promise<void> {
       );
       large = { queries, curve, liveness };
     }
-    if (options.httpSeconds <= 0) return;
+    // Last: the changes add to the graph the queries above read.
+    const measureTheChanges = async () => {
+      if (options.only && !options.only.has('changes')) return;
+      const reloads = options.reloads ?? (gateway.load.triples <= 1_000_000 ? 10 : 0);
+      changes = await measureChanges(gateway, { rounds: 30, reloads, file: values.file! }, log);
+    };
+    if (options.httpSeconds <= 0) return measureTheChanges();
     for (const id of THROUGHPUT_QUERIES) {
       const query = queries.find((q) => q.id === id);
       if (!query) continue;
@@ -208,6 +222,7 @@ async function main(argv: string[]): Promise<void> {
       );
       throughput.push(result);
     }
+    await measureTheChanges();
   });
   const others: StoreRun[] = [];
   const extra = [...(values.comunica ? [COMUNICA] : []), ...(values.virtuoso ? [endpointStore(values.virtuoso)] : [])];
@@ -225,6 +240,7 @@ async function main(argv: string[]): Promise<void> {
     embedded,
     throughput,
     large,
+    changes,
     others,
     loadAverage: { start: loadStart, end: loadavg()[0]! },
     seconds: (performance.now() - started) / 1000,

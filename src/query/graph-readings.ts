@@ -8,6 +8,11 @@
  * A reading past its time is still answered while its renewal is read in the background, so no
  * request waits for a renewal (a profile takes hundreds of milliseconds at 1M triples): what another
  * replica changed is seen within `keptFor` plus one reading.
+ *
+ * Readings of one graph run one at a time: a graph changed again while it is being read (a burst
+ * of small changes) waits for that reading to end, and a reading superseded meanwhile by a newer
+ * one is never read: its callers get the newer one. A thousand changes in a row cost a few
+ * readings, not a thousand at once (which filled the site's queue).
  */
 import type { SparqlRow } from '../rdf/result-row.ts';
 import type { SelectQuery } from '../rdf/sparql-algebra.ts';
@@ -41,6 +46,8 @@ interface Reading<T> {
 
 export class GraphReadings<T> {
   private readonly readings = new Map<string, Reading<T>>();
+  /** The reading of each graph in progress, which the next waits for. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly runner: QueryRunner;
 
   /**
@@ -80,9 +87,39 @@ export class GraphReadings<T> {
     const started = performance.now();
     // Whether the value is read from the store now (not taken from where it was kept across restarts).
     const source = { read: true };
-    const value = current ? this.read(this.runner, graph) : this.keptOrRead(graph, source);
+    const previous = this.inFlight.get(graph);
+    // This reading's own work: the store read, or nothing when superseded (then it ends at once,
+    // so the newer reading, waiting for it, goes on).
+    const self: { reading?: Reading<T> } = {};
+    const readNow = () => (current ? this.read(this.runner, graph) : this.keptOrRead(graph, source));
+    let own: Promise<unknown>;
+    let value: Promise<T>;
+    if (!previous) {
+      // None in progress: it starts at once.
+      value = own = readNow();
+    } else {
+      const waited = previous
+        .catch(() => undefined)
+        .then(async (): Promise<{ read: T } | { newer: Reading<T> }> => {
+          const newest = this.readings.get(graph);
+          if (!current && newest && newest !== self.reading) return { newer: newest };
+          return { read: await readNow() };
+        });
+      own = waited;
+      value = waited.then((done) => {
+        if ('read' in done) return done.read;
+        source.read = false;
+        return done.newer.value;
+      });
+    }
     const reading: Reading<T> = { until: Infinity, renewing: false, value };
+    self.reading = reading;
     if (!current) this.readings.set(graph, reading);
+    this.inFlight.set(graph, own);
+    const settled = () => {
+      if (this.inFlight.get(graph) === own) this.inFlight.delete(graph);
+    };
+    own.then(settled, settled);
     value.then(
       (value) => {
         const now = performance.now();

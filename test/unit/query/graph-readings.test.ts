@@ -5,13 +5,19 @@ import { InstrumentedStore } from '../../../src/store/instrumented-store.ts';
 import { selectQuery } from '../../support/select-query.ts';
 
 /** A store that answers each select with how many it has answered (or fails once when told); replacing a graph tells the readings. */
-function countingStore() {
+function countingStore(readMs = 0) {
   let reads = 0;
   let failNext = false;
+  let running = 0;
+  let mostAtOnce = 0;
   const inner = {
     name: 'fake',
     select: async () => {
       reads++;
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      if (readMs > 0) await new Promise((resolve) => setTimeout(resolve, readMs));
+      running--;
       if (failNext) {
         failNext = false;
         throw new Error('down');
@@ -28,7 +34,7 @@ function countingStore() {
         `${graph}:${(await runner.select(selectQuery('SELECT ?n WHERE {}'), graph))[0]!.n!.value}`,
       keptFor,
     );
-  return { store, readings, reads: () => reads, failNext: () => (failNext = true) };
+  return { store, readings, reads: () => reads, mostAtOnce: () => mostAtOnce, failNext: () => (failNext = true) };
 }
 
 describe('GraphReadings', () => {
@@ -40,6 +46,23 @@ describe('GraphReadings', () => {
     await store.replaceGraph('g', '', 'text/turtle');
     expect(await kept.of('g')).toBe('g:2');
     expect(reads()).toBe(2);
+  });
+
+  it('reads a graph changed again and again while it is read one reading at a time, skipping those superseded', async () => {
+    const { store, readings, reads, mostAtOnce } = countingStore(20);
+    const kept = readings(() => undefined);
+    const asked: Array<Promise<string>> = [];
+    // A burst of changes, each followed by a read (what the site caches do after every change).
+    for (let i = 0; i < 50; i++) {
+      await store.replaceGraph('g', '', 'text/turtle');
+      asked.push(kept.of('g'));
+    }
+    const answers = await Promise.all(asked);
+    // The first reading and the last: those between were superseded before they began, and answer the last.
+    expect(mostAtOnce()).toBe(1);
+    expect(reads()).toBe(2);
+    expect(answers.at(-1)).toBe('g:2');
+    expect(new Set(answers.slice(1))).toEqual(new Set(['g:2']));
   });
 
   it('renews a reading once the time keptFor gives has passed, answering the old one until the new one is read', async () => {
