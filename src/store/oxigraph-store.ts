@@ -532,6 +532,10 @@ export class OxigraphStore implements GraphStore {
       : undefined;
     const told =
       progress && ((bytes: number, triples?: number) => progress(bytes, triples ?? rewrite?.triplesAt(bytes)));
+    // A patch is answered as soon as the writer (thread 0) has applied it: another thread applies it
+    // before its next query (`done`), so no read misses it, and one busy with a long query (a site
+    // profile at 5M triples) does not hold up the answer. The next write still waits for every thread.
+    const lead = new Outcome();
     const run = this.writes.then(async () => {
       const write: WriteInProgress = {
         request,
@@ -550,6 +554,7 @@ export class OxigraphStore implements GraphStore {
         const slot = this.state[i] === 'up' ? this.queue.take(i) : undefined;
         if (slot) void this.apply(write, slot);
       }
+      lead.resolve(write.outcomes[0]!.promise);
       const others = write.outcomes
         .slice(1)
         .map((o, i) => (i + 1 === leading ? undefined : o.promise.catch(() => undefined)));
@@ -583,7 +588,9 @@ export class OxigraphStore implements GraphStore {
       return { triples } as T;
     });
     this.writes = run.catch(() => undefined);
-    return run;
+    if (request.op !== 'patch') return run;
+    run.catch((error: unknown) => lead.reject(error as Error));
+    return lead.promise as Promise<T>;
   }
 
   /** Applies a write on the slot's thread, then frees the thread (or replaces it, when it trapped). */
