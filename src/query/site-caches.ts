@@ -43,6 +43,13 @@ const TTL_MS = 5_000;
 const READS_PER_TTL = 10;
 /** How long a query waits for a profile being read before it is planned without one. */
 const PROFILE_WAIT_MS = 3000;
+/**
+ * How long a graph must go unchanged before its profile is read ahead of the next request: a burst
+ * of small changes (a script patching a model) read it once after, not after each (at 1M triples
+ * each reading held the store's threads for a second, and every patch waited behind one). A
+ * request that needs the profile meanwhile reads it at once, as ever.
+ */
+const READ_AHEAD_AFTER_MS = 500;
 
 export interface SiteCachesOptions {
   /** Whether this process sees every change of the store's graphs (no other replica writes them). */
@@ -58,6 +65,7 @@ export class SiteCaches implements SiteKnowledge {
   private readonly profileReadings: GraphReadings<SiteProfile>;
   private readonly idReadings: GraphReadings<SiteIds>;
   private readonly classReadings: GraphReadings<SiteClassStatements>;
+  private readonly aheadTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
     graphs: WatchedGraphs,
@@ -86,8 +94,20 @@ export class SiteCaches implements SiteKnowledge {
     graphs.onChange(({ graph, done }) => {
       // A profile's kind fallback reads the ontology graph's kinds.
       if (graph === ONTOLOGY_GRAPH) this.profileReadings.clear();
-      else if (done) void this.profile(graph, 0);
+      else if (done) this.readAhead(graph);
     });
+  }
+
+  /** Reads the graph's profile once it has gone READ_AHEAD_AFTER_MS without a change. */
+  private readAhead(graph: string): void {
+    clearTimeout(this.aheadTimers.get(graph));
+    this.aheadTimers.set(
+      graph,
+      setTimeout(() => {
+        this.aheadTimers.delete(graph);
+        void this.profile(graph, 0);
+      }, READ_AHEAD_AFTER_MS).unref(),
+    );
   }
 
   async ontology(graph: string): Promise<Ontology> {

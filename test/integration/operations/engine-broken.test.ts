@@ -31,6 +31,7 @@ describe.skipIf(!embedded)('/healthz when a triplestore thread cannot be rebuilt
     expect((await fetchAs(h, null)('/healthz')).status).toBe(200);
     // The journal the thread is rebuilt from is gone: every rebuild attempt fails. (Readings of
     // the loaded site are still being written beside the journal: let them land first.)
+    await h.services.query.knowledge.profile(siteGraph('alpha'));
     await h.services.store.readings?.settled();
     await rm(join(dataDir, 'graphs'), { recursive: true, force: true });
     await writeFile(join(dataDir, 'graphs'), 'not a directory');
