@@ -80,7 +80,7 @@ describe('SPARQL 1.1 Update', () => {
       'p',
       `PREFIX ex: <${EX}> PREFIX brick: <${BRICK}> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
        DELETE { ?v rdfs:label ?old } INSERT { ?v rdfs:label ?new }
-       WHERE { ex:ahu brick:feeds ?v . ?v a/rdfs:subClassOf* brick:Terminal_Unit ; rdfs:label ?old .
+       WHERE { ex:ahu brick:feeds ?v . ?v a ?class ; rdfs:label ?old . ?class rdfs:subClassOf brick:Terminal_Unit .
                BIND(CONCAT("fed: ", ?old) AS ?new) }`,
     );
     expect(res.status).toBe(200);

@@ -284,6 +284,10 @@ describe('patch, history, diff, rollback', () => {
     expect(graph).toContain('"VAV 1" .');
   });
 
+  afterAll(async () => {
+    await h.fetch('/api/v1/sites/cl/', { method: 'DELETE' });
+  });
+
   it('a change file of no known kind is a usage error before any request', async () => {
     const run = await cliInProcess(['patch', 'cl', join(dir, 'change.txt')]);
     expect(run.code).toBe(1);

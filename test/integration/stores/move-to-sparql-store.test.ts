@@ -104,7 +104,11 @@ describeNeeding(['BKG_TEST_SPARQL_URL'], 'moving a site from the embedded store 
     for (const [name, query] of QUESTIONS) {
       const [mine, theirs] = await Promise.all([embedded.graphql(query), external.graphql(query)]);
       expect(mine.errors, name).toBeUndefined();
-      expect(theirs, `${name}; the service on the SPARQL store logged:\n${logged.join('')}`).toEqual(mine);
+      // The same answers; the versions they name differ (the moved graph's history starts with its load).
+      expect(
+        { data: theirs.data, errors: theirs.errors },
+        `${name}; the service on the SPARQL store logged:\n${logged.join('')}`,
+      ).toEqual({ data: mine.data, errors: mine.errors });
     }
     const counts = (await embedded.graphql(QUESTIONS[0]![1])).data;
     expect(counts.pointCount).toBeGreaterThan(1_000);
