@@ -92,7 +92,11 @@ const passed = (report.numPassedTests ?? 0) + checks.filter((check) => check.ok)
 const brokenFiles = files.filter(
   (result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed'),
 ).length;
-const failed = (report.numFailedTests ?? 0) + brokenFiles + unduly.length + checks.filter((check) => !check.ok).length;
+// Vitest says the run failed while every test passed: errors outside the tests (unhandled rejections).
+const outside = report.success === false && (report.numFailedTests ?? 0) + brokenFiles === 0 ? 1 : 0;
+if (outside) console.log('FAILED: vitest reported errors outside the tests (unhandled errors: see its output above)');
+const failed =
+  (report.numFailedTests ?? 0) + brokenFiles + outside + unduly.length + checks.filter((check) => !check.ok).length;
 const skipped = skippedTests.length - unduly.length;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

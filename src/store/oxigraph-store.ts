@@ -536,6 +536,8 @@ export class OxigraphStore implements GraphStore {
     // before its next query (`done`), so no read misses it, and one busy with a long query (a site
     // profile at 5M triples) does not hold up the answer. The next write still waits for every thread.
     const lead = new Outcome();
+    // Only a patch's caller waits on it: a load's failure is told through `run`, not left unhandled here.
+    lead.promise.catch(() => undefined);
     const run = this.writes.then(async () => {
       const write: WriteInProgress = {
         request,
