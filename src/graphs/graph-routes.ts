@@ -14,7 +14,8 @@ import { PrefixDeclarations } from '../rdf/prefix-declarations.ts';
 import { ONTOLOGY_GRAPH, siteGraph } from '../rdf/vocabulary.ts';
 import { parseRdfPatch, RdfPatchError, type GraphPatch } from '../rdf/rdf-patch.ts';
 import { confineUpdate } from '../sparql-endpoint/confine-update.ts';
-import { authorOf, ifMatchVersion, versionTag, type GraphHistory } from '../history/graph-history.ts';
+import { changeRequest, versionTag, type GraphHistory } from '../history/graph-history.ts';
+import { versionNumber } from '../history/version-number.ts';
 import { graphAt } from '../history/graph-at.ts';
 import { touchedEntities } from '../history/patch-summary.ts';
 import { patchSteps, runUpdate, undo } from './run-update.ts';
@@ -101,14 +102,9 @@ export const graphPatchQuery = z.object({
 
 /** The query of `GET /sites/{id}/graph`. */
 export const graphExportQuery = z.object({
-  version: z.coerce
-    .number({ error: 'version is a version number.' })
-    .int({ error: 'version is a version number.' })
-    .min(0, { error: 'version is 0 or more.' })
-    .optional()
-    .meta({
-      description: 'Export this version of the graph, as long as the changes since it are kept; the latest by default.',
-    }),
+  version: versionNumber('version').optional().meta({
+    description: 'Export this version of the graph, as long as the changes since it are kept; the latest by default.',
+  }),
 });
 
 /** The query of `DELETE /sites/{id}/graph`. */
@@ -155,7 +151,7 @@ class GraphHandlers {
       const site = await writableSite(this.sites, req.client, req.params.siteId);
       const query = validateBody(graphLoadQuery, req.query);
       const format = formatOf(req);
-      const ifMatch = ifMatchVersion(req.get('if-match'));
+      const change = changeRequest(req, site.id, replace ? 'put' : 'post', query.message);
       const started = performance.now();
       const length = Number(req.get('content-length'));
       const progress = this.options.loads.start(
@@ -179,13 +175,6 @@ class GraphHandlers {
             `An empty body would empty the site's graph, which PUT does not do by mistake: DELETE /api/v1/sites/${site.id}/graph empties it.`,
           );
         const graph = siteGraph(site.id);
-        const change = {
-          site: site.id,
-          by: authorOf(req.client),
-          via: replace ? 'put' : 'post',
-          message: query.message ?? null,
-          ...(ifMatch !== undefined ? { ifMatch } : {}),
-        } as const;
         const { version, result } = await this.options.history.write(change, async () => {
           let report: ValidationReport | undefined;
           let validating = 0;
@@ -264,18 +253,11 @@ class GraphHandlers {
     const type = mediaType(req);
     if (!(PATCH_TYPES as readonly string[]).includes(type))
       throw unsupportedMediaType(`Content-Type must be one of ${PATCH_TYPES.join(', ')}.`, [...PATCH_TYPES]);
-    const ifMatch = ifMatchVersion(req.get('if-match'));
+    const change = changeRequest(req, site.id, 'patch', query.message);
     const text = await this.receiveText(req);
     const graph = siteGraph(site.id);
     const steps =
       type === 'application/sparql-update' ? confineUpdate(text, [graph, ONTOLOGY_GRAPH]) : patchSteps(readPatch(text));
-    const change = {
-      site: site.id,
-      by: authorOf(req.client),
-      via: 'patch',
-      message: query.message ?? null,
-      ...(ifMatch !== undefined ? { ifMatch } : {}),
-    } as const;
     const { version, result } = await this.options.history.write(change, async () => {
       const outcome = await runUpdate(this.store, graph, steps, req.work);
       // A change not listed (a clear past the size of a change) leaves nothing to validate.
@@ -309,15 +291,8 @@ class GraphHandlers {
     requireCredentials(req.client);
     const site = await writableSite(this.sites, req.client, req.params.siteId);
     const query = validateBody(graphDeleteQuery, req.query);
-    const ifMatch = ifMatchVersion(req.get('if-match'));
+    const change = changeRequest(req, site.id, 'delete', query.message);
     const graph = siteGraph(site.id);
-    const change = {
-      site: site.id,
-      by: authorOf(req.client),
-      via: 'delete',
-      message: query.message ?? null,
-      ...(ifMatch !== undefined ? { ifMatch } : {}),
-    } as const;
     const { version } = await this.options.history.write(change, async () => {
       const outcome = await runUpdate(this.store, graph, [{ kind: 'clear' }], req.work);
       return { ...outcome, result: outcome };

@@ -50,6 +50,26 @@ export function authorOf(client: Client): VersionAuthor {
   return { kind: client.kind === 'user' ? 'user' : 'service', id: client.id };
 }
 
+/**
+ * A change a request asks for: by its client, based on the version its If-Match names (400 for a
+ * header naming none; read before any work, so a bad header costs nothing).
+ */
+export function changeRequest(
+  req: { readonly client: Client; get(name: string): string | undefined },
+  site: string,
+  via: VersionVia,
+  message: string | undefined,
+): ChangeRequest {
+  const ifMatch = ifMatchVersion(req.get('if-match'));
+  return {
+    site,
+    by: authorOf(req.client),
+    via,
+    message: message ?? null,
+    ...(ifMatch !== undefined ? { ifMatch } : {}),
+  };
+}
+
 /** `"v12"`: the ETag of a site's graph at version 12. */
 export const versionTag = (version: number): string => `"v${version}"`;
 
@@ -205,8 +225,9 @@ export class GraphHistory {
       patch: patch ? writeRdfPatch(patch) : null,
     });
     this.latest.set(request.site, version.version);
+    // One statement, in the write's turn: retention holds once the write is answered.
     if (this.options.keepVersions !== undefined || this.options.keepDays !== undefined)
-      void this.versions
+      await this.versions
         .prune(request.site, this.options.keepVersions, this.options.keepDays)
         .catch((error: unknown) =>
           this.logger?.warn({ err: error, site: request.site }, 'could not prune old versions'),

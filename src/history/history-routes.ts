@@ -8,14 +8,9 @@ import { siteGraph } from '../rdf/vocabulary.ts';
 import type { GraphStore } from '../store/graph-store.ts';
 import { readableSite, requireCredentials, writableSite } from '../tenants/site-access.ts';
 import type { SiteStore } from '../tenants/site-store.ts';
-import { authorOf, ifMatchVersion, versionTag, type GraphHistory } from './graph-history.ts';
+import { changeRequest, versionTag, type GraphHistory } from './graph-history.ts';
+import { versionNumber } from './version-number.ts';
 import { summarizePatch } from './patch-summary.ts';
-
-const versionNumber = (name: string) =>
-  z.coerce
-    .number({ error: `${name} is a version number.` })
-    .int({ error: `${name} is a version number.` })
-    .min(0, { error: `${name} is 0 or more.` });
 
 /** The query of `GET …/graph/versions`. */
 export const versionsQuery = z.object({
@@ -101,15 +96,8 @@ class HistoryHandlers {
     requireCredentials(req.client);
     const site = await writableSite(this.sites, req.client, req.params.siteId);
     const body = validateBody(rollbackBody, req.body);
-    const ifMatch = ifMatchVersion(req.get('if-match'));
+    const change = changeRequest(req, site.id, 'rollback', body.message ?? `rollback to version ${body.to}`);
     const graph = siteGraph(site.id);
-    const change = {
-      site: site.id,
-      by: authorOf(req.client),
-      via: 'rollback',
-      message: body.message ?? `rollback to version ${body.to}`,
-      ...(ifMatch !== undefined ? { ifMatch } : {}),
-    } as const;
     const { version } = await this.history.write(change, async () => {
       const undo: GraphPatch = await this.history.change(site.id, await this.history.version(site.id), body.to);
       const made = await this.store.changeGraph(graph, undo);

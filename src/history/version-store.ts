@@ -31,18 +31,8 @@ export interface GraphVersion {
   readonly kept: boolean;
 }
 
-/** A version to record; the store numbers it. */
-export interface NewVersion {
-  readonly by: VersionAuthor;
-  readonly via: VersionVia;
-  readonly message: string | null;
-  readonly triples: number;
-  readonly added: number;
-  readonly removed: number;
-  readonly entities: number;
-  /** The change as RDF Patch; null when it is not kept. */
-  readonly patch: string | null;
-}
+/** A version to record: what the store does not number or stamp itself, and the change as RDF Patch (null when not kept). */
+export type NewVersion = Omit<GraphVersion, 'version' | 'parent' | 'at' | 'kept'> & { readonly patch: string | null };
 
 interface VersionRow extends Record<string, unknown> {
   version: number;

@@ -7,7 +7,6 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 
 const EX = 'https://example.org/patch#';
 const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-const TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const BRICK = 'https://brickschema.org/schema/Brick#';
 const nt = (s: string, label: string) => `<${EX}${s}> <${LABEL}> "${label}" .`;
 
@@ -307,7 +306,6 @@ describe('?strict=1', () => {
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe('MODEL_INVALID');
     expect(await exportTriples(h, 'strict')).toEqual(before);
-    expect(TYPE).toBeTruthy();
   });
 });
 
@@ -388,7 +386,10 @@ describe('history: versions, diff, export of a version, rollback', () => {
 
 describe('retention', () => {
   it('keeps the changes of the newest versions only; older ones keep their record, and nothing reaches across them', async () => {
-    const kept = await createHarness({ sites: { r: MODEL }, env: { BKG_HISTORY_KEEP_VERSIONS: '2' } });
+    const kept = await createHarness({
+      sites: { r: MODEL },
+      env: { BKG_HISTORY_KEEP_VERSIONS: '2', BKG_HISTORY_KEEP_DAYS: '30' },
+    });
     try {
       const change = (n: number) =>
         kept.fetch('/api/v1/sites/r/graph', {
@@ -397,8 +398,6 @@ describe('retention', () => {
           body: `INSERT DATA { <${EX}n${n}> <${LABEL}> "${n}" }`,
         });
       for (let n = 1; n <= 4; n++) expect((await change(n)).status).toBe(200);
-      // Pruning runs after each write, in the background: the next read sees it settled.
-      await new Promise((resolve) => setTimeout(resolve, 200));
       const { latest, items } = await (await kept.fetch('/api/v1/sites/r/graph/versions')).json();
       expect(items.map((v: { kept: boolean }) => v.kept)).toEqual(items.map((_: unknown, i: number) => i < 2));
       expect((await kept.fetch(`/api/v1/sites/r/graph/diff?from=${latest - 2}&to=${latest}`)).status).toBe(200);
