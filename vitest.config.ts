@@ -1,9 +1,14 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { scratchDir } from './test/support/scratch-dir.ts';
 import { storeProjects } from './test/support/store-projects.ts';
 
 const require = createRequire(import.meta.url);
+
+// Set before the workers start: they, and the processes they start, inherit it (os.tmpdir()).
+const scratch = scratchDir(process.env);
+if (scratch) process.env.TMPDIR = scratch;
 
 export default defineConfig({
   // graphql ships CommonJS and ESM builds; Node (and so graphql-yoga) loads the CommonJS one, and

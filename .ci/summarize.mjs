@@ -3,8 +3,10 @@
 // or "(only …)" for a variant that does not apply where it ran),
 // and the closing line CI reads: "N passed, N failed, N skipped".
 //
-//   node .ci/summarize.mjs report.json [--provided=X]... [--check=NAME=STATUS]...
+//   node .ci/summarize.mjs report.json [--file-times=FILE] [--provided=X]... [--check=NAME=STATUS]...
 //
+// --file-times names what .ci/file-times-reporter.mjs wrote: each file's whole time (import, hooks
+// and tests), per project; without it a file is timed from its first test to its last.
 // Each --provided=X names what the run made available (.ci/run passes the engines it exported and
 // the programs it installed): a test skipped because it needs X counts as a failure, since X was
 // there for it to use. Each --check=NAME=STATUS is a check run beside the tests (the formatter, the
@@ -68,12 +70,38 @@ for (const test of skippedTests) {
 // Skipped for something the machine provides: it should have run.
 const unduly = skippedTests.filter((test) => requirementsOf(test).some((requirement) => provided.has(requirement)));
 
-const seconds = (result) => ((result.endTime ?? 0) - (result.startTime ?? 0)) / 1000;
-const slowest = [...files].sort((a, b) => seconds(b) - seconds(a)).slice(0, SLOWEST);
+/** Each file's time: whole, per project, when the reporter wrote it; else first test to last. */
+function fileTimes() {
+  const given = options.find((option) => option.startsWith('--file-times='))?.slice('--file-times='.length);
+  try {
+    if (given)
+      return {
+        whole: true,
+        times: JSON.parse(readFileSync(given, 'utf8')).map(({ project, file, ms }) => ({
+          seconds: ms / 1000,
+          name: `${relative(process.cwd(), file)} (${project})`,
+        })),
+      };
+  } catch (error) {
+    console.log(`could not read ${given}: ${error.message}`);
+  }
+  return {
+    whole: false,
+    times: files.map((result) => ({
+      seconds: ((result.endTime ?? 0) - (result.startTime ?? 0)) / 1000,
+      name: relative(process.cwd(), result.name),
+    })),
+  };
+}
+const { whole, times } = fileTimes();
+const slowest = [...times].sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST);
 if (slowest.length > 0) {
-  console.log(`== the ${slowest.length} slowest test files`);
-  for (const result of slowest)
-    console.log(`${seconds(result).toFixed(1).padStart(7)} s  ${relative(process.cwd(), result.name)}`);
+  const how = whole ? 'import, hooks and tests' : 'first test to last';
+  const total = times.reduce((sum, time) => sum + time.seconds, 0);
+  console.log(
+    `== the ${slowest.length} slowest test files (${how}; all ${times.length} summed: ${total.toFixed(0)} s)`,
+  );
+  for (const { seconds, name } of slowest) console.log(`${seconds.toFixed(1).padStart(7)} s  ${name}`);
 }
 if (byReason.size > 0) {
   console.log('== skipped tests by reason');

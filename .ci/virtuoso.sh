@@ -49,7 +49,7 @@ NumberOfBuffers = 170000
 MaxDirtyBuffers = 130000
 CheckpointInterval = 60
 MaxQueryMem = 1G
-ThreadsPerQuery = 2
+ThreadsPerQuery = 1
 MaxClientConnections = 64
 
 [HTTPServer]

@@ -4,6 +4,9 @@ import type { Config } from './config/config.ts';
 import type { Database } from './db/database.ts';
 import { GraphHistory } from './history/graph-history.ts';
 import { VersionStore } from './history/version-store.ts';
+import { VersionFeed, redisFeedEvents } from './history/version-feed.ts';
+import { changedEntities } from './history/changed-entities.ts';
+import { memorySiteEvents } from './redis/site-events.ts';
 import { openDatabase } from './db/open-database.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
@@ -63,6 +66,8 @@ export interface Services {
   readonly validation: ModelValidation;
   /** The versions of each site's graph: every change recorded, writes of a site in turn. */
   readonly history: GraphHistory;
+  /** Each site's graph changes as they commit, for whoever follows them. */
+  readonly feed: VersionFeed;
   close(): Promise<void>;
 }
 
@@ -120,7 +125,20 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 
   const sites = new SiteStore(database);
   const keys = new KeyStore(database);
-  const history = new GraphHistory(new VersionStore(database), config.history, logger);
+  const versionStore = new VersionStore(database);
+  const feed = new VersionFeed(
+    redis ? redisFeedEvents(redis, config.history.channelPrefix, logger) : memorySiteEvents(),
+    versionStore,
+    (site, patches, max) => changedEntities(query, ontology, site, patches, max),
+    logger,
+  );
+  // Replicas share an external SPARQL store: each reads the latest version from the records.
+  const history = new GraphHistory(
+    versionStore,
+    { ...config.history, othersWrite: config.graphStore.kind === 'sparql' },
+    logger,
+    feed,
+  );
   const files = new SiteFiles(database, blobs, logger);
   files.scheduleSweep(6 * 60 * 60 * 1000);
   const ifc = new IfcModels(files, database, config.ifc, config.dataDir, logger);
@@ -189,12 +207,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     metrics,
     validation,
     history,
+    feed,
     async close() {
       demo?.stop();
       files.stop();
       await ifc.stop();
       await simulator?.stop();
       await live.close();
+      await feed.close();
       await redis?.close();
       await database.close();
       await validation.close();

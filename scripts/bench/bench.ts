@@ -12,7 +12,7 @@
  * rounds per query (30), `--budget-ms` per query (8000), `--http-seconds` per autocannon run (30;
  * 0 skips it), `--comunica` (on sizes up to `--comunica-max`, default 100k: Comunica is 100×–1000×
  * slower), `--virtuoso URL` (a SPARQL endpoint; Virtuoso's Graph Store endpoint is derived),
- * `--only ids` (`large` for the large answers), `--large-rounds` per large-answer query (5; 0 skips
+ * `--only ids` (`large` for the large answers, `fixed-cost` for the fixed cost of a request), `--large-rounds` per large-answer query (5; 0 skips
  * them), `--liveness-seconds` (20), `--out-dir` (default bench/), `--records-template DIR` (a migrated PGlite records
  * directory to copy instead of creating one). Writes `results-<size>.md` and `results-summary.md`
  * and prints the tables.

@@ -1,10 +1,14 @@
 /**
  * The service under test: the real services and express app on a fresh data directory, one
- * generated site loaded through the store (timed), and three ways to ask it a GraphQL query:
- * in-process (yoga without a socket), over HTTP (the app on loopback), and the SPARQL it sent,
- * replayed straight to the store. Round trips are counted as the service makes them: SPARQL
+ * generated site loaded through the store (timed), and four ways to ask it a GraphQL query:
+ * in-process (yoga without a socket), over HTTP (the app on loopback), over HTTP to a second app
+ * that keeps answers (the repeat: the same query again on an unchanged graph), and the SPARQL it
+ * sent, replayed straight to the store. The first two keep no answers (BKG_GRAPHQL_CACHE_MB=0), so
+ * they measure the work. Round trips are counted as the service makes them: SPARQL
  * queries and currentValue lookups.
  */
+import { SubscriptionSlots } from '../../src/limits/subscription-slots.ts';
+import { AnswerCache } from '../../src/graphql/answer-cache.ts';
 import type { SelectQuery } from '../../src/rdf/sparql-algebra.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +29,8 @@ import { createServices, type Services } from '../../src/services.ts';
 import type { SparqlRow } from '../../src/store/graph-store.ts';
 
 export const BENCH_SITE = 'bench';
+/** What the app that keeps answers keeps: the default of BKG_GRAPHQL_CACHE_MB. */
+const KEPT_BYTES = 64 * 1024 * 1024;
 const ADMIN_KEY = 'bench-admin-key-0123456789';
 const ADMIN: Client = { kind: 'key', id: 'bench', name: 'bench', sites: '*', write: true, admin: true };
 
@@ -81,9 +87,12 @@ export class Gateway {
   private constructor(
     readonly store: StoreChoice,
     readonly services: Services,
-    private readonly yoga: ReturnType<typeof createGraphQL>,
-    private readonly server: Server,
+    /** In-process endpoints: one that keeps no answers, one that does. */
+    private readonly yogas: readonly [ReturnType<typeof createGraphQL>, ReturnType<typeof createGraphQL>],
+    private readonly servers: readonly Server[],
     readonly url: string,
+    /** The same service, keeping answers (BKG_GRAPHQL_CACHE_MB at its default). */
+    readonly keptUrl: string,
     readonly dataDir: string,
     readonly load: LoadMeasure,
   ) {
@@ -118,6 +127,8 @@ export class Gateway {
       // large-answer queries measure the work, so the budget is raised (over HTTP only; in-process
       // requests run without one).
       BKG_BUDGET_ENTITIES: '5000000',
+      // Answers are computed every time, but by the app that keeps them (`keptUrl`).
+      BKG_GRAPHQL_CACHE_MB: '0',
       ...store.env,
     });
     const logger = createLogger(config);
@@ -157,7 +168,27 @@ export class Gateway {
       };
       const { server, port } = await listen(createApp(config, counted, logger), 0, '127.0.0.1');
       const url = `http://127.0.0.1:${port}`;
-      gateway = new Gateway(store, services, createGraphQL(config, counted, logger), server, url, dataDir, load);
+      const inProcess = (bytes: number) =>
+        createGraphQL(
+          config,
+          { ...counted, slots: new SubscriptionSlots(config.subscriptionCaps), answers: new AnswerCache(bytes) },
+          logger,
+        );
+      const kept = await listen(
+        createApp({ ...config, graphqlCacheBytes: KEPT_BYTES }, counted, logger),
+        0,
+        '127.0.0.1',
+      );
+      gateway = new Gateway(
+        store,
+        services,
+        [inProcess(0), inProcess(KEPT_BYTES)],
+        [server, kept.server],
+        url,
+        `http://127.0.0.1:${kept.port}`,
+        dataDir,
+        load,
+      );
       return gateway;
     } catch (error) {
       await services.close();
@@ -166,10 +197,10 @@ export class Gateway {
     }
   }
 
-  /** Runs a query in-process: GraphQL parsing, validation, limits and execution, without a socket. */
-  async inProcess(document: string, variables: Record<string, unknown>): Promise<Execution> {
+  /** Runs a query in-process: GraphQL parsing, validation, limits and execution, without a socket; `kept`: on the endpoint that keeps answers. */
+  async inProcess(document: string, variables: Record<string, unknown>, kept = false): Promise<Execution> {
     return this.measure(async () => {
-      const response = await this.yoga.fetch(
+      const response = await this.yogas[kept ? 1 : 0].fetch(
         'http://bench.local/graphql',
         {
           method: 'POST',
@@ -182,10 +213,10 @@ export class Gateway {
     });
   }
 
-  /** Runs a query over HTTP on loopback, with the admin key, as a client would. */
-  async overHttp(document: string, variables: Record<string, unknown>): Promise<Execution> {
+  /** Runs a query over HTTP on loopback, with the admin key, as a client would; `kept`: on the app that keeps answers. */
+  async overHttp(document: string, variables: Record<string, unknown>, kept = false): Promise<Execution> {
     return this.measure(async () => {
-      const response = await request(`${this.url}/graphql`, {
+      const response = await request(`${kept ? this.keptUrl : this.url}/graphql`, {
         method: 'POST',
         dispatcher: this.agent,
         headers: {
@@ -215,14 +246,40 @@ export class Gateway {
   }
 
   /**
-   * Replaces the site's graph with `file` over HTTP, as `bkg load` does (`PUT …/graph`, the body
+   * Loads `file` into a site made for it over HTTP, as `bkg load` does (`PUT …/graph`, the body
+   * streamed to disk, then loaded and persisted), measured like the first load; the site is deleted after.
+   */
+  async loadOverHttpIntoNewSite(file: string): Promise<LoadMeasure> {
+    const site = `${BENCH_SITE}-http`;
+    const made = await request(`${this.url}/api/v1/sites/`, {
+      method: 'POST',
+      dispatcher: this.agent,
+      headers: this.headers,
+      body: JSON.stringify({ id: site, name: 'Benchmark load over HTTP' }),
+    });
+    await made.body.dump();
+    if (made.statusCode !== 201) throw new Error(`Creating the site ${site} failed: ${made.statusCode}`);
+    try {
+      return await this.loadOverHttp(file, site);
+    } finally {
+      const gone = await request(`${this.url}/api/v1/sites/${site}`, {
+        method: 'DELETE',
+        dispatcher: this.agent,
+        headers: this.headers,
+      });
+      await gone.body.dump();
+    }
+  }
+
+  /**
+   * Replaces a site's graph with `file` over HTTP, as `bkg load` does (`PUT …/graph`, the body
    * streamed to disk, then loaded and persisted), and measures it like the first load.
    */
-  async loadOverHttp(file: string): Promise<LoadMeasure> {
+  async loadOverHttp(file: string, site = BENCH_SITE): Promise<LoadMeasure> {
     const rssBeforeMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const response = await request(`${this.url}/api/v1/sites/${BENCH_SITE}/graph`, {
+    const response = await request(`${this.url}/api/v1/sites/${site}/graph`, {
       method: 'PUT',
       dispatcher: this.agent,
       headers: { ...this.headers, 'content-type': 'text/turtle', 'content-length': String(statSync(file).size) },
@@ -242,14 +299,21 @@ export class Gateway {
     };
   }
 
+  /** The admin key every request of the bench carries. */
+  get adminKey(): string {
+    return ADMIN_KEY;
+  }
+
   /** The headers autocannon sends. */
   get headers(): Record<string, string> {
     return { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ADMIN_KEY}` };
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+    for (const server of this.servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     await this.agent.close();
     // An external store outlives the run: leave no benchmark graph behind.
     if (this.store.env.BKG_GRAPH_STORE === 'sparql') await this.services.store.dropGraph(siteGraph(BENCH_SITE));

@@ -6,9 +6,11 @@ import { formatCount, groupDigits } from '../lib/counts.ts';
 import type { LoadMeasure } from './gateway.ts';
 import { machineLine, type Machine } from './machine.ts';
 import type { ChangeMeasures } from './changes.ts';
-import type { LargeAnswers } from './large-answers.ts';
+import type { FixedCost, FixedLatency } from './fixed-cost.ts';
+import type { LargeAnswers, LargeResult } from './large-answers.ts';
 import type { QueryResult } from './measure-query.ts';
 import type { SizeResult, StoreRun } from './run-size.ts';
+import type { ThroughputResult } from './throughput.ts';
 import { WARM_UP_MS, WARM_UP_ROUNDS, ms } from './timing.ts';
 
 /** What the report states besides the measurements. */
@@ -41,11 +43,15 @@ const results = (q: QueryResult) =>
   q.total === q.top ? groupDigits(q.top) : `${groupDigits(q.top)} (${groupDigits(q.total)})`;
 const latency = (l: { p50: number; p95: number } | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95)}` : '–');
 
-function loadRow(label: string, load: LoadMeasure | undefined, cpuCounts: boolean): string {
-  if (!load) return `| ${label} | – | – | – | – | – | – | – |`;
-  const perSecond = load.triples / (load.wallMs / 1000);
+const triplesPerSecond = (load: LoadMeasure) => load.triples / (load.wallMs / 1000);
+
+/** A load's row; `raw`: the raw load its rate is a fraction of. */
+function loadRow(label: string, load: LoadMeasure | undefined, cpuCounts: boolean, raw?: LoadMeasure): string {
+  if (!load) return `| ${label} | – | – | – | – | – | – | – | – |`;
+  const perSecond = triplesPerSecond(load);
   const perCpu = cpuCounts ? groupDigits(load.triples / (load.cpuMs / 1000)) : '–';
-  return `| ${label} | ${groupDigits(load.triples)} | ${(load.wallMs / 1000).toFixed(1)} | ${groupDigits(perSecond)} | ${cpuCounts ? (load.cpuMs / 1000).toFixed(1) : '–'} | ${perCpu} | ${load.rssBeforeMiB} → ${load.rssMiB} | ${load.peakRssMiB} |`;
+  const ofRaw = raw ? `${Math.round((100 * perSecond) / triplesPerSecond(raw))}%` : '–';
+  return `| ${label} | ${groupDigits(load.triples)} | ${(load.wallMs / 1000).toFixed(1)} | ${groupDigits(perSecond)} | ${cpuCounts ? (load.cpuMs / 1000).toFixed(1) : '–'} | ${perCpu} | ${load.rssBeforeMiB} → ${load.rssMiB} | ${load.peakRssMiB} | ${ofRaw} |`;
 }
 
 /** Misses of the per-query targets, as short notes. */
@@ -59,20 +65,35 @@ export function misses(q: QueryResult): string[] {
   return notes;
 }
 
-function queryTable(run: StoreRun): string[] {
+/** Each query's requests/s, answers computed / kept, queries apart by commas. */
+function throughputCell(throughput: readonly ThroughputResult[]): string {
+  const ids = [...new Set(throughput.map((t) => t.id))];
+  const rate = (id: string, kept: boolean) =>
+    throughput.find((t) => t.id === id && t.kept === kept)?.requestsPerSecond.toFixed(0) ?? '–';
+  return ids.map((id) => `${rate(id, false)} / ${rate(id, true)}`).join(', ') || '–';
+}
+
+/** The queries' table; `httpFloorMs`: the p50 of `{ __typename }` over HTTP (the fixed cost), for the HTTP ratio. */
+function queryTable(run: StoreRun, httpFloorMs?: number): string[] {
   const lines = [
-    '| query | results | round trips | in-process p50 / p95 ms | HTTP p50 / p95 ms | raw SPARQL p50 ms | fastest raw shape p50 ms | in-process ÷ fastest raw | misses |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| query | results | round trips | in-process p50 / p95 ms | HTTP p50 / p95 ms | repeat p50 ms, in-process / HTTP | ÷ repeat, in-process / HTTP | raw SPARQL p50 ms | fastest raw shape p50 ms | in-process ÷ fastest raw | HTTP ÷ (fastest raw + fixed cost) | misses |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const q of run.queries) {
     if (q.error) {
-      lines.push(`| ${q.id} | – | – | – | – | – | – | – | error: ${cell(q.error)} |`);
+      lines.push(`| ${q.id} | – | – | – | – | – | – | – | – | – | – | error: ${cell(q.error)} |`);
       continue;
     }
     const best = fastestRaw(q);
     const ratio = q.inProcess.p50 / best.p50;
+    const repeat = q.repeat ? `${ms(q.repeat.inProcess.p50)} / ${ms(q.repeat.http.p50)}` : '–';
+    const faster =
+      q.http && q.repeat
+        ? `${(q.inProcess.p50 / q.repeat.inProcess.p50).toFixed(1)}× / ${(q.http.p50 / q.repeat.http.p50).toFixed(1)}×`
+        : '–';
+    const overHttp = q.http && httpFloorMs !== undefined ? (q.http.p50 / (best.p50 + httpFloorMs)).toFixed(2) : '–';
     lines.push(
-      `| ${q.id}${q.siteWide ? ' *' : ''} | ${results(q)} | ${roundTrips(q)} | ${latency(q.inProcess)} | ${latency(q.http)} | ${ms(q.raw.p50)} | ${ms(best.p50)} | ${ratio.toFixed(2)} | ${misses(q).join(', ')} |`,
+      `| ${q.id}${q.siteWide ? ' *' : ''} | ${results(q)} | ${roundTrips(q)} | ${latency(q.inProcess)} | ${latency(q.http)} | ${repeat} | ${faster} | ${ms(q.raw.p50)} | ${ms(best.p50)} | ${ratio.toFixed(2)} | ${overHttp} | ${misses(q).join(', ')} |`,
     );
   }
   return lines;
@@ -159,16 +180,27 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   );
   lines.push('## Loading', '');
   lines.push(
-    '| store | triples | seconds | triples/s | CPU seconds | triples per CPU second | RSS before → after load, MiB | peak RSS, MiB |',
+    '| store | triples | seconds | triples/s | CPU seconds | triples per CPU second | RSS before → after load, MiB | peak RSS, MiB | rate of raw |',
   );
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
-  lines.push(loadRow('raw Oxigraph (`Store.load`, a process of its own)', rawLoad, true));
-  lines.push(loadRow('the service, embedded store (`replaceGraph` from the file, persisted)', embedded.load, true));
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(loadRow('raw Oxigraph (`Store.load`, a process of its own)', rawLoad, true, rawLoad));
+  lines.push(
+    loadRow('the service, embedded store (`replaceGraph` from the file, persisted)', embedded.load, true, rawLoad),
+  );
   lines.push(
     loadRow(
-      'the service over HTTP (`PUT /api/v1/sites/{id}/graph`, streamed, replacing the graph)',
+      'the service over HTTP (`PUT /api/v1/sites/{id}/graph`, streamed, into a new site)',
+      embedded.httpFirstLoad,
+      true,
+      rawLoad,
+    ),
+  );
+  lines.push(
+    loadRow(
+      'the service over HTTP (`PUT /api/v1/sites/{id}/graph`, streamed, replacing the graph, its change worked out)',
       embedded.httpLoad,
       true,
+      rawLoad,
     ),
   );
   for (const other of result.others)
@@ -182,16 +214,16 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   lines.push(
     '',
     'CPU time is the whole process’s (the store’s worker included; for an external store its own CPU is not counted), which stays meaningful on a busy machine where wall time does not. ' +
-      'The load over HTTP replaces the graph with the same data at the end of the run, in a store that has held it once: it can be faster than the first load.',
+      'Over HTTP, at the end of the run: the file into a new site, then again replacing the benchmark site’s graph with the same data, whose version works out what changed (the graph exported before and after and compared, up to `BKG_HISTORY_DIFF_MAX_TRIPLES`, 1M by default): that comparison is most of its time. Rate of raw: triples/s as a fraction of the raw load’s.',
     '',
   );
 
   lines.push('## Queries, embedded store', '');
   lines.push(
-    'Results: entities at the top level (in the whole answer). Round trips: SPARQL queries, plus the currentValue lookup. In-process: GraphQL parsing, validation, limits and execution without a socket; HTTP: the same over loopback with an API key; both until the whole response body has arrived (the client’s parse of it left out). Raw SPARQL: the queries the service sent, replayed straight to the store one after another, and the currentValue lookup replayed straight to the readings store (the floor). Fastest raw shape: the fastest of the planner’s SPARQL and the competing shapes below that give the same answer.',
+    'Results: entities at the top level (in the whole answer). Round trips: SPARQL queries, plus the currentValue lookup. In-process: GraphQL parsing, validation, limits and execution without a socket; HTTP: the same over loopback with an API key; both until the whole response body has arrived (the client’s parse of it left out). Raw SPARQL: the queries the service sent, replayed straight to the store one after another, and the currentValue lookup replayed straight to the readings store (the floor). Fastest raw shape: the fastest of the planner’s SPARQL and the competing shapes below that give the same answer. HTTP ÷ (fastest raw + fixed cost): the HTTP p50 against the fastest raw shape plus `{ __typename }` over HTTP (the fixed cost of a request, below).',
     '',
   );
-  lines.push(...queryTable(embedded), '');
+  lines.push(...queryTable(embedded, result.fixedCost?.adminKey.p50), '');
 
   lines.push('## Competing shapes', '');
   lines.push(
@@ -225,7 +257,9 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
   }
 
   if (result.large) lines.push(...largeAnswerLines(result.large), '');
+  for (const other of result.others) if (other.large) lines.push(...largeOnStoreLines(other.store, other.large), '');
   if (result.changes) lines.push(...changeLines(result.changes), '');
+  if (result.fixedCost) lines.push(...fixedCostLines(result.fixedCost), '');
 
   if (result.throughput.length > 0) {
     const t0 = result.throughput[0]!;
@@ -233,13 +267,23 @@ export function renderSize(result: SizeResult, rawLoad: LoadMeasure | undefined,
       `## Throughput over HTTP (autocannon, ${t0.connections} connections, ${t0.seconds} s per query, rate limits raised)`,
       '',
     );
-    lines.push('| query | requests/s | p50 ms | p99 ms | requests | failures |', '|---|---:|---:|---:|---:|---:|');
-    for (const t of result.throughput)
-      lines.push(
-        `| ${t.id} | ${t.requestsPerSecond.toFixed(0)} | ${t.p50} | ${t.p99} | ${groupDigits(t.requests)} | ${t.failures} |`,
-      );
-    lines.push('');
+    lines.push(
+      'Answers computed: every request runs the query (BKG_GRAPHQL_CACHE_MB=0). Answers kept: the service as it runs by default, so every request after the first is answered from memory (the graph does not change meanwhile).',
+      '',
+      ...throughputTable(result.throughput),
+      '',
+    );
   }
+  for (const other of result.others)
+    if (other.throughput)
+      lines.push(
+        `## Throughput over HTTP on ${other.store}`,
+        '',
+        `The same, through the service on ${other.store}, answers computed (an answer kept is answered from memory whatever the store).`,
+        '',
+        ...throughputTable(other.throughput),
+        '',
+      );
 
   if (result.others.length > 0) {
     lines.push('## Other stores', '');
@@ -296,6 +340,41 @@ function largeTargetLines(large: LargeAnswers): string[] {
 /** Issue #17's targets for large answers (1M triples). */
 const LARGE_TARGETS = { allPointsRatio: 2, allPointsMs: 3000, ratio: 1.5, curveSpread: 1.5, probeP99Ms: 100 } as const;
 
+/** autocannon's figures, a row per query and way of answering. */
+function throughputTable(results: readonly ThroughputResult[]): string[] {
+  return [
+    '| query | answers | requests/s | p50 ms | p99 ms | requests | failures |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (t) =>
+        `| ${t.id} | ${t.kept ? 'kept' : 'computed'} | ${t.requestsPerSecond.toFixed(0)} | ${t.p50} | ${t.p99} | ${groupDigits(t.requests)} | ${t.failures} |`,
+    ),
+  ];
+}
+
+/** The large-answer queries against their floors, as a table. */
+function largeQueryLines(queries: readonly LargeResult[]): string[] {
+  return [
+    '| query | results | round trips | in-process ms | HTTP ms | floor ms (store + JSON) | in-process ÷ floor | answer bytes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...queries.map(
+      (q) =>
+        `| ${q.id} | ${groupDigits(q.results)} | ${q.roundTrips} | ${ms(q.inProcessMs)} | ${ms(q.httpMs)} | ${ms(q.rawMs)} (${ms(q.rawMs - q.serializeMs)} + ${ms(q.serializeMs)}) | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${groupDigits(q.bytes)} |`,
+    ),
+  ];
+}
+
+/** The large answers on another store: the floor is that store answering the same SPARQL. */
+function largeOnStoreLines(store: string, queries: readonly LargeResult[]): string[] {
+  return [
+    `## Large answers on ${store}`,
+    '',
+    `The queries of "Large answers" through the service on ${store}, against the SPARQL the service sent replayed to ${store} through the store (its own results format, parsed) plus \`JSON.stringify\` of the answer.`,
+    '',
+    ...largeQueryLines(queries),
+  ];
+}
+
 /** Large answers (issue #17): each against its floor, the cost curve, and liveness while the largest runs. */
 function largeAnswerLines(large: LargeAnswers): string[] {
   const lines = ['## Large answers', ''];
@@ -303,15 +382,7 @@ function largeAnswerLines(large: LargeAnswers): string[] {
     'Queries whose answer is a large part of the site, each timed in-process and over HTTP (median of the rounds), against its floor: the SPARQL the service sent, replayed straight to the store, plus `JSON.stringify` of the answer.',
     '',
   );
-  lines.push(
-    '| query | results | round trips | in-process ms | HTTP ms | floor ms (store + JSON) | in-process ÷ floor | answer bytes |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-  );
-  for (const q of large.queries) {
-    lines.push(
-      `| ${q.id} | ${groupDigits(q.results)} | ${q.roundTrips} | ${ms(q.inProcessMs)} | ${ms(q.httpMs)} | ${ms(q.rawMs)} (${ms(q.rawMs - q.serializeMs)} + ${ms(q.serializeMs)}) | ${(q.inProcessMs / q.rawMs).toFixed(2)} | ${groupDigits(q.bytes)} |`,
-    );
-  }
+  lines.push(...largeQueryLines(large.queries));
   lines.push(
     '',
     'Cost per entity, `point(siteId, is: <class>) { id name type unit timeseriesId }` for classes from about 1k points to all of them:',
@@ -370,15 +441,15 @@ export function renderSummary(
   }
   lines.push(
     '',
-    '| size | load, triples/s (raw Oxigraph) | load, triples/s (service) | peak RSS MiB (service) | HTTP req/s (' +
-      (sizes[0]!.result.throughput.map((t) => t.id).join(', ') || 'none') +
+    '| size | load, triples/s (raw Oxigraph) | load, triples/s (service) | peak RSS MiB (service) | HTTP req/s, answers computed / kept (' +
+      ([...new Set(sizes[0]!.result.throughput.map((t) => t.id))].join(', ') || 'none') +
       ') |',
   );
   lines.push('|---|---:|---:|---:|---|');
   for (const { result, rawLoad } of sizes) {
     const rate = (l: LoadMeasure | undefined) => (l ? groupDigits(l.triples / (l.wallMs / 1000)) : '–');
     lines.push(
-      `| ${result.size} | ${rate(rawLoad)} | ${rate(result.embedded.load)} | ${result.embedded.load?.peakRssMiB ?? '–'} | ${result.throughput.map((t) => t.requestsPerSecond.toFixed(0)).join(' / ') || '–'} |`,
+      `| ${result.size} | ${rate(rawLoad)} | ${rate(result.embedded.load)} | ${result.embedded.load?.peakRssMiB ?? '–'} | ${throughputCell(result.throughput)} |`,
     );
   }
   const withLarge = sizes.filter((s) => s.result.large);
@@ -422,6 +493,22 @@ export function renderSummary(
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** A one-triple PATCH's latency, and what history keeps (docs/changing-a-graph.md). */
+function fixedCostLines(cost: FixedCost): string[] {
+  const row = (what: string, l: FixedLatency) =>
+    `| ${what} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(Math.max(0, l.p50 - cost.healthz.p50))} |`;
+  return [
+    '## The fixed cost of a request',
+    '',
+    `Over HTTP on loopback, one request after another on a kept-alive connection (${groupDigits(cost.requests)} of each, interleaved). \`/healthz\` is the floor: HTTP and express, no authentication.`,
+    '',
+    '| request | p50 ms | p99 ms | p50 above /healthz |',
+    '|---|---:|---:|---:|',
+    row('`GET /healthz`', cost.healthz),
+    row('`{ __typename }`, admin key', cost.adminKey),
+    row('`{ __typename }`, API key', cost.apiKey),
+  ];
+}
+
 function changeLines(changes: ChangeMeasures): string[] {
   const lines = [
     '## Changes and history',

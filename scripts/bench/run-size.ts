@@ -8,6 +8,7 @@
  */
 // First, as in src/main.ts: the service as it runs in production.
 import { measureChanges, type ChangeMeasures } from './changes.ts';
+import { measureFixedCost, type FixedCost } from './fixed-cost.ts';
 import '../../src/startup/production-default.ts';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,6 +34,7 @@ import {
   measureLargeAnswers,
   measureLiveness,
   type LargeAnswers,
+  type LargeResult,
 } from './large-answers.ts';
 import { measureThroughput, type ThroughputResult } from './throughput.ts';
 import { WARM_UP_ROUNDS } from './timing.ts';
@@ -41,10 +43,16 @@ import { WARM_UP_ROUNDS } from './timing.ts';
 export interface StoreRun {
   readonly store: string;
   readonly load?: LoadMeasure;
-  /** The same file loaded again over HTTP (`PUT …/graph`), at the end of the run. */
+  /** The same file loaded over HTTP (`PUT …/graph`) into a new site, at the end of the run. */
+  readonly httpFirstLoad?: LoadMeasure;
+  /** The same file loaded again over HTTP, replacing the site's graph (its change worked out for the history), after that. */
   readonly httpLoad?: LoadMeasure;
   readonly queries: readonly QueryResult[];
   readonly nPlusOne?: NPlusOneResult;
+  /** The large answers, on a store other than the embedded one (the embedded store's are the size's `large`). */
+  readonly large?: readonly LargeResult[];
+  /** Throughput with answers computed, on a store other than the embedded one (the embedded store's are the size's). */
+  readonly throughput?: readonly ThroughputResult[];
   readonly error?: string;
 }
 
@@ -57,6 +65,8 @@ export interface SizeResult {
   readonly large?: LargeAnswers;
   /** The living graph: a one-triple PATCH, and what history keeps (docs/changing-a-graph.md). */
   readonly changes?: ChangeMeasures;
+  /** What any request costs over HTTP: /healthz, and `{ __typename }` with each kind of key. */
+  readonly fixedCost?: FixedCost;
   readonly others: readonly StoreRun[];
   readonly loadAverage: { readonly start: number; readonly end: number };
   readonly seconds: number;
@@ -138,12 +148,15 @@ async function runStore(
       }
     }
     await whileUp?.(gateway, variables, queries);
+    const httpFirstLoad = full ? await gateway.loadOverHttpIntoNewSite(file) : undefined;
+    if (httpFirstLoad)
+      log(`${choice.name}: loaded into a new site over HTTP in ${(httpFirstLoad.wallMs / 1000).toFixed(1)} s`);
     const httpLoad = full ? await gateway.loadOverHttp(file) : undefined;
     if (httpLoad)
       log(
         `${choice.name}: loaded again over HTTP in ${(httpLoad.wallMs / 1000).toFixed(1)} s, peak RSS ${httpLoad.peakRssMiB} MiB`,
       );
-    return { store: choice.name, load, httpLoad, queries: results, nPlusOne };
+    return { store: choice.name, load, httpFirstLoad, httpLoad, queries: results, nPlusOne };
   } finally {
     await gateway.close();
   }
@@ -159,7 +172,7 @@ async function main(argv: string[]): Promise<void> {
       iterations: { type: 'string', default: '30' },
       'budget-ms': { type: 'string', default: '8000' },
       'http-seconds': { type: 'string', default: '30' },
-      connections: { type: 'string', default: '32' },
+      connections: { type: 'string', default: '8' },
       'other-iterations': { type: 'string', default: '5' },
       comunica: { type: 'boolean', default: false },
       virtuoso: { type: 'string' },
@@ -186,12 +199,46 @@ async function main(argv: string[]): Promise<void> {
     livenessSeconds: Number(values['liveness-seconds']),
     reloads: values.reloads === undefined ? undefined : Number(values.reloads),
   };
+  /** autocannon on the throughput queries: with answers computed, and also kept when `kept`. */
+  const throughputOf = async (
+    gateway: Gateway,
+    variables: Record<string, unknown>,
+    queries: readonly BenchQuery[],
+    kept: boolean,
+  ): Promise<ThroughputResult[]> => {
+    const results: ThroughputResult[] = [];
+    for (const id of THROUGHPUT_QUERIES) {
+      const query = queries.find((q) => q.id === id);
+      if (!query) continue;
+      for (const keep of kept ? [false, true] : [false]) {
+        const how = keep ? 'answers kept' : 'answers computed';
+        log(`autocannon: ${id} (${how}), ${options.connections} connections, ${options.httpSeconds} s`);
+        const result = await measureThroughput(gateway, id, query.document, variables, {
+          seconds: options.httpSeconds,
+          connections: options.connections,
+          kept: keep,
+        });
+        log(
+          `autocannon: ${id} (${how}): ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.failures} failures`,
+        );
+        results.push(result);
+      }
+    }
+    return results;
+  };
   const started = performance.now();
   const loadStart = loadavg()[0]!;
   const throughput: ThroughputResult[] = [];
   let large: LargeAnswers | undefined;
   let changes: ChangeMeasures | undefined;
+  let fixedCost: FixedCost | undefined;
   const embedded = await runStore(EMBEDDED, values.file, options, true, log, async (gateway, variables, queries) => {
+    if (!options.only || options.only.has('fixed-cost')) {
+      fixedCost = await measureFixedCost(gateway, Math.max(200, options.iterations * 20));
+      log(
+        `fixed cost: /healthz p50 ${fixedCost.healthz.p50.toFixed(2)} ms, { __typename } with the admin key ${fixedCost.adminKey.p50.toFixed(2)} ms, with an API key ${fixedCost.apiKey.p50.toFixed(2)} ms`,
+      );
+    }
     if (options.largeRounds > 0 && (!options.only || options.only.has('large'))) {
       const queries = await measureLargeAnswers(gateway, options.largeRounds, log);
       const curve = await measureCurve(gateway, options.largeRounds, log);
@@ -209,26 +256,26 @@ async function main(argv: string[]): Promise<void> {
       changes = await measureChanges(gateway, { rounds: 30, reloads, file: values.file! }, log);
     };
     if (options.httpSeconds <= 0) return measureTheChanges();
-    for (const id of THROUGHPUT_QUERIES) {
-      const query = queries.find((q) => q.id === id);
-      if (!query) continue;
-      log(`autocannon: ${id}, ${options.connections} connections, ${options.httpSeconds} s`);
-      const result = await measureThroughput(gateway, id, query.document, variables, {
-        seconds: options.httpSeconds,
-        connections: options.connections,
-      });
-      log(
-        `autocannon: ${id}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.failures} failures`,
-      );
-      throughput.push(result);
-    }
+    throughput.push(...(await throughputOf(gateway, variables, queries, true)));
     await measureTheChanges();
   });
   const others: StoreRun[] = [];
   const extra = [...(values.comunica ? [COMUNICA] : []), ...(values.virtuoso ? [endpointStore(values.virtuoso)] : [])];
   for (const choice of extra) {
     try {
-      others.push(await runStore(choice, values.file, options, false, log));
+      let largeAnswers: LargeResult[] | undefined;
+      const storeThroughput: ThroughputResult[] = [];
+      const run = await runStore(choice, values.file, options, false, log, async (gateway, variables, queries) => {
+        if (options.largeRounds > 0 && (!options.only || options.only.has('large')))
+          largeAnswers = await measureLargeAnswers(gateway, options.largeRounds, log);
+        // Computed only: an answer kept is answered from memory whatever the store.
+        if (options.httpSeconds > 0) storeThroughput.push(...(await throughputOf(gateway, variables, queries, false)));
+      });
+      others.push({
+        ...run,
+        ...(largeAnswers ? { large: largeAnswers } : {}),
+        ...(storeThroughput.length > 0 ? { throughput: storeThroughput } : {}),
+      });
     } catch (error) {
       log(`${choice.name} failed: ${(error as Error).message}`);
       others.push({ store: choice.name, queries: [], error: (error as Error).message });
@@ -241,6 +288,7 @@ async function main(argv: string[]): Promise<void> {
     throughput,
     large,
     changes,
+    fixedCost,
     others,
     loadAverage: { start: loadStart, end: loadavg()[0]! },
     seconds: (performance.now() - started) / 1000,

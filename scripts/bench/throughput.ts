@@ -1,6 +1,6 @@
 /**
  * Throughput under load: autocannon, in a process of its own so it does not share the service's
- * event loop, sends one query over and over with 32 connections for a fixed time.
+ * event loop, sends one query over and over from 8 connections (clients) for a fixed time.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -8,6 +8,8 @@ import type { Gateway } from './gateway.ts';
 
 export interface ThroughputResult {
   readonly id: string;
+  /** Whether the service kept answers (the same query again on an unchanged graph is answered from memory). */
+  readonly kept: boolean;
   readonly seconds: number;
   readonly connections: number;
   readonly requestsPerSecond: number;
@@ -26,7 +28,7 @@ export async function measureThroughput(
   id: string,
   document: string,
   variables: Record<string, unknown>,
-  options: { seconds: number; connections: number },
+  options: { seconds: number; connections: number; kept: boolean },
 ): Promise<ThroughputResult> {
   const headers = Object.entries(gateway.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const args = [
@@ -42,7 +44,7 @@ export async function measureThroughput(
     JSON.stringify({ query: document, variables }),
     '-n',
     '-j',
-    `${gateway.url}/graphql`,
+    `${options.kept ? gateway.keptUrl : gateway.url}/graphql`,
   ];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -64,6 +66,7 @@ export async function measureThroughput(
   };
   return {
     id,
+    kept: options.kept,
     seconds: options.seconds,
     connections: options.connections,
     requestsPerSecond: result.requests.average,

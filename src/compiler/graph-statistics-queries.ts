@@ -15,13 +15,15 @@ import {
   union,
   values,
   variable,
+  zeroOrMore,
   type Patterns,
   type SelectQuery,
   type VariableTerm,
 } from '../rdf/sparql-algebra.ts';
-import { RDF } from '../rdf/vocabulary.ts';
+import { RDF, RDFS } from '../rdf/vocabulary.ts';
 
 const TYPE = namedNode(`${RDF}type`);
+const SUBCLASS_OF = namedNode(`${RDFS}subClassOf`);
 const [S, P, O, T, N, X] = ['s', 'p', 'o', 't', 'n', 'x'].map((name) => variable(name)) as [
   VariableTerm,
   VariableTerm,
@@ -65,6 +67,26 @@ export function typedAmongQuery(site: string, entities: readonly string[]): Sele
     variables: [X],
     distinct: true,
     where: inGraph(site, values(X, entities.map(namedNode)), triple(X, TYPE, T)),
+  });
+}
+
+/**
+ * The classes of `entities` (those that have one) with their superclasses the graph itself states
+ * (a model's own classes under Brick's): columns `x` and `t`. Bounded by the entities, it reads
+ * nothing of the rest of the graph.
+ */
+export function entityClassesQuery(site: string, entities: readonly string[]): SelectQuery {
+  const C = variable('c');
+  return select({
+    variables: [X, T],
+    distinct: true,
+    where: inGraph(
+      site,
+      values(X, entities.map(namedNode)),
+      triple(X, TYPE, C),
+      triple(C, zeroOrMore(SUBCLASS_OF), T),
+      filter(op('isiri', T)),
+    ),
   });
 }
 

@@ -72,6 +72,8 @@ export interface Config {
     readonly maxCost: number;
     readonly maxTokens: number;
   };
+  /** Bytes of GraphQL answers kept in memory, by query and the versions it read (0: none kept). */
+  readonly graphqlCacheBytes: number;
 }
 
 /** S3-compatible storage for file bytes (MinIO, AWS S3, s3rver). */
@@ -206,7 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxResults: int('BKG_SPARQL_MAX_RESULTS', 10_000, 1, 1_000_000),
     },
     validation: validationConfig({ int }),
-    history: historyConfig({ int }),
+    history: historyConfig({ int }, env),
     metricsToken: secret('BKG_METRICS_TOKEN', 16),
     shutdownGraceSeconds: int('BKG_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     limits: limitsConfig({ int }),
@@ -216,6 +218,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxCost: int('BKG_GRAPHQL_MAX_COST', 5000, 1, 1_000_000),
       maxTokens: int('BKG_GRAPHQL_MAX_TOKENS', 2000, 10, 100_000),
     },
+    // A dashboard's answers are tens of kB: 64 MB keeps thousands of them.
+    graphqlCacheBytes: int('BKG_GRAPHQL_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
   };
   if (config.files.s3 && config.files.maxUploadBytes > S3_MAX_OBJECT_BYTES) {
     problems.push(

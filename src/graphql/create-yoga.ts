@@ -13,12 +13,15 @@ import { useQueryLimits } from './use-query-limits.ts';
 import { useFilterLimits } from './use-filter-limits.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Logger } from '../log/logger.ts';
+import type { SubscriptionSlots } from '../limits/subscription-slots.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { useMetrics } from './use-metrics.ts';
 import { useSubscriptionCap } from './use-subscription-cap.ts';
 import { useDirectExecution } from './direct-execution.ts';
 import { useSiteVersions } from './use-site-versions.ts';
 import { useStreamedJson } from './use-streamed-json.ts';
+import { useAnswerCache } from './use-answer-cache.ts';
+import type { AnswerCache } from './answer-cache.ts';
 
 /** The schema's SDL, as published. */
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
@@ -29,6 +32,8 @@ export function createGraphQL(
   services: Omit<GraphQLContext, 'client' | 'readings' | 'work' | 'versions'> & {
     readings: CurrentValues;
     metrics: Metrics;
+    slots: SubscriptionSlots;
+    answers: AnswerCache;
   },
   logger: Logger,
 ) {
@@ -40,6 +45,7 @@ export function createGraphQL(
       sites: services.sites,
       readings: new CurrentValuesBatch(services.readings),
       live: services.live,
+      feed: services.feed,
       client: req.client,
       work: req.work,
       history: services.history,
@@ -57,10 +63,12 @@ export function createGraphQL(
       useFilterLimits(),
       useErrorCodes(),
       useMetrics(services.metrics),
-      useSubscriptionCap(config.subscriptionCaps),
+      useSubscriptionCap(services.slots),
       useDirectExecution(),
       useSiteVersions(),
       useStreamedJson(),
+      // Last: it may answer in place of the execution, and writes the answers it keeps.
+      useAnswerCache(services.answers, services.metrics),
     ],
     logging: false,
   });

@@ -36,8 +36,27 @@ export function useDirectExecution(): Plugin {
   };
 }
 
-/** The operation's answer, or undefined when graphql-js should execute it. */
-function executeDirectly(args: ExecutionArgs): Promise<ExecutionResult> | undefined {
+/** A query operation's root fields by response key, collected as graphql-js collects them, with what collected them. */
+export interface QueryRootFields {
+  readonly request: RequestDocument;
+  readonly queryType: GraphQLObjectType;
+  readonly fields: Map<string, FieldNode[]>;
+}
+
+/** Per request (its context), the root fields collected: the answer cache and the execution both ask. */
+const collected = new WeakMap<object, { document: ExecutionArgs['document']; root: QueryRootFields | undefined }>();
+
+/** The root fields of a query operation; undefined for another operation, or variables that do not coerce. */
+export function queryRootFields(args: ExecutionArgs): QueryRootFields | undefined {
+  const context = args.contextValue as object | undefined;
+  const known = context && collected.get(context);
+  if (known?.document === args.document) return known.root;
+  const root = collectRootFields(args);
+  if (context) collected.set(context, { document: args.document, root });
+  return root;
+}
+
+function collectRootFields(args: ExecutionArgs): QueryRootFields | undefined {
   const operation = getOperationAST(args.document, args.operationName);
   const queryType = args.schema.getQueryType();
   if (operation?.operation !== 'query' || !queryType) return undefined;
@@ -51,10 +70,16 @@ function executeDirectly(args: ExecutionArgs): Promise<ExecutionResult> | undefi
   for (const definition of args.document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   const request: RequestDocument = { schema: args.schema, fragments, variableValues: variables.coerced };
-  const fields = collectFields(request, queryType.name, [operation.selectionSet]);
-  for (const [node] of fields.values())
+  return { request, queryType, fields: collectFields(request, queryType.name, [operation.selectionSet]) };
+}
+
+/** The operation's answer, or undefined when graphql-js should execute it. */
+function executeDirectly(args: ExecutionArgs): Promise<ExecutionResult> | undefined {
+  const root = queryRootFields(args);
+  if (!root) return undefined;
+  for (const [node] of root.fields.values())
     if (node!.name.value !== '__typename' && !ROOT_FIELDS.has(node!.name.value)) return undefined;
-  return answer(request, queryType, fields, args.contextValue as GraphQLContext);
+  return answer(root.request, root.queryType, root.fields, args.contextValue as GraphQLContext);
 }
 
 /** Every root field at once, as graphql-js runs a query's; an error nulls its field, or all data for a non-null one. */

@@ -10,7 +10,7 @@ import { badUserInput, notFound } from '../errors/app-error.ts';
 import { queryEntities, type Entity } from '../query/query-entities.ts';
 import type { QueryLayer } from '../query/query-layer.ts';
 import type { PointValue } from '../readings/current-values.ts';
-import { EventQueue } from '../readings/event-queue.ts';
+import { EventQueue } from '../redis/event-queue.ts';
 import { pointValue } from '../readings/point-value.ts';
 import type { ReadingEvents } from '../readings/reading-events.ts';
 import { requireSite, type SiteDirectory } from '../tenants/site-directory.ts';

@@ -6,6 +6,7 @@ import type { PlanAnswer } from '../query/execute-plan.ts';
 import { requireSite } from '../tenants/site-directory.ts';
 import type { GraphQLContext } from './context.ts';
 import { pointValuesResolver } from './point-values-subscription.ts';
+import { graphChangesResolver } from './graph-changes-subscription.ts';
 
 const ROOT_QUERIES: readonly RootQueryName[] = [
   'building',
@@ -76,7 +77,7 @@ export function createResolvers(schema: GraphQLSchema) {
   const resolvers: Record<string, Record<string, unknown>> = {
     Query: Object.fromEntries([...ROOT_FIELDS.keys()].map((name) => [name, rootResolver])),
     KgEntity: { __resolveType: (source: EntityObject) => source.__kind },
-    Subscription: { pointValues: pointValuesResolver },
+    Subscription: { pointValues: pointValuesResolver, graphChanges: graphChangesResolver },
   };
   for (const typeName of ENTITY_TYPES) {
     const type = schema.getType(typeName);

@@ -16,7 +16,7 @@ function covers(asked: string, mediaType: string): boolean {
  * The media type yoga answers JSON with for this request: its own choice, made the same way (the
  * last JSON media type that an Accept entry covers, entries taken from the last; utf-8 only).
  */
-function acceptedJsonType(request: Request): string | undefined {
+export function acceptedJsonType(request: Request): string | undefined {
   let accepted: string | undefined;
   const entries = (request.headers.get('accept') || '*/*').replace(/\s/g, '').toLowerCase().split(',').reverse();
   for (const entry of entries) {

@@ -12,7 +12,8 @@ import { composeChanges, invertPatch, parseRdfPatch, writeRdfPatch, type GraphPa
 import type { GraphStore } from '../store/graph-store.ts';
 import { diffNTriples } from './load-diff.ts';
 import { touchedEntities } from './patch-summary.ts';
-import type { GraphVersion, VersionAuthor, VersionStore, VersionVia } from './version-store.ts';
+import type { VersionFeed } from './version-feed.ts';
+import type { GraphVersion, VersionAuthor, VersionHead, VersionStore, VersionVia } from './version-store.ts';
 
 /** Who changes a site's graph, how, and on which version they based the change. */
 export interface ChangeRequest {
@@ -42,6 +43,8 @@ export interface HistoryOptions {
   readonly diffMaxTriples: number;
   /** Largest change a version keeps (triples added and removed); a larger one keeps its counts only. */
   readonly maxChangeTriples: number;
+  /** Whether other processes record versions too (replicas on a shared store): the latest is then read from the records each time. */
+  readonly othersWrite?: boolean;
 }
 
 /** Who a client is, as a version records it. */
@@ -91,21 +94,31 @@ export function ifMatchVersion(header: string | undefined): number | undefined {
 export class GraphHistory {
   /** Each site's write in progress: the next waits for it. */
   private readonly turns = new Map<string, Promise<unknown>>();
-  private readonly latest = new Map<string, number>();
+  private readonly latest = new Map<string, VersionHead>();
 
   constructor(
     private readonly versions: VersionStore,
     private readonly options: HistoryOptions,
     private readonly logger?: Logger,
+    /** Where each new version is announced. */
+    private readonly feed?: Pick<VersionFeed, 'committed' | 'deleted'>,
   ) {}
 
   /** The site's latest version (0 before the first). */
   async version(site: string): Promise<number> {
-    const known = this.latest.get(site);
+    return (await this.head(site)).version;
+  }
+
+  /**
+   * The site's latest version and when it was made: what an answer read from the site's graph
+   * is a function of (a site deleted and made again has the same version numbers at other times).
+   */
+  async head(site: string): Promise<VersionHead> {
+    const known = this.options.othersWrite ? undefined : this.latest.get(site);
     if (known !== undefined) return known;
-    const version = await this.versions.latest(site);
-    this.latest.set(site, version);
-    return version;
+    const head = await this.versions.head(site);
+    this.latest.set(site, head);
+    return head;
   }
 
   /**
@@ -174,9 +187,10 @@ export class GraphHistory {
     return from <= to ? composed : invertPatch(composed);
   }
 
-  /** Forgets what is known of a deleted site. */
+  /** Forgets what is known of a deleted site, and tells its followers. */
   forget(site: string): void {
     this.latest.delete(site);
+    this.feed?.deleted(site);
   }
 
   /**
@@ -202,7 +216,7 @@ export class GraphHistory {
     write: () => Promise<WriteOutcome<T>>,
   ): Promise<{ version: GraphVersion; result: T }> {
     // From the records, not the memory: another replica may have written since.
-    const parent = await this.versions.latest(request.site);
+    const parent = (await this.versions.head(request.site)).version;
     if (request.ifMatch !== undefined && request.ifMatch !== parent)
       throw new AppError(
         'PRECONDITION_FAILED',
@@ -224,7 +238,9 @@ export class GraphHistory {
       entities: outcome.patch ? touchedEntities(outcome.patch).size : 0,
       patch: patch ? writeRdfPatch(patch) : null,
     });
-    this.latest.set(request.site, version.version);
+    this.latest.set(request.site, { version: version.version, at: version.at });
+    // The entities of a change larger than a version keeps are not told (the same as a follower catching up is told).
+    void this.feed?.committed(request.site, version, patch);
     // One statement, in the write's turn: retention holds once the write is answered.
     if (this.options.keepVersions !== undefined || this.options.keepDays !== undefined)
       await this.versions

@@ -11,6 +11,9 @@ import type { SiteStore } from '../tenants/site-store.ts';
 import { changeRequest, versionTag, type GraphHistory } from './graph-history.ts';
 import { versionNumber } from './version-number.ts';
 import { summarizePatch } from './patch-summary.ts';
+import type { FeedMessage, VersionFeed } from './version-feed.ts';
+import { clientKey } from '../http-kit/client-key.ts';
+import type { SubscriptionSlots } from '../limits/subscription-slots.ts';
 
 /** The query of `GET …/graph/versions`. */
 export const versionsQuery = z.object({
@@ -36,12 +39,29 @@ export const rollbackBody = z.object({
   message: z.string().max(1000).optional().meta({ description: 'Why: kept with the version the rollback makes.' }),
 });
 
-/** The handlers of `/sites/{id}/graph/versions|diff|rollback`, one per route. */
+/** The query of `GET …/graph/changes`. */
+export const changesQuery = z.object({
+  since: versionNumber('since')
+    .optional()
+    .meta({ description: 'The last version the follower saw: every later one is sent first (Last-Event-ID wins).' }),
+});
+
+/** How often an idle feed says it is still there (proxies close silent connections). */
+const KEEP_ALIVE_MS = 15_000;
+
+/** What a feed needs besides the history: the changes, and the slots its followers take. */
+export interface FeedRouteOptions {
+  readonly feed: Pick<VersionFeed, 'follow'>;
+  readonly slots: SubscriptionSlots;
+}
+
+/** The handlers of `/sites/{id}/graph/versions|diff|rollback|changes`, one per route. */
 class HistoryHandlers {
   constructor(
     private readonly sites: SiteStore,
     private readonly store: GraphStore,
     private readonly history: GraphHistory,
+    private readonly feeds: FeedRouteOptions,
   ) {}
 
   /** `GET …/graph/versions`: newest first, a page at a time. */
@@ -91,6 +111,49 @@ class HistoryHandlers {
     });
   };
 
+  /**
+   * `GET …/graph/changes`: the site's graph changes as Server-Sent Events (`version`, `reread`,
+   * `deleted`), each version's id its number, so a reconnecting client resumes after the last it got.
+   */
+  changes = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
+    requireCredentials(req.client);
+    const site = await readableSite(this.sites, req.client, req.params.siteId);
+    const query = validateBody(changesQuery, req.query);
+    const lastEventId = req.get('last-event-id');
+    const since =
+      lastEventId !== undefined
+        ? validateBody(z.object({ since: versionNumber('Last-Event-ID') }), { since: lastEventId }).since
+        : query.since;
+    const release = this.feeds.slots.take(clientKey(req.client), req.client.kind);
+    // Registered first: a follower gone before its feed starts still frees its slot and its listener.
+    let messages: AsyncIterableIterator<FeedMessage> | undefined;
+    const keepAlive: { timer?: ReturnType<typeof setInterval> } = {};
+    res.once('close', () => {
+      clearInterval(keepAlive.timer);
+      release();
+      void messages?.return?.();
+    });
+    try {
+      messages = await this.feeds.feed.follow(site.id, since);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (res.destroyed) {
+      void messages.return?.();
+      return;
+    }
+    keepAlive.timer = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(`retry: 3000\n: the graph changes of site ${site.id}\n\n`);
+    for await (const message of messages) res.write(feedEventText(message));
+    res.end();
+  };
+
   /** `POST …/graph/rollback {"to": v}`: a new version whose graph is version v's. */
   rollback = async (req: Request<{ siteId: string }>, res: Response): Promise<void> => {
     requireCredentials(req.client);
@@ -108,13 +171,28 @@ class HistoryHandlers {
   };
 }
 
-/** `/sites/{id}/graph/versions`, `…/versions/{v}`, `…/diff`, `…/rollback`. */
-export function historyRoutes(sites: SiteStore, store: GraphStore, history: GraphHistory): Router {
-  const handlers = new HistoryHandlers(sites, store, history);
+/** One message as an event of the stream: its kind, the version it leaves the follower at (the id to resume from), and JSON. */
+function feedEventText(message: FeedMessage): string {
+  const { type, ...data } = message;
+  const body = 'change' in data ? data.change : data;
+  const id =
+    message.type === 'version' ? message.change.version : message.type === 'reread' ? message.version : undefined;
+  return `event: ${type}\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(body)}\n\n`;
+}
+
+/** `/sites/{id}/graph/versions`, `…/versions/{v}`, `…/diff`, `…/rollback`, `…/changes`. */
+export function historyRoutes(
+  sites: SiteStore,
+  store: GraphStore,
+  history: GraphHistory,
+  feeds: FeedRouteOptions,
+): Router {
+  const handlers = new HistoryHandlers(sites, store, history, feeds);
   const router = Router();
   router.get('/:siteId/graph/versions', handlers.list);
   router.get('/:siteId/graph/versions/:version', handlers.one);
   router.get('/:siteId/graph/diff', handlers.diff);
+  router.get('/:siteId/graph/changes', handlers.changes);
   router.post('/:siteId/graph/rollback', jsonBody('64kb'), handlers.rollback);
   return router;
 }

@@ -31,6 +31,12 @@ export interface GraphVersion {
   readonly kept: boolean;
 }
 
+/** The latest version of a site, and when it was made: a site deleted and made again counts its versions anew, at other times. */
+export interface VersionHead {
+  readonly version: number;
+  readonly at: string | null;
+}
+
 /** A version to record: what the store does not number or stamp itself, and the change as RDF Patch (null when not kept). */
 export type NewVersion = Omit<GraphVersion, 'version' | 'parent' | 'at' | 'kept'> & { readonly patch: string | null };
 
@@ -73,11 +79,16 @@ export class VersionStore {
 
   /** The site's latest version number; 0 when none is recorded. */
   async latest(site: string): Promise<number> {
-    const [row] = await this.db.query<{ v: number | null }>(
-      'SELECT max(version) AS v FROM graph_versions WHERE site = $1',
+    return (await this.head(site)).version;
+  }
+
+  /** The site's latest version and when it was made (null before the first). */
+  async head(site: string): Promise<VersionHead> {
+    const [row] = await this.db.query<{ version: number; at: unknown }>(
+      'SELECT version, at FROM graph_versions WHERE site = $1 ORDER BY version DESC LIMIT 1',
       [site],
     );
-    return row?.v ?? 0;
+    return row ? { version: row.version, at: isoTimestamp(row.at) } : { version: 0, at: null };
   }
 
   /**
@@ -134,6 +145,19 @@ export class VersionStore {
       [site, version],
     );
     return row ? toVersion(row) : undefined;
+  }
+
+  /** Up to `limit` versions after `after`, oldest first, each with its change as RDF Patch (null when not kept). */
+  async after(
+    site: string,
+    after: number,
+    limit: number,
+  ): Promise<Array<{ version: GraphVersion; patch: string | null }>> {
+    const rows = await this.db.query<VersionRow & { patch: string | null }>(
+      `SELECT ${COLUMNS}, patch FROM graph_versions WHERE site = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      [site, after, limit],
+    );
+    return rows.map((row) => ({ version: toVersion(row), patch: row.patch }));
   }
 
   /** The patches of versions after `from` up to `to` (inclusive), oldest first; null for a version whose patch is not kept. */

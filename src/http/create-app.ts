@@ -36,6 +36,8 @@ import { graphiqlAssets } from '../graphql/graphiql.ts';
 import { listAppRoutes, routeNamer } from './route-table.ts';
 import { useRequestMetrics } from './use-request-metrics.ts';
 import { useRequestScope } from './use-request-scope.ts';
+import { SubscriptionSlots } from '../limits/subscription-slots.ts';
+import { AnswerCache } from '../graphql/answer-cache.ts';
 
 /** The express app: health, then authentication and rate limits, then GraphQL and the REST API. */
 export function createApp(config: Config, services: Services, logger: Logger): Express {
@@ -68,7 +70,14 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   // Every request past the limits runs with its deadline, its budget and its client's signal.
   app.use(useRequestWork(config.limits));
 
-  const yoga = createGraphQL(config, services, logger);
+  // Subscriptions and feeds of graph changes count against one cap per client.
+  const slots = new SubscriptionSlots(config.subscriptionCaps);
+  const answers = new AnswerCache(config.graphqlCacheBytes);
+  // Every change of a graph through this process, recorded as a version or not (the demo's reset), ends what was kept of it.
+  services.store.onChange(({ graph, done }) => {
+    if (done) answers.changed(graph);
+  });
+  const yoga = createGraphQL(config, { ...services, slots, answers }, logger);
   app.use(yoga.graphqlEndpoint, graphqlBodyType(), yoga as unknown as express.RequestHandler);
 
   // With Redis, any replica answers a poll of a load's progress.
@@ -81,7 +90,7 @@ export function createApp(config: Config, services: Services, logger: Logger): E
     query: services.query,
     history: services.history,
   });
-  const history = historyRoutes(services.sites, services.store, services.history);
+  const history = historyRoutes(services.sites, services.store, services.history, { feed: services.feed, slots });
   const sites = sitesRoutes(services.sites, services.store, [
     (siteId) => services.files.removeSite(siteId),
     (siteId) => services.keys.removeSite(siteId),
@@ -118,17 +127,21 @@ export function createApp(config: Config, services: Services, logger: Logger): E
   app.use('/api/v1/keys', keysRoutes(services.keys));
   app.use(
     '/mcp',
-    mcpRoutes({
-      sites: services.sites,
-      store: services.store,
-      query: services.query,
-      readings: services.live.store,
-      files: services.files,
-      graphql: yoga,
-      schemaText: typeDefs,
-      sparqlLimits: config.sparqlEndpoint,
-      history: services.history,
-    }),
+    mcpRoutes(
+      {
+        sites: services.sites,
+        store: services.store,
+        query: services.query,
+        readings: services.live.store,
+        files: services.files,
+        graphql: yoga,
+        schemaText: typeDefs,
+        sparqlLimits: config.sparqlEndpoint,
+        history: services.history,
+        feed: services.feed,
+      },
+      slots,
+    ),
   );
 
   app.use((req, _res, next) => next(notFound(`No route for ${req.method} ${req.path}.`)));

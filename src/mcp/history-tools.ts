@@ -1,15 +1,52 @@
 /**
  * `site_history`: what changed in a site's graph and when, as an agent asks it ("who re-mapped
  * these points last week?"): the versions, newest first, and the summary of one version's change.
+ * And each site as a resource, `bkg://sites/{siteId}` (its record and the version its graph is
+ * at), which a client in a session subscribes to: it is told when the site's graph changes.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { readableSiteIds } from '../tenants/site-access.ts';
 import { z } from 'zod';
 import { summarizePatch } from '../history/patch-summary.ts';
 import type { Caller } from './graphql-call.ts';
 import { callerSite, type McpSources } from './mcp-sources.ts';
 import { answering } from './tool-answer.ts';
 
+/** The resource of a site: `bkg://sites/hq`. */
+export const siteUri = (siteId: string): string => `bkg://sites/${siteId}`;
+
+/** The site a resource URI names, or undefined. */
+export function siteOfUri(uri: string): string | undefined {
+  return /^bkg:\/\/sites\/([a-z0-9-]{1,64})$/.exec(uri)?.[1];
+}
+
 export function registerHistoryTools(server: McpServer, sources: McpSources, caller: Caller): void {
+  server.registerResource(
+    'site',
+    new ResourceTemplate('bkg://sites/{siteId}', {
+      list: async () => ({
+        resources: (await sources.sites.list(readableSiteIds(caller.client))).map((site) => ({
+          uri: siteUri(site.id),
+          name: site.id,
+          title: site.name,
+          mimeType: 'application/json',
+        })),
+      }),
+    }),
+    {
+      title: 'A site',
+      description:
+        'A site’s record and the version its graph is at, with its latest change. Subscribe to it (resources/subscribe, in a session) to be told when the graph changes.',
+      mimeType: 'application/json',
+    },
+    async (uri, { siteId }) => {
+      const site = await callerSite(sources, caller, String(siteId));
+      const [latest] = await sources.history.list(site.id, 1);
+      const text = JSON.stringify({ ...site, version: latest?.version ?? 0, latestChange: latest ?? null });
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
+    },
+  );
+
   server.registerTool(
     'site_history',
     {

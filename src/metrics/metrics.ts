@@ -71,6 +71,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly graphqlAnswerCache = new Counter({
+    name: 'bkg_graphql_answer_cache_total',
+    help: 'GraphQL queries by what the answer cache did: hit (answered from memory), not_modified (304 to If-None-Match), miss (executed and kept), uncached (live fields, errors, other operations).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly graphqlAnswerCacheBytes = new Gauge({
+    name: 'bkg_graphql_answer_cache_bytes',
+    help: 'Bytes of GraphQL answers kept in memory (bounded by BKG_GRAPHQL_CACHE_MB).',
+    registers: [this.registry],
+  });
+
   readonly graphqlOperations = new Counter({
     name: 'bkg_graphql_operations_total',
     help: 'GraphQL operations executed, by operation type (query, subscription).',

@@ -174,7 +174,7 @@ export const loadResult = z
     triples: z.number().int().meta({ description: 'Triples in the site’s graph after the load.' }),
     bytes: z.number().int().meta({ description: 'Bytes received.' }),
     seconds: z.number().meta({ description: 'From the first byte received to the graph stored.' }),
-    reading: modelReading,
+    reading: modelReading.optional().meta({ description: 'What the service made of the model, with `reading=1`.' }),
   })
   .meta({ id: 'GraphLoadResult', description: 'What a graph load did.' });
 

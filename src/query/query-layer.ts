@@ -12,7 +12,7 @@ import { siteGraph } from '../rdf/vocabulary.ts';
 import type { CurrentValueSource } from './current-value-source.ts';
 import { executePlan, type PlanAnswer } from './execute-plan.ts';
 import { readGraphStatistics, type StatisticsOptions } from './graph-statistics.ts';
-import { entityTriplesQuery } from '../compiler/graph-statistics-queries.ts';
+import { entityClassesQuery, entityTriplesQuery } from '../compiler/graph-statistics-queries.ts';
 import { rowTermText } from '../rdf/rdf-patch.ts';
 import type { QueryRunner } from './query-runner.ts';
 import type { SiteKnowledge } from './site-knowledge.ts';
@@ -57,6 +57,19 @@ export class QueryLayer {
     if (entities.length === 0) return '';
     const rows = await this.runner.select(entityTriplesQuery(graph, entities), graph, work);
     return rows.map((row) => `${rowTermText(row.s!)} ${rowTermText(row.p!)} ${rowTermText(row.o!)} .\n`).join('');
+  }
+
+  /** The classes of each of `entities` that has one in the graph, with the superclasses the graph states of them. */
+  async entityTypes(graph: string, entities: readonly string[], work?: RequestWork): Promise<Map<string, Set<string>>> {
+    const types = new Map<string, Set<string>>();
+    if (entities.length === 0) return types;
+    for (const row of await this.runner.select(entityClassesQuery(graph, entities), graph, work)) {
+      const entity = row.x!.value;
+      let classes = types.get(entity);
+      if (!classes) types.set(entity, (classes = new Set()));
+      classes.add(row.t!.value);
+    }
+    return types;
   }
 
   /** What the service made of a site graph (a load report's reading), as the site reads the ontology. */

@@ -2,10 +2,10 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { serviceUnavailable } from '../errors/app-error.ts';
 import { startWorker } from '../workers/start-worker.ts';
 import { RdfSyntaxError, tripleQuotaExceeded } from './graph-store.ts';
-import type { ConvertEvent, LoadEvent, OxigraphRequest, OxigraphResponse, RestoreEvent } from './oxigraph-protocol.ts';
+import type { LoadEvent, OxigraphRequest, OxigraphResponse, RestoreEvent } from './oxigraph-protocol.ts';
 
 /** What a worker tells unasked: a restore's, a load's or a rewrite's progress. */
-export type WorkerEvent = RestoreEvent | LoadEvent | ConvertEvent;
+export type WorkerEvent = RestoreEvent | LoadEvent;
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 

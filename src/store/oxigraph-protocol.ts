@@ -73,15 +73,6 @@ export interface LoadEvent {
   readonly triples?: number;
 }
 
-/** Told by the compactor's thread as it rewrites a document: at most `bytes` of it hold the `triples` written so far. */
-export interface ConvertEvent {
-  readonly event: 'convert';
-  /** The file being written: which rewrite this is. */
-  readonly out: string;
-  readonly bytes: number;
-  readonly triples: number;
-}
-
 /** What each worker of the embedded store is started with. */
 export interface OxigraphWorkerData {
   /** The journal's directory (graph-journal.ts). */

@@ -200,11 +200,7 @@ function handle(request: OxigraphRequest): unknown {
         throw Object.assign(new Error('quota'), { quota: { limit: request.maxTriples, triples } });
       }
       persistLoad(request, defaultGraphQuads);
-      // The segment the load wrote (the last), which the compactor's rewrite of the upload replaces.
-      return {
-        triples,
-        segment: writer && request.persistent ? journal.segments(request.graph).at(-1)?.file : undefined,
-      };
+      return { triples };
     }
     case 'patch':
       return patch(request);

@@ -6,12 +6,11 @@
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parentPort } from 'node:worker_threads';
 import N3 from 'n3';
 import type { RdfFormat } from './graph-store.ts';
-import type { ConvertEvent, OxigraphResponse } from './oxigraph-protocol.ts';
+import type { OxigraphResponse } from './oxigraph-protocol.ts';
 
 /** Messages from the main thread (the lane adds each one's id). */
 export type CompactorRequest =
@@ -57,19 +56,10 @@ async function convert(request: Extract<CompactorRequest, { op: 'convert' }>): P
     if (!out.write(text)) await once(out, 'drain');
   };
   const writer = new N3.Writer({ format: 'N-Triples' });
-  // Bytes handed to the parser: the triples counted so far come from no more than these.
-  let bytes = 0;
-  const counted = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
   // The consumer's refusal reaches pipeline() as an abort of the streams before it: kept to be told as it is.
   let refused: NotConvertible | undefined;
   await pipeline(
     createReadStream(request.path, { highWaterMark: 1 << 20 }),
-    counted,
     parser,
     async (quads: AsyncIterable<N3.Quad>) => {
       for await (const quad of quads) {
@@ -85,10 +75,7 @@ async function convert(request: Extract<CompactorRequest, { op: 'convert' }>): P
         }
         lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object));
         triples++;
-        if (lines.length >= 4096) {
-          await flush();
-          parentPort!.postMessage({ event: 'convert', out: request.out, bytes, triples } satisfies ConvertEvent);
-        }
+        if (lines.length >= 4096) await flush();
       }
     },
   ).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { RdfSyntaxError, type RdfFormat } from './graph-store.ts';
@@ -41,8 +41,6 @@ export class SegmentCompactor {
   /** Segments the rewrite failed on: not tried again by this process. */
   private readonly kept = new Set<string>();
   private running: Promise<void> = Promise.resolve();
-  /** Uploads being rewritten as they load: their files' checkpoints (bytes read → triples written). */
-  private readonly uploads = new Map<string, Array<[number, number]>>();
   private closed = false;
 
   constructor(
@@ -68,52 +66,6 @@ export class SegmentCompactor {
         this.logger?.warn({ graph, err: error }, 'compacting a graph failed; it stays as it is');
       }
     });
-  }
-
-  /**
-   * Rewrites an uploaded document while the store loads it (a large Turtle file): the
-   * rewrite is put in place of the segment the load writes (`adopt`), and meanwhile it counts the
-   * document's triples ahead of the store's parser, so a load's progress can say how many triples
-   * its bytes parsed so far hold (`triplesAt`, undefined until the rewrite has got that far).
-   */
-  rewriteUpload(
-    path: string,
-    format: RdfFormat,
-  ): { made: Promise<Made | undefined>; triplesAt(bytes: number): number | undefined } {
-    const out = this.workFile();
-    const marks: Array<[number, number]> = [];
-    this.uploads.set(out, marks);
-    const made = this.convert(path, format, out).then(
-      (triples) => ({ path: out, triples }),
-      (error: Error) => {
-        this.logger?.info(
-          { file: path, reason: error.message },
-          'upload not rewritten as it loaded; the journal rewrites it later if it can',
-        );
-        rmSync(out, { force: true });
-        return undefined;
-      },
-    );
-    void made.finally(() => this.uploads.delete(out));
-    // The parser's bytes only grow: the checkpoint reached so far is where the next look starts.
-    let at = -1;
-    const triplesAt = (bytes: number) => {
-      while (at + 1 < marks.length && marks[at + 1]![0] <= bytes) at++;
-      return at >= 0 ? marks[at]![1] : undefined;
-    };
-    return { made, triplesAt };
-  }
-
-  /** Puts an upload's rewrite in place of the segment its load wrote, then sees to the graph as after any load. */
-  async adopt(graph: string, segment: string, made: Made): Promise<void> {
-    if (!this.closed) {
-      const swapped = await this.swap(graph, [segment], made);
-      this.logger?.info(
-        { graph, segment, triples: made.triples, swapped, upload: true },
-        'segment rewritten as N-Triples',
-      );
-    }
-    this.schedule(graph);
   }
 
   /** Resolves when everything scheduled so far is done. */
@@ -184,9 +136,7 @@ export class SegmentCompactor {
 
   private call<T>(request: CompactorRequest): Promise<T> {
     if (!this.lane || this.lane.stopped) {
-      this.lane = new OxigraphLane<CompactorRequest>({}, WORKER, undefined, (event) => {
-        if (event.event === 'convert') this.uploads.get(event.out)?.push([event.bytes, event.triples]);
-      });
+      this.lane = new OxigraphLane<CompactorRequest>({}, WORKER);
     }
     return this.lane.call<T>(request);
   }

@@ -7,14 +7,15 @@
  * named graph in a body never reaches the endpoint.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import oxigraph from 'oxigraph';
 import { serviceUnavailable } from '../errors/app-error.ts';
-import { deadlineExceeded } from '../limits/request-work.ts';
+import { MainThreadSlices } from '../limits/main-thread.ts';
+import { deadlineExceeded, type RequestWork } from '../limits/request-work.ts';
 import {
   aggregate,
   deleteData,
@@ -38,6 +39,7 @@ import {
 import type { Term } from 'sparqljs';
 import type { ConstructQuery } from 'sparqljs';
 import { serialize } from '../rdf/sparql-serializer.ts';
+import { lineHash } from '../rdf/line-hash.ts';
 import { rowTermText, tripleText, type GraphPatch } from '../rdf/rdf-patch.ts';
 import { planPatch } from './apply-patch.ts';
 import { loadDeadlineMs, type LoadDeadline } from '../config/limits-config.ts';
@@ -187,13 +189,22 @@ export class SparqlHttpStore implements GraphStore {
    * than the store's own timeout (the endpoint is told too, where its dialect has a parameter).
    */
   async select(query: SelectQuery, options?: SelectOptions): Promise<SparqlRow[]> {
-    const dialect = await this.dialect();
     const work = options?.work;
     const left = work?.remainingMs();
     const ownDeadline =
       work && left! < this.options.timeoutMs
         ? { ms: Math.ceil(left!), error: () => deadlineExceeded(work.timeoutMs) }
         : undefined;
+    return this.rows(query, ownDeadline, work);
+  }
+
+  /** A SELECT's rows, within `ownDeadline` when given (a request's, or a load's), its time charged to `work`. */
+  private async rows(
+    query: SelectQuery,
+    ownDeadline: SendOptions['ownDeadline'] | undefined,
+    work?: RequestWork,
+  ): Promise<SparqlRow[]> {
+    const dialect = await this.dialect();
     const started = performance.now();
     const text = serialize(dialect.prepareQuery(query));
     const resultSet = dialect.selectResults === 'result-set';
@@ -317,6 +328,11 @@ export class SparqlHttpStore implements GraphStore {
   /**
    * Graph Store Protocol: the whole document is parsed before anything is sent, then goes in one
    * request, so a syntax error sends nothing and blank nodes keep their identity across the document.
+   * What the store kept is counted before it is put in place: Virtuoso's Graph Store endpoint
+   * commits as it reads, so a PUT it answered having kept part of a document would otherwise go
+   * unnoticed. A short count is sent again once; the same count again is the store's own reading
+   * (it may merge literals it writes alike), another one a load that lost triples, refused with
+   * nothing changed.
    */
   private async sendWhole(
     gsp: URL,
@@ -328,13 +344,27 @@ export class SparqlHttpStore implements GraphStore {
   ): Promise<Sent> {
     const spool = await Spool.of(data, format, graph, this.options.spoolDir ?? tmpdir());
     try {
-      if (spool.triples > 0) {
+      if (spool.triples === 0) return { triples: 0, bytes: 0 };
+      const put = async () => {
+        const limit = within(spool.size);
         await this.client.send(withParams(gsp, { graph: temporary.value }), {
           method: 'PUT',
           headers: { 'content-type': 'application/n-triples' },
           body: () => spool.body(),
-          ...within(spool.size),
+          ...limit,
         });
+        return this.countOf(temporary.value, limit.ownDeadline);
+      };
+      const kept = await put();
+      if (kept < spool.triples) {
+        const distinct = await spool.distinctTriples();
+        if (kept < distinct) {
+          const again = await put();
+          if (again < distinct && again !== kept)
+            throw serviceUnavailable(
+              `The triplestore kept ${again.toLocaleString('en')} of the document's ${distinct.toLocaleString('en')} triples (${kept.toLocaleString('en')} at the first try): the graph was not changed; try again.`,
+            );
+        }
       }
       return { triples: spool.triples, bytes: spool.size };
     } finally {
@@ -450,8 +480,14 @@ export class SparqlHttpStore implements GraphStore {
   }
 
   async countTriples(graph: string): Promise<number> {
-    const rows = await this.select(
+    return this.countOf(graph);
+  }
+
+  /** The graph's triples, within a load's deadline when given. */
+  private async countOf(graph: string, ownDeadline?: SendOptions['ownDeadline']): Promise<number> {
+    const rows = await this.rows(
       select({ variables: [[aggregate('count', S), N]], where: [graphPattern(namedNode(graph), triple(S, P, O))] }),
+      ownDeadline,
     );
     return Number(rows[0]?.n?.value ?? 0);
   }
@@ -590,6 +626,25 @@ class Spool {
 
   body(): SizedBody {
     return this.file ? { path: this.file.path, size: this.size } : Buffer.from(this.chunks.join(''));
+  }
+
+  /** The document's distinct triples (its lines, one triple each, told apart by a 53-bit hash): read again only when a count is short. */
+  async distinctTriples(): Promise<number> {
+    const seen = new Set<number>();
+    const slices = new MainThreadSlices();
+    let rest = '';
+    const take = async (text: string) => {
+      const lines = (rest + text).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line !== '') seen.add(lineHash(line));
+      const pause = slices.step(lines.length);
+      if (pause) await pause;
+    };
+    if (this.file)
+      for await (const chunk of createReadStream(this.file.path, { encoding: 'utf8' })) await take(chunk as string);
+    else for (const chunk of this.chunks) await take(chunk);
+    if (rest !== '') seen.add(lineHash(rest));
+    return seen.size;
   }
 
   async discard(): Promise<void> {

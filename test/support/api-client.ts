@@ -41,6 +41,25 @@ export function postGraphQL(
   });
 }
 
+/** The JSON-RPC `initialize` an MCP client opens with. */
+export const MCP_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+/** One JSON-RPC message POSTed to `/mcp` as the holder of `token` (null: anonymous), in the session `sessionId` if given. */
+export function postMcp(h: Harness, token: string | null, message: unknown, sessionId?: string): Promise<Response> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  if (sessionId !== undefined)
+    Object.assign(headers, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+  return fetchAs(h, token)('/mcp', { method: 'POST', headers, body: JSON.stringify(message) });
+}
+
 /** An API key as `POST /api/v1/keys/` answers it: the record and its secret. */
 export interface CreatedKey {
   id: string;

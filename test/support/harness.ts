@@ -57,6 +57,9 @@ export async function seedRecords(dataDir: string): Promise<void> {
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
+/** Whether the suites run on the embedded store (the `oxigraph` project), not another store a vitest project names. */
+export const onEmbeddedStore = (): boolean => (process.env.BKG_GRAPH_STORE ?? 'oxigraph') === 'oxigraph';
+
 /** The graph store under test: `BKG_GRAPH_STORE` and `SPARQL_*` as a vitest project sets them (vitest.config.ts), else embedded. */
 const storeEnv = (): Record<string, string> =>
   Object.fromEntries(

@@ -18,8 +18,6 @@ interface LoadResult {
   bytes: number;
   /** Seconds the service took, from the first byte received to the graph stored. */
   seconds: number;
-  /** What the service made of the model (the load report). */
-  reading?: ModelReading;
 }
 
 export const load: Command = {
@@ -93,9 +91,11 @@ Example:
     }
 
     const rate = result.seconds > 0 ? result.triples / result.seconds : undefined;
+    // The load answers once the graph is stored; the reading follows (it waits for the site profile).
+    const reading = () => api.call<ModelReading>('GET', `${sitePath(siteId)}/graph/reading`);
     if (json) {
       stdout.write(
-        `${JSON.stringify({ ...result, triples_per_second: rate === undefined ? null : Math.round(rate) })}\n`,
+        `${JSON.stringify({ ...result, triples_per_second: rate === undefined ? null : Math.round(rate), reading: await reading() })}\n`,
       );
       return;
     }
@@ -103,6 +103,6 @@ Example:
       `${merge ? 'Merged' : 'Loaded'} ${basename(file)} into site "${result.site}": ${groupDigits(result.triples)} triples in the graph, ` +
         `${result.seconds.toFixed(3)} s, ${rate === undefined ? '-' : groupDigits(rate)} triples/s\n`,
     );
-    if (result.reading) stdout.write(formatModelReading(result.reading));
+    stdout.write(formatModelReading(await reading()));
   },
 };

@@ -15,7 +15,7 @@ import {
   graphPatchQuery,
   PATCH_TYPES,
 } from '../../graphs/graph-routes.ts';
-import { diffQuery, rollbackBody, versionsQuery } from '../../history/history-routes.ts';
+import { changesQuery, diffQuery, rollbackBody, versionsQuery } from '../../history/history-routes.ts';
 import { json, text, errors, siteParams, rdfBody, TAGS, type PathRegistrar } from '../openapi-kit.ts';
 
 /** If-Match: the version a change is based on. */
@@ -104,6 +104,25 @@ export function graphPaths(path: PathRegistrar): void {
     },
   });
   path({
+    method: 'get',
+    path: '/api/v1/sites/{siteId}/graph/changes',
+    tags: [TAGS.graph],
+    summary: 'Follow the site’s graph changes (Server-Sent Events)',
+    description:
+      'Each new version as it commits, from any replica: `event: version`, `id:` its number, `data:` the version (who, how, counts) with `site`, `entityCount`, and `entities` (at most 100 of those it touched, `{id, uri, kind}`, in IRI order; `entitiesCut` when there were more; null when the change is not known). A follower that names the last version it saw (`Last-Event-ID`, as a browser’s EventSource sends it on reconnecting, or `?since=`) gets every later version first, in order; where those are no longer kept it gets one `event: reread` (read the site again) instead. `event: deleted` ends the stream. Counts against the caller’s cap of open subscriptions (429).',
+    request: {
+      params: siteParams,
+      query: changesQuery,
+      headers: z.object({
+        'last-event-id': z.string().optional().meta({ description: 'The last version the follower saw.' }),
+      }),
+    },
+    responses: {
+      200: text('The event stream.', ['text/event-stream']),
+      ...errors(400, 401, 404, 429),
+    },
+  });
+  path({
     method: 'post',
     path: '/api/v1/sites/{siteId}/graph/rollback',
     tags: [TAGS.graph],
@@ -146,7 +165,7 @@ export function graphPaths(path: PathRegistrar): void {
     tags: [TAGS.graph],
     summary: 'How the latest load of the site’s graph goes (read access)',
     description:
-      'The load in progress, or the last one of the past 10 minutes, in this service process: `receiving` while the body arrives (bytes received of `bytesTotal`), `parsing` while the store reads it (bytes parsed, the triples they hold, and the rates: the embedded store reads a document as it parses it, and counts its triples ahead of the parser as it rewrites it for its journal), then `done` with the graph’s triples or `failed` with the message. Poll it while a `PUT`/`POST …/graph` is pending (`bkg load` does, once a second).',
+      'The load in progress, or the last one of the past 10 minutes, in this service process: `receiving` while the body arrives (bytes received of `bytesTotal`), `parsing` while the store reads it (bytes parsed, the triples they hold where the format counts them by its lines (N-Triples, N-Quads; `null` for Turtle until done), and the rates: the embedded store reads a document as it parses it), then `done` with the graph’s triples or `failed` with the message. Poll it while a `PUT`/`POST …/graph` is pending (`bkg load` does, once a second).',
     request: { params: siteParams },
     responses: { 200: json(graphLoadStatus, 'The load.'), ...errors(404) },
   });

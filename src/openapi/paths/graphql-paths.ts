@@ -30,15 +30,28 @@ export function graphqlPaths(path: PathRegistrar): void {
     graphqlResult,
     'GraphQL result: `data`, and `errors` with `extensions.code`. Subscriptions stream as server-sent events with `Accept: text/event-stream`.',
   );
+  const ifNoneMatch = z.object({
+    'if-none-match': z.string().optional().meta({
+      description: 'The ETag of an earlier answer to the same query: 304 when its answer is still the same.',
+    }),
+  });
+  const notModified = { description: 'The answer the ETag names is still the answer (no body).' };
+  const answers =
+    'An answer without errors that selects no live field (`currentValue`) carries an `ETag`, made of the query, its variables, the caller’s access and the version of each site it read; sent back in `If-None-Match`, it is answered 304 while those are unchanged. Such answers are also kept in memory, so the same query again on an unchanged graph is answered without running.';
   path({
     method: 'post',
     path: '/graphql',
     tags: [TAGS.graphql],
     summary: 'GraphQL queries and subscriptions (schema: /graphql/schema.graphql)',
+    description: answers,
     security: [{ bearer: [] }, {}],
-    request: { body: { required: true, content: { 'application/json': { schema: graphqlRequest } } } },
+    request: {
+      headers: ifNoneMatch,
+      body: { required: true, content: { 'application/json': { schema: graphqlRequest } } },
+    },
     responses: {
       200: graphqlResponse,
+      304: notModified,
       400: graphqlResponse,
       401: graphqlResponse,
       429: graphqlResponse,
@@ -50,8 +63,10 @@ export function graphqlPaths(path: PathRegistrar): void {
     path: '/graphql',
     tags: [TAGS.graphql],
     summary: 'GraphiQL in a browser (Accept: text/html), or a query in the URL',
+    description: answers,
     security: [{ bearer: [] }, {}],
     request: {
+      headers: ifNoneMatch,
       query: z.object({
         query: z.string().optional(),
         variables: z.string().optional(),
@@ -63,6 +78,7 @@ export function graphqlPaths(path: PathRegistrar): void {
         description: 'GraphiQL, or a GraphQL result.',
         content: { 'text/html': { schema: z.string() }, 'application/json': { schema: graphqlResult } },
       },
+      304: notModified,
     },
   });
   path({

@@ -149,6 +149,11 @@ describe('IFC alignment on the demo tower', () => {
 
   it('accepts one proposal: the link is in the graph and entityByIfcId finds it at once', async () => {
     const vav = (await allProposals()).find((p) => p.entityId === 'VAV-2-03')!;
+    // Asked once before: the answer kept for the graph before the accept is not the one after it.
+    const before = await h.graphql(
+      `{ entityByIfcId(siteId: "tower", ifcId: "${vav.globalId}") { ... on Equipment { id } } }`,
+    );
+    expect(before.data).toEqual({ entityByIfcId: null });
     expect(
       await json('/api/v1/sites/tower/alignment/accept', writer, {
         method: 'POST',

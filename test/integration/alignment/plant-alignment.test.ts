@@ -11,24 +11,37 @@ import { HEATING_PLANT_TRUTH, HEATING_PLANT_TTL, heatingPlantIfc } from './heati
 
 type Json = Record<string, any>;
 
-describe.each(['IFC4', 'IFC2X3'] as const)('IFC alignment on a heating plant (%s)', (schema) => {
-  let h: Harness;
-  let proposals: Json[];
+const SCHEMAS = ['IFC4', 'IFC2X3'] as const;
+/** The plant's site for each schema: one service reads both exports. */
+const siteOf = (schema: (typeof SCHEMAS)[number]) => `plant-${schema.toLowerCase()}`;
+let h: Harness;
 
-  beforeAll(async () => {
-    h = await createHarness({ sites: { plant: HEATING_PLANT_TTL }, env: { BKG_IFC_WORKERS: '1' } });
+beforeAll(async () => {
+  h = await createHarness({
+    sites: Object.fromEntries(SCHEMAS.map((schema) => [siteOf(schema), HEATING_PLANT_TTL])),
+    env: { BKG_IFC_WORKERS: '1' },
+  });
+  for (const schema of SCHEMAS) {
     const response = await postForm(h, '/api/files/', {
-      site_id: 'plant',
+      site_id: siteOf(schema),
       category: 'bim-source',
       file: file(heatingPlantIfc(schema), 'heating-plant.ifc'),
     });
     expect(response.status).toBe(201);
-    await h.services.ifc.idle();
-    proposals = (await (await h.fetch('/api/v1/sites/plant/alignment/proposals?limit=1000')).json()).items;
-  });
+  }
+  await h.services.ifc.idle();
+});
 
-  afterAll(async () => {
-    await h?.close();
+afterAll(async () => {
+  await h?.close();
+});
+
+describe.each(SCHEMAS)('IFC alignment on a heating plant (%s)', (schema) => {
+  const site = siteOf(schema);
+  let proposals: Json[];
+
+  beforeAll(async () => {
+    proposals = (await (await h.fetch(`/api/v1/sites/${site}/alignment/proposals?limit=1000`)).json()).items;
   });
 
   const measure = (threshold: number) => {
@@ -76,7 +89,7 @@ describe.each(['IFC4', 'IFC2X3'] as const)('IFC alignment on a heating plant (%s
 
   it("costs the demo tower's round trips and two more for feeds, as the model has ports", async () => {
     h.resetRoundTrips();
-    expect((await h.fetch('/api/v1/sites/plant/alignment/coverage')).status).toBe(200);
+    expect((await h.fetch(`/api/v1/sites/${site}/alignment/coverage`)).status).toBe(200);
     expect(h.roundTrips()).toBe(9);
   });
 

@@ -1,5 +1,5 @@
-// The load report: a load answers what the service made of the model, and
-// `GET …/graph/reading` answers it for the graph as it is. Nothing a model states is dropped without
+// The load report: a load asked for it (`reading=1`) answers what the service made of the model,
+// and `GET …/graph/reading` answers it for the graph as it is. Nothing a model states is dropped without
 // a line in it: older Brick names with what they are read as, deprecated classes, the site's own
 // classes, classes nobody declares with the closest Brick names, untyped entities, unread relations.
 import { readFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 async function load(site: string, turtle: string): Promise<any> {
-  const res = await h.fetch(`/api/v1/sites/${site}/graph`, {
+  const res = await h.fetch(`/api/v1/sites/${site}/graph?reading=1`, {
     method: 'PUT',
     headers: { 'content-type': 'text/turtle' },
     body: turtle,
@@ -123,5 +123,19 @@ describe('a load answers its reading', () => {
     );
     expect(current.brickVersion.looksLike).toBe('1.4');
     expect(current.renamedClasses).toEqual([]);
+  });
+
+  it('is not waited for by a load that does not ask for it, and follows from GET …/graph/reading', async () => {
+    const res = await h.fetch('/api/v1/sites/current/graph', {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle' },
+      body: fixture('brick-1.0-class-names'),
+    });
+    expect(res.status).toBe(200);
+    const answer = await res.json();
+    expect(answer).toMatchObject({ site: 'current', triples: expect.any(Number) });
+    expect(answer).not.toHaveProperty('reading');
+    const reading = await (await h.fetch('/api/v1/sites/current/graph/reading')).json();
+    expect(reading.brickVersion.looksLike).toBe('1.0.2, 1.1');
   });
 });

@@ -32,7 +32,7 @@ describe('npm run bench, smallest size', () => {
       '--http-seconds',
       '1',
     ];
-    args.push('--only', QUERIES.join(','), '--data-dir', dir, '--out-dir', dir);
+    args.push('--only', [...QUERIES, 'fixed-cost'].join(','), '--data-dir', dir, '--out-dir', dir);
     // The migrated records database vitest's global setup made: creating one takes seconds.
     const template = inject('recordsTemplate');
     if (template) args.push('--records-template', template);
@@ -56,6 +56,21 @@ describe('npm run bench, smallest size', () => {
     expect(summary).toContain('round trips identical across sizes: yes');
   });
 
+  it('measures the fixed cost of a request: /healthz, and { __typename } with each kind of key', () => {
+    expect(report).toContain('## The fixed cost of a request');
+    for (const row of ['`GET /healthz`', '`{ __typename }`, admin key', '`{ __typename }`, API key'])
+      expect(report).toMatch(new RegExp(`\\| ${row.replace(/[{}]/g, '\\$&')} \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\|`));
+  });
+
+  it('sets the loads’ rates beside the raw load’s, and each query over HTTP beside its raw shape plus the fixed cost', () => {
+    expect(report).toMatch(/\| the service, embedded store .* \| \d+% \|$/m);
+    for (const load of ['into a new site', 'replacing the graph'])
+      expect(report).toMatch(new RegExp(`\\| the service over HTTP .*${load}.* \\| \\d+% \\|$`, 'm'));
+    expect(report).toContain('| HTTP ÷ (fastest raw + fixed cost) |');
+    for (const id of QUERIES)
+      expect(report).toMatch(new RegExp(`^\\| ${id} \\|.* \\| [\\d.]+ \\| [\\d.]+ \\| [^|]* \\|$`, 'm'));
+  });
+
   it('states the machine and the loads, raw and through the service', () => {
     expect(report).toMatch(/\d+ cores \(.+\), \d+ GiB memory, Node v\d+/);
     expect(report).toMatch(/\| raw Oxigraph .* \| [\d,]+ \| [\d.]+ \| [\d,]+ \|/);
@@ -63,11 +78,11 @@ describe('npm run bench, smallest size', () => {
     expect(report).toMatch(/\| the service over HTTP .* \| [\d,]+ \| [\d.]+ \| [\d,]+ \|/);
   });
 
-  it('measures every query with its round trips, in-process, over HTTP and raw, without errors', () => {
+  it('measures every query with its round trips, in-process, over HTTP, repeated, and raw, without errors', () => {
     for (const id of QUERIES)
       expect(report).toMatch(
         new RegExp(
-          `\\| ${id} \\| [\\d,]+(?: \\([\\d,]+\\))? \\| \\d+( \\+ 1 lookup)? \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ \\|`,
+          `\\| ${id} \\| [\\d,]+(?: \\([\\d,]+\\))? \\| \\d+( \\+ 1 lookup)? \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+× / [\\d.]+× \\| [\\d.]+ \\|`,
         ),
       );
     expect(report).toMatch(/\| points-current-value \| [\d,]+ \| 1 \+ 1 lookup \|/);
@@ -84,6 +99,9 @@ describe('npm run bench, smallest size', () => {
 
   it('compares batching with one query per parent, and measures throughput', () => {
     expect(report).toMatch(/\| one query per parent \(N\+1\) \| \d+ \| [\d.]+ \|/);
-    expect(report).toMatch(/\| entity-by-ifc \| \d+ \| [\d.]+ \| [\d.]+ \| [\d,]+ \| 0 \|/);
+    for (const answers of ['computed', 'kept'])
+      expect(report).toMatch(
+        new RegExp(`\\| entity-by-ifc \\| ${answers} \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| [\\d,]+ \\| 0 \\|`),
+      );
   });
 });

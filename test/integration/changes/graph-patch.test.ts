@@ -3,7 +3,7 @@
 // with If-Match naming another version than the graph's is refused (412) with nothing changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, exportTriples, fetchAs, jsonBody, type CreatedKey } from '../../support/api-client.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { createHarness, onEmbeddedStore, type Harness } from '../../support/harness.ts';
 
 const EX = 'https://example.org/patch#';
 const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
@@ -230,7 +230,7 @@ describe('all or nothing', () => {
   });
 
   // The quota of triples is the embedded store's (docs/configuration.md).
-  it.runIf((process.env.BKG_GRAPH_STORE ?? 'oxigraph') === 'oxigraph')(
+  it.runIf(onEmbeddedStore())(
     'past the site’s quota of triples nothing changes, 413 QUOTA_EXCEEDED (only on the embedded store)',
     async () => {
       const small = await createHarness({ sites: { s: MODEL }, env: { BKG_SITE_QUOTA_TRIPLES: '9' } });

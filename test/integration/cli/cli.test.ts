@@ -1,5 +1,5 @@
-// The `bkg` CLI against a running service: each command is run as a child process
-// (`node --import tsx src/cli/main.ts …`) with BKG_URL and BKG_TOKEN pointing at the harness.
+// The `bkg` CLI against a running service: each command is run through `runCli` with BKG_URL and
+// BKG_TOKEN pointing at the harness, and `npx bkg` (bin/bkg.js) once as a child process.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -27,22 +27,12 @@ let h: Harness;
 let dir: string;
 const JWT_SECRET = 'a-user-token-secret-of-at-least-32-characters';
 
-/** Runs the CLI as the admin (or with `env`'s token), without touching this process's event loop. */
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-  entry = ['--import', 'tsx', 'src/cli/main.ts'],
-): Promise<Run> {
+/** Runs the CLI as a child process (`entry`: how Node starts it), as the admin. */
+function cliProcess(args: string[], entry: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], {
       cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        BKG_URL: h.url,
-        BKG_TOKEN: h.adminKey,
-        ...env,
-      },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BKG_URL: h.url, BKG_TOKEN: h.adminKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -54,8 +44,12 @@ function cli(
   });
 }
 
-/** Runs the CLI in this process, for what needs no service (help, usage errors). */
-async function cliInProcess(args: string[]): Promise<Run> {
+/**
+ * Runs the CLI in this process as the admin (or with `env`'s token): the CLI reads its environment,
+ * output and errors only through what it is handed (`runCli`), so it runs as `bkg` would, without
+ * a Node process started per command.
+ */
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const collect = () => {
     const stream = Object.assign(
       new Writable({
@@ -70,7 +64,11 @@ async function cliInProcess(args: string[]): Promise<Run> {
   };
   const stdout = collect();
   const stderr = collect();
-  const code = await runCli(args, { env: { BKG_URL: h.url, BKG_TOKEN: h.adminKey }, stdout, stderr });
+  const code = await runCli(args, {
+    env: { HOME: process.env.HOME ?? '', BKG_URL: h.url, BKG_TOKEN: h.adminKey, ...env },
+    stdout,
+    stderr,
+  });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -87,7 +85,7 @@ afterAll(async () => {
 
 describe('help', () => {
   it('bkg --help (through bin/bkg.js, what `npx bkg` runs) lists every command and exits 0', async () => {
-    const run = await cli(['--help'], {}, ['bin/bkg.js']);
+    const run = await cliProcess(['--help'], ['bin/bkg.js']);
     expect(run.code).toBe(0);
     for (const command of [
       'sites list',
@@ -106,19 +104,19 @@ describe('help', () => {
   });
 
   it('each command has its own help', async () => {
-    const run = await cliInProcess(['load', '--help']);
+    const run = await cli(['load', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: bkg load <siteId> <file> [options]');
     expect(run.stdout).toContain('--merge');
-    expect((await cliInProcess(['keys', 'create', '-h'])).stdout).toContain('--all-sites');
+    expect((await cli(['keys', 'create', '-h'])).stdout).toContain('--all-sites');
   });
 
   it('a wrong command line exits 1 and points at the help', async () => {
-    const run = await cliInProcess(['load', 'hq']);
+    const run = await cli(['load', 'hq']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('Error: Missing <file>.\nRun "bkg load --help" for usage.\n');
-    expect((await cliInProcess(['sites', 'frob'])).stderr).toContain('Unknown command "sites frob"');
-    expect((await cliInProcess(['sites', 'list', '--frob'])).stderr).toContain('Unknown option "--frob"');
+    expect((await cli(['sites', 'frob'])).stderr).toContain('Unknown command "sites frob"');
+    expect((await cli(['sites', 'list', '--frob'])).stderr).toContain('Unknown option "--frob"');
   });
 });
 
@@ -154,7 +152,7 @@ describe('sites, load and export', () => {
     const wrong = await cli(['sites', 'update', 'plant', '--timezone', 'Berlin']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe('Error (HTTP 400): timezone: An IANA time zone name, e.g. "Europe/Berlin".\n');
-    expect((await cliInProcess(['sites', 'update', 'plant'])).stderr).toContain('Give at least one field to change');
+    expect((await cli(['sites', 'update', 'plant'])).stderr).toContain('Give at least one field to change');
     expect(
       (await cli(['sites', 'update', 'plant', '--name', 'Plant Building', '--timezone', 'Europe/Berlin'])).code,
     ).toBe(0);
@@ -227,7 +225,7 @@ describe('sites, load and export', () => {
   });
 
   it('a file that is not there is an error before any request', async () => {
-    const run = await cliInProcess(['load', 'plant', join(dir, 'missing.ttl')]);
+    const run = await cli(['load', 'plant', join(dir, 'missing.ttl')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^Error: No such file: ".*missing\.ttl"\.\n$/);
   });
@@ -252,31 +250,31 @@ describe('patch, history, diff, rollback', () => {
       `PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
        DELETE { ?v rdfs:label "VAV 1" } INSERT { ?v rdfs:label "VAV 1 (north)" } WHERE { ?v rdfs:label "VAV 1" }`,
     );
-    const patched = await cliInProcess(['patch', 'cl', update, '-m', 'renamed after commissioning']);
+    const patched = await cli(['patch', 'cl', update, '-m', 'renamed after commissioning']);
     expect(patched.stderr).toBe('');
     expect(patched.stdout).toBe('Version 2: +1 −1 triples (1 entities); the graph holds 2.\n');
 
-    const listed = await cliInProcess(['history', 'cl']);
+    const listed = await cli(['history', 'cl']);
     expect(listed.code).toBe(0);
     const rows = listed.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^version\s+at\s+by\s+via/);
     expect(rows[1]).toMatch(/^2\s.*key .*patch\s+1\s+1\s+2\s+renamed after commissioning$/);
     expect(rows[2]).toMatch(/^1\s.*put\s+2\s+0\s+2/);
 
-    const summary = await cliInProcess(['diff', 'cl', '1']);
+    const summary = await cli(['diff', 'cl', '1']);
     expect(summary.stdout).toBe(`From version 1 to 2: +1 −1 triples.\n~ label of ${EX}vav1: VAV 1 → VAV 1 (north)\n`);
-    const rdfPatch = await cliInProcess(['diff', 'cl', '2', '1', '--format', 'patch']);
+    const rdfPatch = await cli(['diff', 'cl', '2', '1', '--format', 'patch']);
     expect(rdfPatch.stdout).toBe(
       `TX .\nD <${EX}vav1> <http://www.w3.org/2000/01/rdf-schema#label> "VAV 1 (north)" .\nA <${EX}vav1> <http://www.w3.org/2000/01/rdf-schema#label> "VAV 1" .\nTC .\n`,
     );
     // The patch back, applied with bkg patch, is the rollback by hand; --if-match guards it.
     const back = join(dir, 'back.rdfp');
     await writeFile(back, rdfPatch.stdout);
-    const stale = await cliInProcess(['patch', 'cl', back, '--if-match', '1']);
+    const stale = await cli(['patch', 'cl', back, '--if-match', '1']);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('HTTP 412');
 
-    const rolled = await cliInProcess(['rollback', 'cl', '1']);
+    const rolled = await cli(['rollback', 'cl', '1']);
     expect(rolled.stdout).toBe('Version 3 is version 1 again: +1 −1 triples; the graph holds 2.\n');
     const graph = await (
       await h.fetch('/api/v1/sites/cl/graph', { headers: { accept: 'application/n-triples' } })
@@ -289,7 +287,7 @@ describe('patch, history, diff, rollback', () => {
   });
 
   it('a change file of no known kind is a usage error before any request', async () => {
-    const run = await cliInProcess(['patch', 'cl', join(dir, 'change.txt')]);
+    const run = await cli(['patch', 'cl', join(dir, 'change.txt')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('--format must be sparql or patch');
   });
@@ -338,7 +336,7 @@ describe('keys', () => {
   });
 
   it('needs --sites or --all-sites', async () => {
-    const run = await cliInProcess(['keys', 'create', '--name', 'x']);
+    const run = await cli(['keys', 'create', '--name', 'x']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('--sites a,b or --all-sites');
   });

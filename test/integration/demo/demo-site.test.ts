@@ -26,10 +26,15 @@ beforeAll(async () => {
   `);
 });
 
-/** Runs `query`, fails on any GraphQL error, and returns data with the round trips it cost. */
+let runs = 0;
+/**
+ * Runs `query`, fails on any GraphQL error, and returns data with the round trips it cost. Each
+ * run's text is its own (a comment numbers it): the query runs, rather than its answer being
+ * given from the answers kept of an earlier run.
+ */
 async function run(query: string, variables?: Record<string, unknown>): Promise<{ data: any; trips: number }> {
   harness().resetRoundTrips();
-  const res = await graphql(query, variables);
+  const res = await graphql(`${query}\n# run ${++runs}`, variables);
   const trips = harness().roundTrips();
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return { data: res.data, trips };

@@ -51,6 +51,21 @@ describe('a text filter longer than its limit', () => {
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'name' });
   });
 
+  it('one document is judged by each request’s variables: within, past, then within the limit again', async () => {
+    // A document's filter arguments are found once (the parse is cached): the values are each request's.
+    const query = 'query($n: String) { equipment(siteId: "big", name: $n) { id } }';
+    for (const [n, status] of [
+      ['VAV', 200],
+      ['a'.repeat(NAME_LIMIT + 1), 400],
+      ['AHU', 200],
+    ] as const) {
+      const answer = await timed(query, { n });
+      expect(answer.status, `${n.length} characters`).toBe(status);
+      if (status === 400) expect(answer.body.errors?.[0]?.extensions).toMatchObject({ argument: 'name' });
+      else expect(answer.body.errors).toBeUndefined();
+    }
+  });
+
   it('an IRI argument past its own limit is refused, naming it', async () => {
     const iri = `https://example.org/f#${'x'.repeat(FILTER_TEXT_LIMITS.is)}`;
     const { status, body } = await timed('query($c: String) { point(siteId: "big", equipmentIs: $c) { id } }', {

@@ -138,7 +138,15 @@ describe('round trips', () => {
     harness().resetRoundTrips();
     expect(harness().roundTrips()).toBe(0);
     await graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
-    await graphql('query ($site: String!) { building(siteId: $site) { name } }', { site: 'small' });
+    await graphql('query ($site: String!) { building(siteId: $site) { name id } }', { site: 'small' });
     expect(harness().roundTrips()).toBe(2);
+  });
+
+  it('the same query again on an unchanged graph costs no round trip: its answer is kept', async () => {
+    const query = 'query ($site: String!) { building(siteId: $site) { name uri } }';
+    const first = await graphql(query, { site: 'small' });
+    harness().resetRoundTrips();
+    expect(await graphql(query, { site: 'small' })).toEqual(first);
+    expect(harness().roundTrips()).toBe(0);
   });
 });

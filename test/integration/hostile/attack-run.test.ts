@@ -6,8 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedRecords } from '../../support/harness.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
-import { subscribe, type Subscription } from '../readings/sse-client.ts';
+import { subscribe, type Subscription } from '../../support/sse-client.ts';
 
 const ADMIN_KEY = 'attack-run-admin-key-0123456789';
 const JWT_SECRET = 'attack-run-jwt-secret-0123456789abcdef';
@@ -54,6 +55,7 @@ const sparql = (site: string, query: string, token: string | null) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bkg-attack-run-'));
+  await seedRecords(join(dir, 'data'));
   service = spawnService({
     NODE_ENV: 'production',
     BKG_DATA_DIR: join(dir, 'data'),

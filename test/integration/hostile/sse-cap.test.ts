@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { createKey, iso, postReadings } from '../readings/readings-support.ts';
-import { subscribe, type Subscription } from '../readings/sse-client.ts';
+import { subscribe, type Subscription } from '../../support/sse-client.ts';
 import { duringAttack, INNOCENT_TTL, PROMPT_MS } from './hostile-support.ts';
 
 const SUBSCRIPTION = `subscription ($site: String!) { pointValues(siteId: $site, pointIds: ["SAT"]) { pointId value { value } } }`;

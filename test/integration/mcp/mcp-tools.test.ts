@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_INITIALIZE, postMcp } from '../../support/api-client.ts';
 import { generateBuilding } from '../../support/generated-building.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { hs256Token, JWT_SECRET } from '../../support/user-tokens.ts';
@@ -354,16 +355,7 @@ describe.each([
 
 describe('refusals, as the REST API refuses', () => {
   it('an unauthenticated call is 401, over HTTP and through bkg mcp', async () => {
-    const res = await fetch(`${h.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    });
+    const res = await postMcp(h, null, MCP_INITIALIZE);
     expect(res.status).toBe(401);
     await expect(httpClient(null)).rejects.toMatchObject({ code: 401 });
     // bkg mcp checks the key before it serves stdio: an assistant's log shows why it stopped.

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteGraph } from '../../../src/rdf/vocabulary.ts';
 import { fetchAs } from '../../support/api-client.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { createHarness, onEmbeddedStore, type Harness } from '../../support/harness.ts';
 import { selectQuery } from '../../support/select-query.ts';
 
-const embedded = (process.env.BKG_GRAPH_STORE ?? 'oxigraph') === 'oxigraph';
+const embedded = onEmbeddedStore();
 /** 700 nested groups: Oxigraph's evaluator overflows inside WebAssembly and traps (client SPARQL is refused long before). */
 const trappingQuery = (g: string) =>
   selectQuery(`SELECT * WHERE { GRAPH <${g}> { ${'{ '.repeat(700)}?s ?p ?o${' }'.repeat(700)} } } LIMIT 1`);

@@ -146,6 +146,8 @@ describeVariants('graceful shutdown (SIGTERM) with $name', engines, (variant) =>
 
     // A new process on the same data directory has the site and its graph.
     const again = await start();
+    // Graphs come back in the background after a restart ("Restarts and restores" in docs/operations.md).
+    await again.service.waitForLog('graphs restored');
     const graph = await fetch(`${again.url}/api/v1/sites/slow/graph`, {
       headers: { ...admin, accept: 'application/n-triples' },
     });

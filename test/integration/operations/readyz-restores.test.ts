@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiChecker } from '../../support/openapi-check.ts';
+import { seedRecords } from '../../support/harness.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
 
 const ADMIN_KEY = 'readyz-admin-key-0123456789';
@@ -35,6 +36,7 @@ describe('/readyz with a site that failed to be restored', () => {
       join(graphs, `${encodeURIComponent(graph)}.graph.json`),
       JSON.stringify({ graph, segments: [{ file: 'damaged.seg', format: 'application/n-triples' }] }),
     );
+    await seedRecords(join(dir, 'data'));
     service = spawnService({
       BKG_DATA_DIR: join(dir, 'data'),
       BKG_ADMIN_KEY: ADMIN_KEY,

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/config/config.ts';
 import { openApiChecker } from '../../support/openapi-check.ts';
+import { seedRecords } from '../../support/harness.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
 
 const ADMIN_KEY = 'restart-admin-key-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 // Large enough that reading it back takes seconds on this machine, and that its upload is
-// rewritten as N-Triples (23 MiB of Turtle).
-const TRIPLES = '600k';
+// rewritten as N-Triples after the load (18 MiB of Turtle, over the 16 MiB from which it is).
+const TRIPLES = '480k';
 const COUNTS = '{ buildingCount(siteId: $site) equipmentCount(siteId: $site) pointCount(siteId: $site) }';
 const checker = openApiChecker();
 
@@ -63,6 +64,8 @@ describe('a restart over a large site', () => {
       HOST: '127.0.0.1',
       PORT: '0',
       BKG_DEMO_RESET_SECONDS: '0',
+      // The demo's readings are not what these check: its simulator's 7-day backfill would compete with the loads.
+      BKG_DEMO_SIMULATOR: '0',
     });
     running.push(service);
     const { port } = await service.waitForLog('listening', 120_000);
@@ -89,6 +92,7 @@ describe('a restart over a large site', () => {
       ['--import', 'tsx', 'scripts/generate-portfolio.ts', '--triples', TRIPLES, '--out', file],
       { cwd: projectRoot, stdio: 'ignore' },
     );
+    await seedRecords(join(dir, 'data'));
     const { service, url } = await start();
     const created = await fetch(`${url}/api/v1/sites`, {
       method: 'POST',
@@ -134,11 +138,8 @@ describe('a restart over a large site', () => {
       expect(status.bytesPerSecond).toBeGreaterThan(0);
     }
     expect(parsing.at(-1)!.bytesParsed).toBeGreaterThan(parsing[0]!.bytesParsed);
-    // The triples those bytes hold, counted ahead of the parser as the upload is rewritten for the journal.
-    const counted = parsing.filter((status) => status.triplesParsed !== null);
-    expect(counted.length).toBeGreaterThan(0);
-    for (const status of counted) expect(status.triplesParsed).toBeLessThanOrEqual(done.triples!);
-    expect(counted.at(-1)!.triplesParsed).toBeGreaterThanOrEqual(counted[0]!.triplesParsed!);
+    // Turtle counts no triples until the load ends: none is guessed meanwhile.
+    for (const status of parsing) expect(status.triplesParsed).toBeNull();
     expect(done).toMatchObject({
       site: 'big',
       state: 'done',
@@ -146,11 +147,11 @@ describe('a restart over a large site', () => {
       bytesParsed: done.bytesTotal,
       triples: expect.any(Number),
     });
-    expect(done.triples).toBeGreaterThan(550_000);
+    expect(done.triples).toBeGreaterThan(470_000);
   });
 
   it('had the site loaded', () => {
-    expect(before.body.data!.pointCount).toBeGreaterThan(30_000);
+    expect(before.body.data!.pointCount).toBeGreaterThan(24_000);
     expect(demoBefore.body.data!.equipmentCount).toBeGreaterThan(0);
   });
 
@@ -204,7 +205,7 @@ describe('a restart over a large site', () => {
     expect(asAdmin.body.status).toBe('loading');
     const big = asAdmin.body.sites!.find((s) => s.site === 'big')!;
     expect(big).toMatchObject({ state: 'loading' });
-    expect(big.totalTriples).toBeGreaterThan(550_000);
+    expect(big.totalTriples).toBeGreaterThan(470_000);
 
     // The big site's reads first: they are served as soon as one store thread has it back, so a
     // check made after the demo site's queries raced the restore (CI once saw the export answer 200).

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedRecords } from '../../support/harness.ts';
 import { spawnService, type ServiceProcess } from '../../support/spawn-service.ts';
 
 const ADMIN_KEY = 'sweep-admin-key-0123456789';
@@ -50,6 +51,7 @@ describe('temporary files after a crash', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bkg-sweep-'));
     dataDir = join(dir, 'data');
+    await seedRecords(dataDir);
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { describeNeeding, engineUrl } from '../../support/needs.ts';
 import { BUILDING_TTL, createKey, createSite, iso, postReadings } from './readings-support.ts';
-import { subscribe } from './sse-client.ts';
+import { subscribe } from '../../support/sse-client.ts';
 
 const SUBSCRIPTION = `subscription ($site: String!, $ids: [String!], $is: String) {
   pointValues(siteId: $site, pointIds: $ids, is: $is) { pointId pointUri timeseriesId value { value timestamp quality } }

@@ -318,6 +318,64 @@ describeVariants('record store on $name', engines, (engine) => {
       expect(await keys.revoke(record.id)).toBe(true);
     });
 
+    it('asks the database once for a key verified again within its verified time', async () => {
+      let queries = 0;
+      const counted = new Proxy(db, {
+        get: (target, name, receiver) =>
+          name === 'query'
+            ? (...args: Parameters<Database['query']>) => (queries++, target.query(...args))
+            : Reflect.get(target, name, receiver),
+      });
+      const verifying = new KeyStore(counted);
+      const { secret } = await keys.create({ name: 'k', sites: '*', write: false, admin: false });
+      expect(await verifying.verify(secret)).toMatchObject({ name: 'k' });
+      // The key is read, and its first use written.
+      expect(queries).toBe(2);
+      for (let i = 0; i < 10; i++) expect(await verifying.verify(secret)).toMatchObject({ name: 'k' });
+      expect(queries).toBe(2);
+      // An unknown secret is asked for every time.
+      const unknown = secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A');
+      for (let i = 0; i < 3; i++) expect(await verifying.verify(unknown)).toBeUndefined();
+      expect(queries).toBe(5);
+    });
+
+    it('keeps nothing of a verification that read the key before a revocation', async () => {
+      const { record, secret } = await keys.create({ name: 'k', sites: '*', write: false, admin: false });
+      // The read of the key waits until the revocation is done.
+      let revoked!: () => void;
+      const revocation = new Promise<void>((resolve) => (revoked = resolve));
+      const slowRead = new Proxy(db, {
+        get: (target, name, receiver) =>
+          name === 'query'
+            ? async (...args: Parameters<Database['query']>) => {
+                const rows = await target.query(...args);
+                if (args[0].startsWith('SELECT')) await revocation;
+                return rows;
+              }
+            : Reflect.get(target, name, receiver),
+      });
+      const racing = new KeyStore(slowRead);
+      const verifying = racing.verify(secret);
+      // Through the same store, as the keys routes and the authentication share one.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await racing.revoke(record.id)).toBe(true);
+      revoked();
+      // Read before the revocation: answered as read, but not kept.
+      expect(await verifying).toBeDefined();
+      expect(await racing.verify(secret)).toBeUndefined();
+    });
+
+    it('a key revoked through another process is refused once its verified time has passed', async () => {
+      const other = new KeyStore(db, { verifiedKeySeconds: 1 });
+      const { record, secret } = await keys.create({ name: 'k', sites: '*', write: false, admin: false });
+      expect(await other.verify(secret)).toBeDefined();
+      expect(await keys.revoke(record.id)).toBe(true);
+      // Through this store, at once; through the other, once it asks the database again.
+      expect(await keys.verify(secret)).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await other.verify(secret)).toBeUndefined();
+    });
+
     it('revoking an unknown key answers false', async () => {
       expect(await keys.revoke('00000000-0000-4000-8000-000000000000')).toBe(false);
       expect(await keys.revoke('not-a-uuid')).toBe(false);
@@ -354,6 +412,8 @@ describeVariants('record store on $name', engines, (engine) => {
       const both = await keys.create({ name: 'both', sites: ['a', 'b'], write: false, admin: false });
       const onlyA = await keys.create({ name: 'only-a', sites: ['a'], write: false, admin: false });
       const all = await keys.create({ name: 'all', sites: '*', write: false, admin: false });
+      // Verified before: what was verified is not taken as read after the change.
+      for (const key of [both, onlyA, all]) expect(await keys.verify(key.secret)).toBeDefined();
       await keys.removeSite('a');
       expect(await keys.verify(both.secret)).toMatchObject({ sites: ['b'] });
       expect(await keys.verify(onlyA.secret)).toMatchObject({ sites: [] });

@@ -115,6 +115,8 @@ describe('a thread being rebuilt', () => {
   it("still counts against the site whose query cost it: another site's query finds a thread during the rebuild", async () => {
     // A graph large enough that a rebuild (reading the journal back) takes a while.
     await store.replaceGraph(graph('big'), triples(300_000, 'b'), 'application/n-triples');
+    // Answered once the writer has it; the other thread loads it next, and is busy meanwhile.
+    await store.whenApplied();
     const controller = new AbortController();
     // Two queries of one site that run to their deadline: the second waits behind the first (a
     // site holds one thread of two), and must still wait while the first's thread is rebuilt.
@@ -156,7 +158,24 @@ describe('a query that traps the engine', () => {
 });
 
 describe('writes on several threads', () => {
-  it('reach every thread before they are answered, also while a thread is busy', async () => {
+  it('answer a load once the writer has it; no read after the answer misses it, on any thread', async () => {
+    await store.replaceGraph(graph('loaded'), triples(100_000, 'l'), 'application/n-triples');
+    // Answered while the other thread is still to load it.
+    let everywhere = false;
+    void store.whenApplied().then(() => (everywhere = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(everywhere).toBe(false);
+    const counts = await Promise.all(Array.from({ length: 8 }, () => count(graph('loaded'))));
+    expect(counts).toEqual(Array(8).fill(100_000));
+    // A document the writer refuses changes no thread.
+    await expect(
+      store.replaceGraph(graph('loaded'), `${triples(1_000, 'm')}<urn:broken`, 'application/n-triples'),
+    ).rejects.toThrow();
+    await store.whenApplied();
+    expect(await Promise.all(Array.from({ length: 8 }, () => count(graph('loaded'))))).toEqual(Array(8).fill(100_000));
+  });
+
+  it('reach every thread before its next query, also while a thread is busy', async () => {
     const busy = slowSelect(600).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await store.mergeGraph(graph('other'), '<urn:new> <urn:p> "new" .', 'application/n-triples');

@@ -85,6 +85,35 @@ describe('SparqlHttpStore on an endpoint that fails', () => {
     }
   });
 
+  it('sends a load again when the store kept part of it, and refuses one it keeps part of twice, leaving the graph as it was', async () => {
+    const store = new SparqlHttpStore({
+      queryUrl: endpoint.queryUrl,
+      gspUrl: endpoint.gspUrl,
+      dialect: 'virtuoso',
+      timeoutMs: 5_000,
+      maxConnections: 2,
+    });
+    const graph = 'urn:bkg:site:lossy';
+    const document = (tag: string) =>
+      Array.from({ length: 100 }, (_, i) => `<urn:x:${tag}${i}> <urn:x:p> "${i}" .\n`).join('');
+    try {
+      endpoint.lossyPuts = [0.5];
+      expect(await store.replaceGraph(graph, document('a'), 'application/n-triples')).toEqual({ triples: 100 });
+      expect(endpoint.lossyPuts).toEqual([]);
+      // Kept in part twice, and not alike: refused, and the graph is the one loaded before.
+      endpoint.lossyPuts = [0.5, 0.3];
+      const refused = await store.replaceGraph(graph, document('b'), 'application/n-triples').catch((e: unknown) => e);
+      expect(codeOf(refused)).toBe('SERVICE_UNAVAILABLE');
+      expect((refused as Error).message).toMatch(/kept 31 of the document's 100 triples \(51 at the first try\)/);
+      expect(await store.countTriples(graph)).toBe(100);
+      const subjects = await store.select(selectQuery(`SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } }`));
+      expect(subjects.every((row) => row.s!.value.startsWith('urn:x:a'))).toBe(true);
+    } finally {
+      endpoint.lossyPuts = [];
+      await store.close();
+    }
+  });
+
   it('reads an answer cut at the endpoint’s time limit while it was being written (HTTP 500 naming S1TAT) as the deadline, not a failure', async () => {
     const store = new SparqlHttpStore({
       queryUrl: endpoint.queryUrl,
@@ -189,7 +218,8 @@ describe('SparqlHttpStore on an endpoint that stops answering mid-load', () => {
       name: 'a replace, at the MOVE that puts the graph in place',
       gsp: true,
       replace: true,
-      answered: 1,
+      // The PUT, and the count of what the store kept.
+      answered: 2,
       step: 'placing',
     },
   ] as const;
@@ -267,25 +297,31 @@ describe('the service on an external store that fails', () => {
   });
 
   const query = '{ equipment(siteId: "down") { name points { name } } }';
+  // The same question in a text not asked before: answered by the store, not from the answers kept.
+  let asked = 0;
+  const fresh = () => `${query} # ${++asked}`;
 
   it('answers SERVICE_UNAVAILABLE, 503 and not ready while the store is down, and recovers without a restart', async () => {
     expect((await h.graphql(query)).data.equipment).toEqual([{ name: 'AHU1', points: [{ name: 'SAT' }] }]);
     for (const mode of ['down', 'hang'] as const) {
       endpoint.mode = mode;
       // At once: while the store hangs, each waits out the deadline.
-      const [result, rest, ready] = await Promise.all([
-        h.graphql(query),
+      const [result, rest, ready, kept] = await Promise.all([
+        h.graphql(fresh()),
         h.fetch('/api/v1/sites/down/graph', { headers: { accept: 'text/turtle' } }),
         h.fetch('/readyz'),
+        h.graphql(query),
       ]);
       expect(
         result.errors?.map((e) => e.extensions?.code),
         mode,
       ).toEqual(['SERVICE_UNAVAILABLE']);
+      // An answer kept for the graph's version is the answer still: given without the store.
+      expect(kept.data?.equipment, mode).toEqual([{ name: 'AHU1', points: [{ name: 'SAT' }] }]);
       expect(rest.status, mode).toBe(503);
       expect([ready.status, (await ready.json()).engines.graph], mode).toEqual([503, 'unavailable']);
       endpoint.mode = 'up';
-      expect((await h.graphql(query)).data.equipment, mode).toHaveLength(1);
+      expect((await h.graphql(fresh())).data.equipment, mode).toHaveLength(1);
       expect((await h.fetch('/readyz')).status, mode).toBe(200);
     }
   });
@@ -294,7 +330,7 @@ describe('the service on an external store that fails', () => {
     endpoint.mode = 'fail';
     logged.length = 0;
     try {
-      expect((await h.graphql(query)).errors?.map((e) => [e.extensions?.code, e.message])).toEqual([
+      expect((await h.graphql(fresh())).errors?.map((e) => [e.extensions?.code, e.message])).toEqual([
         ['SERVICE_UNAVAILABLE', 'The triplestore failed (HTTP 503).'],
       ]);
       expect((await h.fetch('/api/v1/sites/down/graph', { headers: { accept: 'text/turtle' } })).status).toBe(503);
@@ -314,7 +350,7 @@ describe('the service on an external store that fails', () => {
     const request = fetch(`${h.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${h.adminKey}` },
-      body: JSON.stringify({ query }),
+      body: JSON.stringify({ query: fresh() }),
       signal: client.signal,
     }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -355,6 +391,6 @@ describe('the service on an external store that fails', () => {
     expect(seconds).toBeLessThan(3);
     const progress = await (await h.fetch('/api/v1/sites/down/graph/load')).json();
     expect([progress.state, progress.message]).toEqual(['failed', message]);
-    expect((await h.graphql(query)).data.equipment).toEqual([{ name: 'AHU1', points: [{ name: 'SAT' }] }]);
+    expect((await h.graphql(fresh())).data.equipment).toEqual([{ name: 'AHU1', points: [{ name: 'SAT' }] }]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EventQueue } from '../../../src/readings/event-queue.ts';
+import { EventQueue } from '../../../src/redis/event-queue.ts';
 
 describe('EventQueue', () => {
   it('hands out pushed items in order, to a waiting consumer too', async () => {
@@ -8,6 +8,23 @@ describe('EventQueue', () => {
     const waiting = (async () => [(await queue.next()).value, (await queue.next()).value])();
     queue.push(2);
     expect(await waiting).toEqual([1, 2]);
+  });
+
+  it('end() hands out what it holds first, then ends and runs the cleanup', async () => {
+    const queue = new EventQueue<number>();
+    const cleanup = vi.fn();
+    queue.onClose(cleanup);
+    queue.push(1);
+    queue.push(2);
+    queue.end();
+    queue.push(3);
+    expect([await queue.next(), await queue.next(), await queue.next()]).toEqual([
+      { value: 1, done: false },
+      { value: 2, done: false },
+      { value: undefined, done: true },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(cleanup).toHaveBeenCalledTimes(1);
   });
 
   it('drops the oldest items beyond its capacity', async () => {

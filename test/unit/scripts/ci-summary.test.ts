@@ -40,6 +40,7 @@ const file = (
 function summarize(
   files: ReturnType<typeof file>[],
   provided: string[] = [],
+  options: string[] = [],
 ): { lines: string[]; code: number | null } {
   const tests = files.flatMap((f) => f.assertionResults);
   const count = (status: Status) => tests.filter((t) => t.status === status).length;
@@ -52,10 +53,14 @@ function summarize(
   };
   const path = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(path, JSON.stringify(report));
-  const run = spawnSync(process.execPath, ['.ci/summarize.mjs', path, ...provided.map((p) => `--provided=${p}`)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['.ci/summarize.mjs', path, ...options, ...provided.map((p) => `--provided=${p}`)],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   return { lines: run.stdout.trim().split('\n'), code: run.status };
 }
 
@@ -98,10 +103,9 @@ describe('.ci/summarize.mjs', () => {
       file(`test/unit/f${i}.test.ts`, 1000 * i, 1000 * i + 500 * (i + 1)),
     );
     const { lines } = summarize(files);
-    const listed = lines.slice(
-      lines.indexOf('== the 10 slowest test files') + 1,
-      lines.indexOf('== the 10 slowest test files') + 11,
-    );
+    const header = lines.findIndex((line) => line.startsWith('== the 10 slowest test files'));
+    expect(lines[header]).toBe('== the 10 slowest test files (first test to last; all 12 summed: 39 s)');
+    const listed = lines.slice(header + 1, header + 11);
     expect(listed).toEqual(
       Array.from(
         { length: 10 },
@@ -109,6 +113,26 @@ describe('.ci/summarize.mjs', () => {
       ),
     );
     expect(lines.at(-1)).toBe('12 passed, 0 failed, 0 skipped');
+  });
+
+  it('lists them by their whole time, per project, when the file-times reporter wrote it', () => {
+    const times = join(dir, 'file-times.json');
+    writeFileSync(
+      times,
+      JSON.stringify([
+        { project: 'oxigraph', file: join(ROOT, 'test/a.test.ts'), ms: 2_000 },
+        { project: 'comunica', file: join(ROOT, 'test/a.test.ts'), ms: 7_500 },
+        { project: 'oxigraph', file: join(ROOT, 'test/b.test.ts'), ms: 4_000 },
+      ]),
+    );
+    const { lines } = summarize([file('test/a.test.ts', 0, 10)], [], [`--file-times=${times}`]);
+    const header = lines.findIndex((line) => line.startsWith('== the 3 slowest test files'));
+    expect(lines.slice(header, header + 4)).toEqual([
+      '== the 3 slowest test files (import, hooks and tests; all 3 summed: 14 s)',
+      '    7.5 s  test/a.test.ts (comunica)',
+      '    4.0 s  test/b.test.ts (oxigraph)',
+      '    2.0 s  test/a.test.ts (oxigraph)',
+    ]);
   });
 
   it('counts a file that failed to load as a failure, and a run where nothing passed as failed', () => {

@@ -7,6 +7,8 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
   private readonly items: T[] = [];
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private done = false;
+  /** Ended by its producer: no more items; the consumer reads those pushed, then the end. */
+  private ending = false;
   private readonly cleanups: Array<() => unknown> = [];
 
   constructor(private readonly capacity = 1000) {}
@@ -18,7 +20,7 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
   }
 
   push(item: T): void {
-    if (this.done) return;
+    if (this.done || this.ending) return;
     if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;
@@ -31,6 +33,7 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
 
   next(): Promise<IteratorResult<T>> {
     if (this.items.length > 0) return Promise.resolve({ value: this.items.shift()!, done: false });
+    if (this.ending) this.close();
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiting = resolve));
   }
@@ -47,6 +50,13 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
 
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;
+  }
+
+  /** Ends the queue once the consumer has read what it holds (the producer's last word, unlike `close`). */
+  end(): void {
+    if (this.done) return;
+    this.ending = true;
+    if (this.items.length === 0) this.close();
   }
 
   /** Ends the queue: pending items are dropped, a waiting consumer is released, cleanups run. */
