@@ -119,11 +119,14 @@ const RARE_WORD = 50;
 export const pairKey = (fileId: string, globalId: string, entityIri: string): string =>
   `${fileId}\u0000${globalId}\u0000${entityIri}`;
 
-/** A proposal's id: the same for the same pair across calls and restarts. */
+/**
+ * A proposal's id: the same for the same pair across calls and restarts. Hex (88 bits), so no id
+ * starts with a dash, which a command line would take for an option (`bkg align reject --ids -x…`).
+ */
 export const proposalId = (fileId: string, globalId: string, entityIri: string): string =>
   createHash('sha256')
     .update(pairKey(fileId, globalId, entityIri))
-    .digest('base64url')
+    .digest('hex')
     .slice(0, 22);
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

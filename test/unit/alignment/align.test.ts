@@ -260,3 +260,12 @@ describe('coverage()', () => {
     ]);
   });
 });
+
+describe('proposal ids', () => {
+  it('are 22 hex digits, stable for a pair, and never start with a dash (a command line would read an option)', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => proposalId(`file-${i}`, `G${i}`, `urn:x:e${i}`));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{22}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(proposalId('f', 'g', 'urn:x:e')).toBe(proposalId('f', 'g', 'urn:x:e'));
+  });
+});
