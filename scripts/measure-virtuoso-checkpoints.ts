@@ -1,7 +1,7 @@
 /**
  * `npm run measure:virtuoso-checkpoints -- --url http://127.0.0.1:18890/sparql`: does Virtuoso
  * answer the service's traversal whole while it loads and checkpoints? (docs/stores-and-scaling.md,
- * "Virtuoso under concurrent writes"). Clients load the demo site into fresh graphs as the service
+ * "Virtuoso's plans for a transitive subquery"). Clients load the demo site into fresh graphs as the service
  * does (Graph Store PUT into a temporary graph, then `MOVE`), ask each graph the downstream
  * traversal of five pieces of plant, and compare every answer with the one a quiet graph gives;
  * meanwhile `isql-vt` asks for a checkpoint every second (`--no-checkpoints` to leave them out).

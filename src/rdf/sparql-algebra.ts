@@ -327,6 +327,8 @@ export interface TransitivePattern {
   readonly where: Pattern[];
   readonly min: 0 | 1;
   readonly max?: 1;
+  /** Which way the store runs it: 1 from `in` to `out`, 2 back from `out`; unset, its planner chooses. */
+  readonly direction?: 1 | 2;
 }
 
 /** A Virtuoso transitive subquery from `from` to `to` over `where`, as a pattern. */
@@ -340,6 +342,12 @@ export function transitive(from: VariableTerm, to: VariableTerm, where: Pattern[
     ...(max === undefined ? {} : { max }),
   };
   return node as unknown as Pattern;
+}
+
+/** The transitive node with its direction set (or left to the store) and its inner patterns replaced. */
+export function pinDirection(p: Pattern, direction: 1 | 2 | undefined, where: Pattern[]): Pattern {
+  const { direction: _unset, ...node } = asTransitive(p)!;
+  return { ...node, where, ...(direction === undefined ? {} : { direction }) } as unknown as Pattern;
 }
 
 /** The transitive node a pattern is, if it is one. */

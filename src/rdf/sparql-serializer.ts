@@ -107,6 +107,7 @@ generator.virtuosoTransitive = (pattern) => {
   const options = [
     `t_in(?${t.in.value})`,
     `t_out(?${t.out.value})`,
+    ...(t.direction === undefined ? [] : [`t_direction ${t.direction}`]),
     't_distinct',
     `t_min(${t.min})`,
     ...(t.max === undefined ? [] : [`t_max(${t.max})`]),

@@ -17,6 +17,9 @@
  *   variables are apart); any other EXISTS in an expression becomes an OPTIONAL `SELECT DISTINCT`
  *   of the shared variables and a marker, tested with BOUND (a BIND's with its joins before the
  *   group's OPTIONALs).
+ * - Left to choose, its planner at times runs a transitive subquery backwards from what is joined
+ *   after it and answers part of it: each one is told which way to run where the query binds one
+ *   end before it (virtuoso-directions.ts).
  * Then, for speed (bench/stores/results-100k.md): every VALUES block is joined from a subquery of
  * its own (virtuoso-values.ts), and the query's required patterns go before its OPTIONAL joins
  * (virtuoso-required-first.ts); an EXISTS probe's paths are plain triples, and so are an
@@ -36,6 +39,7 @@ import type {
   VariableTerm,
 } from 'sparqljs';
 import { asTransitive, transitive } from '../rdf/sparql-algebra.ts';
+import { pinDirections } from './virtuoso-directions.ts';
 import { requiredFirst } from './virtuoso-required-first.ts';
 import { valuesAsSubqueries } from './virtuoso-values.ts';
 import {
@@ -95,7 +99,7 @@ export function forVirtuoso(parsed: SelectQuery): SelectQuery {
   where = existsAsJoins(where, bound, rewriter, rewritten);
   if (!expanded && rewritten.count === 0 && !hasValues(where)) return parsed;
   where = requiredFirst(valuesAsSubqueries(wrapValues(where, rewriter)), (node) => rewriter.variables(node));
-  return { ...parsed, where: rewriter.bindEnds(where) };
+  return { ...parsed, where: pinDirections(rewriter.bindEnds(where)) };
 }
 
 /**

@@ -63,13 +63,10 @@ export function storeProjects(env: Record<string, string | undefined>): TestProj
         name: `sparql:${env.BKG_TEST_SPARQL_NAME ?? 'endpoint'}`,
         include: CONFORMANCE_SUITES,
         exclude: [...NOT_CONFORMANCE, ...STORE_INDEPENDENT],
-        // Its files run alongside each other (each harness keeps its graphs under a namespace of
-        // its own on the shared endpoint: SPARQL_GRAPH_NAMESPACE, test/support/harness.ts), but
-        // after the other projects, not beside them: with the whole suite beside it, Virtuoso 7.2
-        // now and then answered a traversal as if each node fed only the first of what it feeds
-        // (docs/stores-and-scaling.md, "Virtuoso under concurrent writes").
+        // Its files run alongside each other and the other projects: each harness keeps its graphs
+        // under a namespace of its own on the shared endpoint (SPARQL_GRAPH_NAMESPACE,
+        // test/support/harness.ts).
         env: sparqlEnv,
-        sequence: { groupOrder: 1 },
       },
     });
   }

@@ -17,7 +17,7 @@ describe('forVirtuoso', () => {
     // With a copy of the VALUES, in a SELECT DISTINCT of its two ends.
     expect(out).toMatch(/\{ SELECT DISTINCT \?s \?(virtuoso_step_\d+) WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
     expect(out).toMatch(
-      /OPTION \(TRANSITIVE, t_in\(\?s\), t_out\(\?(virtuoso_step_\d+)\), t_distinct, t_min\(1\)\) \. \} \}\s*\?\1 <urn:r> \?o\./,
+      /OPTION \(TRANSITIVE, t_in\(\?s\), t_out\(\?(virtuoso_step_\d+)\), t_direction 1, t_distinct, t_min\(1\)\) \. \} \}\s*\?\1 <urn:r> \?o\./,
     );
     expect(out).toMatch(/\{ \?s <urn:p> \?virtuoso_step_\d+\. \}\s*UNION\s*\{ \?virtuoso_step_\d+ <urn:q> \?s\. \}/);
     expect(out).not.toMatch(/\)\+|>\+/);
@@ -34,6 +34,31 @@ describe('forVirtuoso', () => {
       wrap('VALUES ?s { <urn:wing> } { ?s a <urn:Floor> } UNION { ?s a <urn:Wing> } ?s <urn:hasPart>* ?o'),
     );
     expect(joined).toMatch(/SELECT DISTINCT \?s \?o WHERE \{ \{ SELECT \?s WHERE \{\s*VALUES \?s/);
+  });
+
+  it('pins a transitive subquery to run from the end bound before it, and leaves it to the planner when both or neither are', () => {
+    // Forward from the start a traversal binds first (BIND of a VALUES), then its edges: run
+    // backwards from the edges Virtuoso kept one edge per piece of equipment.
+    const forward = forVirtuoso(
+      wrap(
+        'VALUES ?parent { <urn:a> } BIND(?parent AS ?start) ?start <urn:feeds>* ?x . { ?x <urn:feeds> ?y } UNION { ?y <urn:fedBy> ?x }',
+      ),
+    );
+    expect(forward).toMatch(/t_in\(\?start\), t_out\(\?x\), t_direction 1,/);
+    // Back from the end a triple bound (a point's owners up the parts), also through a subquery that projects it.
+    expect(forVirtuoso(wrap('?e a <urn:Point> . ?o <urn:hasPart>* ?e'))).toMatch(
+      /t_in\(\?o\), t_out\(\?e\), t_direction 2,/,
+    );
+    expect(forVirtuoso(wrap('{ SELECT ?e WHERE { ?e a <urn:Point> } } ?o <urn:hasPart>* ?e'))).toMatch(
+      /t_direction 2,/,
+    );
+    // An OPTIONAL binds nothing for what follows it; a UNION only what each branch binds.
+    expect(forVirtuoso(wrap('OPTIONAL { ?e a <urn:Point> } ?o <urn:hasPart>* ?e'))).not.toMatch(/t_direction/);
+    expect(forVirtuoso(wrap('{ ?e a <urn:P> } UNION { ?x a <urn:Q> } ?o <urn:hasPart>* ?e'))).not.toMatch(
+      /t_direction/,
+    );
+    // Both ends bound (a membership test): the planner's choice.
+    expect(forVirtuoso(wrap('?o a <urn:System> . ?e a <urn:Point> . ?o <urn:hasPart>* ?e'))).not.toMatch(/t_direction/);
   });
 
   it('bounds a zero-or-one step to one, and tests a constant end after the subquery', () => {
