@@ -47,6 +47,7 @@ const SCALARS = new Set<ScalarField>([
 ]);
 /** The fact each scalar field needs fetched with its entity. */
 export const ATTRIBUTE_OF: Readonly<Partial<Record<ScalarField, Attribute>>> = {
+  name: 'labels',
   ifcId: 'ifc',
   unit: 'unit',
   unitSymbol: 'unit',

@@ -24,8 +24,8 @@ export type ScalarField =
   | 'valueType'
   | 'equipmentId';
 
-/** Optional facts fetched with each entity, beyond its types and labels, when a field needs them. */
-export type Attribute = 'ifc' | 'timeseries' | 'unit' | 'literals' | 'owner' | 'output';
+/** Optional facts fetched with each entity, beyond its types, when a field needs them (`labels`: its name). */
+export type Attribute = 'labels' | 'ifc' | 'timeseries' | 'unit' | 'literals' | 'owner' | 'output';
 
 export interface NameFilter {
   readonly value: string;

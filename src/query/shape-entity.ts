@@ -13,7 +13,6 @@ import type { EntityKind, ScalarField, Selection } from '../compiler/plan.ts';
 export interface EntityObject {
   readonly __iri: string;
   readonly __kind: EntityKind;
-  readonly __name: string;
   /** The timeseries `currentValue` is looked up for, when that field is selected. */
   readonly __timeseriesId?: string;
   [responseKey: string]: unknown;
@@ -139,7 +138,6 @@ export function shapeEntity(
   const object: EntityObject = {
     __iri: record.iri,
     __kind: selection.kind,
-    __name: nameOf(record),
     ...(timeseriesId ? { __timeseriesId: timeseriesId } : {}),
   };
   for (const field of selection.fields) {
@@ -148,9 +146,4 @@ export function shapeEntity(
     else if (field.type === 'currentValue') object[field.key] = null;
   }
   return object;
-}
-
-/** Orders entities by name, then IRI, so every list is stable. */
-export function byName(a: EntityObject, b: EntityObject): number {
-  return a.__name < b.__name ? -1 : a.__name > b.__name ? 1 : a.__iri < b.__iri ? -1 : a.__iri > b.__iri ? 1 : 0;
 }

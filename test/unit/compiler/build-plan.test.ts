@@ -43,7 +43,7 @@ describe('root plan', () => {
       constraints: [{ type: 'kind', kind: 'Building', classes: ontology.kindClasses('Building').size }],
       selection: {
         kind: 'Building',
-        attributes: [],
+        attributes: ['labels'],
         fields: [
           { key: 'id', scalar: 'id' },
           { key: 'name', scalar: 'name' },
@@ -83,7 +83,7 @@ describe('root plan', () => {
           key: 'location',
           relation: 'Equipment.location',
           args: { recursive: false },
-          selection: { kind: 'Location', attributes: [], fields: [{ key: 'name', scalar: 'name' }] },
+          selection: { kind: 'Location', attributes: ['labels'], fields: [{ key: 'name', scalar: 'name' }] },
         },
       ],
     });
@@ -134,7 +134,7 @@ describe('aliases', () => {
         key: 'setpoints',
         relation: 'Equipment.points',
         args: { recursive: false, name: 'EXACT SP' },
-        selection: { kind: 'Point', attributes: [], fields: [{ key: 'name', scalar: 'name' }] },
+        selection: { kind: 'Point', attributes: ['labels'], fields: [{ key: 'name', scalar: 'name' }] },
       },
     ]);
   });
@@ -200,10 +200,14 @@ describe('fragments', () => {
     const typename = { key: '__typename', typename: true };
     expect(union.Building).toEqual({ kind: 'Building', attributes: [], fields: [typename] });
     expect(union.System).toEqual({ kind: 'System', attributes: [], fields: [typename] });
-    expect(union.Zone).toEqual({ kind: 'Zone', attributes: [], fields: [typename, { key: 'name', scalar: 'name' }] });
+    expect(union.Zone).toEqual({
+      kind: 'Zone',
+      attributes: ['labels'],
+      fields: [typename, { key: 'name', scalar: 'name' }],
+    });
     expect(union.Location).toEqual({
       kind: 'Location',
-      attributes: ['ifc'],
+      attributes: ['ifc', 'labels'],
       fields: [typename, { key: 'name', scalar: 'name' }, { key: 'ifcId', scalar: 'ifcId' }],
     });
     expect(union.Equipment!.fields.map((f) => f.key)).toEqual(['__typename', 'id', 'points']);
@@ -355,8 +359,9 @@ describe('attributes', () => {
   const attributesFor = (fields: string) =>
     [...selectionOf(plan(`{ point(siteId: "s") { ${fields} } }`)).attributes].sort();
 
-  it('requests none for fields built from types and labels', () => {
-    expect(attributesFor('uri id name type typeHierarchy')).toEqual([]);
+  it('requests none for fields built from the IRI and types, and the labels for the name alone', () => {
+    expect(attributesFor('uri id type typeHierarchy')).toEqual([]);
+    expect(attributesFor('uri id name type typeHierarchy')).toEqual(['labels']);
   });
 
   it.each([

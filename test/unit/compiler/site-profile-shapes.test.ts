@@ -181,7 +181,7 @@ const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 describe('facts over the predicates a site holds', () => {
   const REF = 'https://brickschema.org/schema/Brick/ref#';
   const facts = (p: SiteProfile | undefined) => {
-    const query = rootQuery(plan('Point', []), new Set(['timeseries', 'unit', 'ifc'] as const), p)!;
+    const query = rootQuery(plan('Point', []), new Set(['labels', 'timeseries', 'unit', 'ifc'] as const), p)!;
     parseSelect(query);
     return textOf(query);
   };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EntityRecord } from '../../../src/query/entity-records.ts';
 import type { EntityKind, FieldPlan, ScalarField, Selection } from '../../../src/compiler/plan.ts';
-import { byName, kindsOf, nameOf, shapeEntity, type EntityObject } from '../../../src/query/shape-entity.ts';
+import { kindsOf, nameOf, shapeEntity } from '../../../src/query/shape-entity.ts';
 import { SiteIds } from '../../../src/compiler/site-ids.ts';
 import type { Ontology } from '../../../src/ontology/ontology.ts';
 import { BRICK, REC, loadDerivedOntology } from '../ontology/derived-ontology.ts';
@@ -70,14 +70,14 @@ describe('name', () => {
     expect(nameOf(record('R1', { rdfsLabels: ['Zulu', 'Alpha'] }))).toBe('Alpha');
   });
 
-  it('is the name field and the __name used for ordering', () => {
+  it('is the name field', () => {
     const object = shapeEntity(
       record('R1', { prefLabels: ['Pref'] }),
       selection('Location', scalars('name')),
       ontology,
       SiteIds.UNIQUE,
     );
-    expect(object).toMatchObject({ name: 'Pref', __name: 'Pref' });
+    expect(object).toMatchObject({ name: 'Pref' });
   });
 });
 
@@ -263,7 +263,6 @@ describe('shapeEntity', () => {
     expect(shapeEntity(r, selection('Point', fields), ontology, SiteIds.UNIQUE)).toEqual({
       __iri: `${EX}T1`,
       __kind: 'Point',
-      __name: 'Supply temp',
       // currentValue is filled later by one batched lookup for this timeseries.
       __timeseriesId: 'ts-1',
       uri: `${EX}T1`,
@@ -298,14 +297,6 @@ describe('shapeEntity', () => {
     ];
     expect(
       Object.keys(shapeEntity(record('AHU1'), selection('Equipment', fields), ontology, SiteIds.UNIQUE)).sort(),
-    ).toEqual(['__iri', '__kind', '__name']);
-  });
-});
-
-describe('byName', () => {
-  it('orders by name, then by IRI', () => {
-    const object = (iri: string, name: string): EntityObject => ({ __iri: iri, __kind: 'Equipment', __name: name });
-    const sorted = [object(`${EX}b`, 'Beta'), object(`${EX}z`, 'Alpha'), object(`${EX}a`, 'Beta')].sort(byName);
-    expect(sorted.map((o) => o.__iri)).toEqual([`${EX}z`, `${EX}a`, `${EX}b`]);
+    ).toEqual(['__iri', '__kind']);
   });
 });
