@@ -16,8 +16,8 @@
  *
  * An end counts as bound when a pattern before the subquery in its group binds it (a triple, VALUES,
  * BIND, a subquery that projects it, another transitive subquery), or a group around it did before
- * the group; OPTIONAL, MINUS and FILTER bind nothing for what follows, and a UNION only what every
- * branch binds. With both ends bound, or neither, the planner keeps the choice.
+ * the group, within the same SELECT; OPTIONAL, MINUS and FILTER bind nothing for what follows, and a
+ * UNION only what every branch binds. With both ends bound, or neither, the planner keeps the choice.
  */
 import type {
   BindPattern,
@@ -64,10 +64,10 @@ function pinned(p: Pattern, bound: Bound): Pattern {
     case 'union':
       return { ...p, patterns: p.patterns.map((branch) => pinned(branch, bound)) } as UnionPattern;
     case 'query': {
+      // A subquery is a scope of its own: Virtuoso may answer it before what binds its variables
+      // outside, so only what binds them inside counts there.
       const query = p as unknown as SelectQuery;
-      const projected = projection(query);
-      const inner = new Set([...bound].filter((v) => projected === undefined || projected.has(v)));
-      return { ...query, where: pinDirections(query.where ?? [], inner) } as unknown as Pattern;
+      return { ...query, where: pinDirections(query.where ?? []) } as unknown as Pattern;
     }
     default:
       return p;

@@ -57,6 +57,8 @@ describe('forVirtuoso', () => {
     expect(forVirtuoso(wrap('{ ?e a <urn:P> } UNION { ?x a <urn:Q> } ?o <urn:hasPart>* ?e'))).not.toMatch(
       /t_direction/,
     );
+    // A subquery is a scope of its own: a triple that binds an end outside it does not count inside.
+    expect(forVirtuoso(wrap('?s a <urn:Floor> { SELECT ?s ?o WHERE { ?s <urn:p>* ?o } }'))).not.toMatch(/t_direction/);
     // Both ends bound (a membership test): the planner's choice.
     expect(forVirtuoso(wrap('?o a <urn:System> . ?e a <urn:Point> . ?o <urn:hasPart>* ?e'))).not.toMatch(/t_direction/);
   });
