@@ -215,17 +215,17 @@ function keptEntities(ontology: Ontology, kind: EntityKind, withParent: boolean)
 // The compiler's fact patterns (sparql-builder.ts `factPatterns`, not exported), mirrored to build
 // the alternative fact shapes. `checkMirrors` fails the run if the builder no longer emits them.
 const FACTS: ReadonlyArray<{ attribute?: Attribute; pattern: string }> = [
-  { pattern: '?e a ?t' },
-  { pattern: '?e rdfs:label ?l0' },
-  { pattern: '?e skos:prefLabel ?l1' },
-  { pattern: '?e brick:label ?l2' },
-  { attribute: 'ifc', pattern: '?e ref:hasExternalReference ?ifc_r . ?ifc_r ref:ifcGlobalID ?ifc' },
+  { pattern: '?e rdf:type ?t.' },
+  { attribute: 'labels', pattern: '?e rdfs:label ?l0.' },
+  { attribute: 'labels', pattern: '?e skos:prefLabel ?l1.' },
+  { attribute: 'labels', pattern: '?e brick:label ?l2.' },
+  { attribute: 'ifc', pattern: '?e ref:hasExternalReference ?ifc_r. ?ifc_r ref:ifcGlobalID ?ifc.' },
   {
     attribute: 'timeseries',
     pattern:
-      '?e ((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId) ?ts',
+      '?e (((ref:hasExternalReference|ref:hasTimeseriesReference)/ref:hasTimeseriesId)|(brick:timeseries/brick:hasTimeseriesId)|brick:hasTimeseriesId) ?ts.',
   },
-  { attribute: 'unit', pattern: '?e (brick:hasUnit|brick:hasUnits) ?u' },
+  { attribute: 'unit', pattern: '?e (brick:hasUnit|brick:hasUnits) ?u.' },
 ];
 const FACT_VARIABLES = '?t ?l0 ?l1 ?l2 ?ifc ?ts ?u ?litp ?lit ?own ?ownt ?out';
 
@@ -234,11 +234,12 @@ function facts(attributes: ReadonlySet<Attribute>): string[] {
 }
 
 function checkMirrors(emitted: string, attributes: ReadonlySet<Attribute>): void {
+  const text = oneLine(emitted);
   for (const f of facts(attributes)) {
-    if (!emitted.includes(`OPTIONAL { ${f} }`))
+    if (!text.includes(`OPTIONAL { ${f} }`))
       throw new Error(`sparql-builder.ts no longer emits the fact pattern "${f}": update FACTS`);
   }
-  if (!emitted.includes(FACT_VARIABLES))
+  if (!text.includes(FACT_VARIABLES))
     throw new Error('sparql-builder.ts changed its fact variables: update FACT_VARIABLES');
 }
 
@@ -616,7 +617,7 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
 
   // --- Relation batching ---------------------------------------------------------------------------
   // unit, not timeseriesId: the emitted timeseriesId fact is measured on its own below (it is pathological).
-  const pointAttributes = new Set<Attribute>(['unit']);
+  const pointAttributes = new Set<Attribute>(['labels', 'unit']);
   const batched = serialize(
     relationQuery(BENCH_GRAPH, 'Equipment.points', { recursive: false }, a.equipment500, pointAttributes),
   );
@@ -647,8 +648,8 @@ function buildQuestions(ontology: Ontology, a: Anchors): Question[] {
     shapes: factShapes(batched, sparql`${parents} ?parent ${POINT} ?e .`, '?parent ?e', pointAttributes),
   });
   {
-    const attributes = new Set<Attribute>(['ifc']);
-    const plan = rootPlan('Equipment', [{ type: 'class', classes: hvac }], ontology, ['ifc']);
+    const attributes = new Set<Attribute>(['labels', 'ifc']);
+    const plan = rootPlan('Equipment', [{ type: 'class', classes: hvac }], ontology, ['labels', 'ifc']);
     const emitted = serialize(must(rootQuery(plan, attributes)));
     questions.push({
       title: 'facts (types, labels, ifcId) of all HVAC_Equipment',

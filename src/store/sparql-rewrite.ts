@@ -4,7 +4,7 @@
  * keeps the query's meaning; each store's module decides what to rewrite (Virtuoso's repeated
  * paths, Comunica's `?` paths and EXISTS, a namespace's graph names).
  */
-import type { Expression, GroupPattern, Pattern, PropertyPath, Triple, VariableTerm } from 'sparqljs';
+import type { Expression, GroupPattern, Pattern, PropertyPath, Triple, ValuesPattern, VariableTerm } from 'sparqljs';
 
 export type Predicate = Triple['predicate'];
 export type PathEnd = Triple['subject'] | Triple['object'];
@@ -17,6 +17,53 @@ export const variableTerm = (value: string) => ({ termType: 'Variable', value })
 /** True when the path, or a path inside it, is one of `types` (`*`, `+`, `?`, `|`, …). */
 export function pathHas(p: Predicate, types: ReadonlySet<string>): boolean {
   return isPath(p) && (types.has(p.pathType) || p.items.some((item) => pathHas(item, types)));
+}
+
+const variableName = (t: unknown): string[] =>
+  (t as VariableTerm).termType === 'Variable' ? [(t as VariableTerm).value] : [];
+
+/**
+ * The variables every solution of a pattern binds (an under-estimate: what it cannot prove is left
+ * out). `own` answers for a pattern of a store's own that this walk does not know (Virtuoso's
+ * transitive subquery), wherever it stands; undefined leaves the pattern to the walk.
+ */
+export function surelyBound(p: Pattern, own?: (p: Pattern) => Set<string> | undefined): Set<string> {
+  const known = own?.(p);
+  if (known) return known;
+  const inside = (list: readonly Pattern[]) => list.flatMap((c) => [...surelyBound(c, own)]);
+  switch (p.type) {
+    case 'bgp':
+      return new Set(
+        p.triples.flatMap((t) => [
+          ...variableName(t.subject),
+          ...(isPath(t.predicate) ? [] : variableName(t.predicate)),
+          ...variableName(t.object),
+        ]),
+      );
+    case 'group':
+      return new Set(inside(p.patterns));
+    case 'graph':
+      return new Set([...variableName(p.name), ...inside(p.patterns)]);
+    case 'union': {
+      const [head, ...tail] = p.patterns.map((branch) => surelyBound(branch, own));
+      return new Set([...(head ?? [])].filter((v) => tail.every((s) => s.has(v))));
+    }
+    case 'values': {
+      const rows = (p as ValuesPattern).values;
+      return new Set(
+        Object.keys(rows[0] ?? {})
+          .filter((k) => rows.every((r) => r[k] !== undefined))
+          .map((k) => k.slice(1)),
+      );
+    }
+    case 'query': {
+      const bound = new Set(inside(p.where ?? []));
+      const all = p.variables.some((v) => (v as { termType?: string }).termType === 'Wildcard');
+      return all ? bound : new Set(p.variables.flatMap((v) => variableName(v)).filter((v) => bound.has(v)));
+    }
+    default:
+      return new Set();
+  }
 }
 
 /** Replaces a pattern (walking its children with `walk` as it needs), or leaves it to the default walk (undefined). */

@@ -14,35 +14,40 @@
  * the transitive forward and joins the edges after it: the whole answer, every time
  * (test/integration/stores/virtuoso-dialect.test.ts).
  *
- * An end counts as bound when a pattern before the subquery in its group binds it (a triple, VALUES,
- * BIND, a subquery that projects it, another transitive subquery), or a group around it did before
- * the group, within the same SELECT; OPTIONAL, MINUS and FILTER bind nothing for what follows, and a
- * UNION only what every branch binds. With both ends bound, or neither, the planner keeps the choice.
+ * An end counts as bound when a pattern before the subquery in its group binds it in every solution
+ * (`surelyBound`: a triple, VALUES, a subquery that projects it, a UNION whose every branch binds
+ * it, another transitive subquery; and here a BIND of a variable bound before it), or a group
+ * around it did before the group, within the same SELECT. With both ends bound, or neither, the
+ * planner keeps the choice.
  */
-import type {
-  BindPattern,
-  GraphPattern,
-  GroupPattern,
-  Pattern,
-  SelectQuery,
-  UnionPattern,
-  ValuesPattern,
-} from 'sparqljs';
+import type { GroupPattern, Pattern, SelectQuery, UnionPattern } from 'sparqljs';
 import { asTransitive, pinDirection } from '../rdf/sparql-algebra.ts';
+import { surelyBound } from './sparql-rewrite.ts';
 
 type Bound = ReadonlySet<string>;
 
-const variablesOfTerm = (term: unknown, into: Set<string>): void => {
-  const t = term as { termType?: string; value?: string; type?: string; items?: unknown[] };
-  if (t?.termType === 'Variable') into.add(t.value!);
+/** A transitive subquery binds both its ends in every solution. */
+const transitiveEnds = (p: Pattern): Set<string> | undefined => {
+  const node = asTransitive(p);
+  return node && new Set([node.in.value, node.out.value]);
 };
+
+/** What a pattern binds for the patterns after it in its group, given what is bound before it. */
+function binds(p: Pattern, bound: Bound): Set<string> {
+  // `BIND(?parent AS ?start)`: the start of a traversal, as the compiler writes it.
+  if (p.type === 'bind') {
+    const from = p.expression as { termType?: string; value?: string };
+    return from.termType === 'Variable' && bound.has(from.value!) ? new Set([p.variable.value]) : new Set();
+  }
+  return surelyBound(p, transitiveEnds);
+}
 
 /** The list with each transitive subquery's direction pinned, given what is bound around it. */
 export function pinDirections(list: readonly Pattern[], around: Bound = new Set()): Pattern[] {
   const bound = new Set(around);
   return list.map((p) => {
     const out = pinned(p, bound);
-    for (const v of binds(out)) bound.add(v);
+    for (const v of binds(out, bound)) bound.add(v);
     return out;
   });
 }
@@ -71,55 +76,5 @@ function pinned(p: Pattern, bound: Bound): Pattern {
     }
     default:
       return p;
-  }
-}
-
-/** The variables a subquery projects; undefined for `SELECT *`. */
-function projection(query: SelectQuery): Set<string> | undefined {
-  const variables = query.variables as unknown[];
-  if (variables.length === 1 && (variables[0] as { termType?: string }).termType === 'Wildcard') return undefined;
-  const names = new Set<string>();
-  for (const v of variables) {
-    const item = v as { termType?: string; value?: string; variable?: { value: string } };
-    if (item.termType === 'Variable') names.add(item.value!);
-    else if (item.variable) names.add(item.variable.value);
-  }
-  return names;
-}
-
-/** The variables a pattern binds for the patterns after it. */
-function binds(p: Pattern): Set<string> {
-  const found = new Set<string>();
-  const node = asTransitive(p);
-  if (node) return found.add(node.in.value).add(node.out.value);
-  switch (p.type) {
-    case 'bgp':
-      for (const t of p.triples) for (const term of [t.subject, t.predicate, t.object]) variablesOfTerm(term, found);
-      return found;
-    case 'values':
-      for (const row of (p as ValuesPattern).values) for (const key of Object.keys(row)) found.add(key.slice(1));
-      return found;
-    case 'bind':
-      found.add((p as BindPattern).variable.value);
-      return found;
-    case 'group':
-    case 'graph': {
-      variablesOfTerm((p as GraphPattern).name, found);
-      for (const item of (p as GroupPattern).patterns) for (const v of binds(item)) found.add(v);
-      return found;
-    }
-    case 'union': {
-      const [first, ...rest] = p.patterns.map(binds);
-      return new Set([...(first ?? [])].filter((v) => rest.every((branch) => branch.has(v))));
-    }
-    case 'query': {
-      const query = p as unknown as SelectQuery;
-      const inner = new Set<string>();
-      for (const item of query.where ?? []) for (const v of binds(item)) inner.add(v);
-      const projected = projection(query);
-      return projected ? new Set([...projected].filter((v) => inner.has(v))) : inner;
-    }
-    default:
-      return found;
   }
 }

@@ -7,8 +7,8 @@
  * The meaning is the same: a FILTER over variables every row of A binds keeps the same rows
  * before the OPTIONAL joins as after them, since those joins cannot change such a variable.
  */
-import type { Pattern, SelectQuery, ValuesPattern, VariableTerm } from 'sparqljs';
-import { groupOf, isPath } from './sparql-rewrite.ts';
+import type { Pattern, SelectQuery } from 'sparqljs';
+import { groupOf, surelyBound } from './sparql-rewrite.ts';
 
 /**
  * The query's own group (and a GRAPH or group it is made of) with its patterns before its first
@@ -30,7 +30,7 @@ function hoisted(patterns: Pattern[], variables: (node: unknown) => Set<string>)
   if (first <= 0) return patterns;
   const prefix = patterns.slice(0, first).filter((p) => p.type !== 'filter');
   if (prefix.length === 0 || (prefix.length === 1 && isSubquery(prefix[0]!))) return patterns;
-  const bound = new Set(prefix.flatMap((p) => [...surely(p)]));
+  const bound = new Set(prefix.flatMap((p) => [...surelyBound(p)]));
   const decided = (p: Pattern): boolean => p.type === 'filter' && [...variables(p)].every((v) => bound.has(v));
   const inner = [...prefix, ...patterns.filter(decided)];
   const rest = patterns.slice(first).filter((p) => !decided(p));
@@ -50,41 +50,3 @@ function hoisted(patterns: Pattern[], variables: (node: unknown) => Set<string>)
 
 const isSubquery = (p: Pattern): boolean =>
   p.type === 'query' || (p.type === 'group' && p.patterns.length === 1 && p.patterns[0]!.type === 'query');
-const name = (t: unknown): string[] => ((t as VariableTerm).termType === 'Variable' ? [(t as VariableTerm).value] : []);
-
-/** The variables every solution of a pattern binds (an under-estimate: what it cannot prove is left out). */
-function surely(p: Pattern): Set<string> {
-  switch (p.type) {
-    case 'bgp':
-      return new Set(
-        p.triples.flatMap((t) => [
-          ...name(t.subject),
-          ...(isPath(t.predicate) ? [] : name(t.predicate)),
-          ...name(t.object),
-        ]),
-      );
-    case 'group':
-      return new Set(p.patterns.flatMap((c) => [...surely(c)]));
-    case 'graph':
-      return new Set([...name(p.name), ...p.patterns.flatMap((c) => [...surely(c)])]);
-    case 'union': {
-      const [head, ...tail] = p.patterns.map(surely);
-      return new Set([...(head ?? [])].filter((v) => tail.every((s) => s.has(v))));
-    }
-    case 'values': {
-      const rows = (p as ValuesPattern).values;
-      return new Set(
-        Object.keys(rows[0] ?? {})
-          .filter((k) => rows.every((r) => r[k] !== undefined))
-          .map((k) => k.slice(1)),
-      );
-    }
-    case 'query': {
-      const inside = new Set(p.where?.flatMap((c) => [...surely(c)]) ?? []);
-      const all = p.variables.some((v) => (v as { termType?: string }).termType === 'Wildcard');
-      return all ? inside : new Set(p.variables.flatMap((v) => name(v)).filter((v) => inside.has(v)));
-    }
-    default:
-      return new Set();
-  }
-}
