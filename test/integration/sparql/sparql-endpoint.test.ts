@@ -29,7 +29,12 @@ const OTHER_TTL = `${PREFIXES}
 ex:secret a brick:Chiller ; rdfs:label "Other site's secret" .
 `;
 
-const TIMEOUT_MS = 1500;
+/**
+ * The endpoint's deadline per store. Virtuoso shares the machine with the rest of the suite, and its
+ * planner now and then answers a small join over the ontology in a second and more (seen in CI, on
+ * `LIMIT 20`): past 1.5 s the result-cap checks would fail on the deadline instead.
+ */
+const TIMEOUT_MS = { embedded: 1500, external: 5000 };
 const MAX_RESULTS = 500;
 // Four unrelated patterns over the ontology (thousands of triples): far more than a deadline allows.
 const EXPLOSION = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }';
@@ -53,6 +58,7 @@ const stores: Array<[string, Record<string, string> | undefined]> = [
 
 for (const [name, storeEnv] of stores) {
   describe.skipIf(!storeEnv)(`SPARQL endpoint on ${name}`, () => {
+    const timeoutMs = storeEnv === EMBEDDED ? TIMEOUT_MS.embedded : TIMEOUT_MS.external;
     let h: Harness;
     const path = (site = OWN) => `/api/v1/sites/${site}/sparql`;
     const get = (query: string, accept = 'application/sparql-results+json', site = OWN) =>
@@ -74,7 +80,7 @@ for (const [name, storeEnv] of stores) {
       h = await createHarness({
         // A demo site for anonymous callers; only on the embedded store (an external one is shared).
         sites: { [OWN]: OWN_TTL, [OTHER]: OTHER_TTL, ...(storeEnv === EMBEDDED ? { demo: OTHER_TTL } : {}) },
-        env: { ...storeEnv, BKG_SPARQL_TIMEOUT_MS: String(TIMEOUT_MS), BKG_SPARQL_MAX_RESULTS: String(MAX_RESULTS) },
+        env: { ...storeEnv, BKG_SPARQL_TIMEOUT_MS: String(timeoutMs), BKG_SPARQL_MAX_RESULTS: String(MAX_RESULTS) },
       });
     });
     afterAll(async () => {
@@ -296,8 +302,8 @@ for (const [name, storeEnv] of stores) {
 
       it('stops a cartesian explosion at the deadline, and answers the next query', async () => {
         const started = performance.now();
-        await refused(await get(EXPLOSION), 'QUERY_TOO_COMPLEX', new RegExp(`longer than ${TIMEOUT_MS} ms`));
-        expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 5000);
+        await refused(await get(EXPLOSION), 'QUERY_TOO_COMPLEX', new RegExp(`longer than ${timeoutMs} ms`));
+        expect(performance.now() - started).toBeLessThan(timeoutMs + 5000);
         expect((await select('ASK { ?s ?p "AHU 1" }')).boolean).toBe(true);
       });
     });
