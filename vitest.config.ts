@@ -22,9 +22,10 @@ export default defineConfig({
     // Files share their worker's module cache: each file imported the service anew (a fifth of the
     // suite's time); no suite changes process-wide state another would read.
     isolate: false,
-    // Two files at once even on two cores: most of a suite file's time is spent waiting on
-    // engines (PGlite, the store's worker, Virtuoso, child processes), not computing.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One file more than there are cores: most of a suite file's time is spent waiting on engines
+    // (PGlite, the store's threads, Virtuoso, child processes), not computing. On two cores three
+    // files at once ran the embedded project in 410 s against 444 s with two (docs/development.md).
+    maxWorkers: availableParallelism() + 1,
     globalSetup: ['test/support/records-template.ts'],
     // Everything on the embedded engines, then the GraphQL suites again on each other store.
     projects: storeProjects(process.env),
