@@ -97,6 +97,10 @@ export async function createHarness(options: {
     BKG_RATE_LIMIT_ANONYMOUS: '1000000',
     // IFC files are read in child processes; suites that test it turn them on (BKG_IFC_WORKERS: '1').
     BKG_IFC_WORKERS: '0',
+    // One embedded store thread: a second holds a copy of every graph, applies every load again and
+    // only serves reads at once with the first. The suites of the store's threads, and those that
+    // need a read served beside a write, ask for two (docs/development.md, "What the suite costs").
+    BKG_STORE_THREADS: '1',
     ...storeEnv(),
     ...(external ? { SPARQL_GRAPH_NAMESPACE: `urn:bkg:test:${randomUUID()}:` } : {}),
     ...options.env,

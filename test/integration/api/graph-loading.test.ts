@@ -25,7 +25,11 @@ const nt = (s: string, label: string) => `<${EX}${s}> <${LABEL}> "${label}" .`;
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sites: { alpha: fixture('tenant-a'), beta: fixture('tenant-b') } });
+  // Loads are what this file checks: on the store's two threads, as a service starts with.
+  h = await createHarness({
+    sites: { alpha: fixture('tenant-a'), beta: fixture('tenant-b') },
+    env: { BKG_STORE_THREADS: '2' },
+  });
   for (const id of ['loading', 'quads', 'jsonld', 'broken', 'big']) {
     const res = await h.fetch('/api/v1/sites/', jsonBody('POST', { id, name: id }));
     if (res.status !== 201) throw new Error(`creating ${id}: ${res.status}`);

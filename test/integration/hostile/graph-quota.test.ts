@@ -12,7 +12,11 @@ const triples = (count: number, tag: string) =>
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ sites: { innocent: INNOCENT_TTL }, env: { BKG_SITE_QUOTA_TRIPLES: String(QUOTA) } });
+  // Two store threads, as a service starts with: a refused load must leave the graph as it was on each.
+  h = await createHarness({
+    sites: { innocent: INNOCENT_TTL },
+    env: { BKG_SITE_QUOTA_TRIPLES: String(QUOTA), BKG_STORE_THREADS: '2' },
+  });
   expect(
     (
       await h.fetch('/api/v1/sites/', {

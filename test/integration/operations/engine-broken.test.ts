@@ -19,7 +19,11 @@ let h: Harness;
 let dataDir: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bkg-broken-'));
-  h = await createHarness({ sites: { alpha: '<urn:x:a> <urn:x:p> "a" .' }, env: { BKG_DATA_DIR: dataDir } });
+  // Two store threads, as a service starts with: one that cannot be rebuilt is enough to be broken.
+  h = await createHarness({
+    sites: { alpha: '<urn:x:a> <urn:x:p> "a" .' },
+    env: { BKG_DATA_DIR: dataDir, BKG_STORE_THREADS: '2' },
+  });
 });
 afterAll(async () => {
   await h?.close();

@@ -35,7 +35,8 @@ let h: Harness;
 /** The large request: settled before the harness closes, whatever an assertion does. */
 let inFlight: Promise<unknown> | undefined;
 beforeAll(async () => {
-  h = await createHarness({ sites: { big: bigSite(), small: SMALL } });
+  // The store's two threads, as a service starts with: the small site's query may run on the other.
+  h = await createHarness({ sites: { big: bigSite(), small: SMALL }, env: { BKG_STORE_THREADS: '2' } });
 });
 afterAll(async () => {
   await inFlight?.catch(() => undefined);
