@@ -76,6 +76,30 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     ]);
   });
 
+  it('draws a still view once, not at every animation frame, and again when the camera moves', async () => {
+    // Wait for the view to settle (tiles arriving after the fit draw frames), then watch a second of it.
+    let drawn = -1;
+    await expect
+      .poll(
+        async () => {
+          const before = drawn;
+          drawn = await page.evaluate(() => window.__viewer.framesDrawn());
+          return drawn - before;
+        },
+        { interval: 500, timeout: 15_000 },
+      )
+      .toBe(0);
+    await page.waitForTimeout(1000);
+    expect(await page.evaluate(() => window.__viewer.framesDrawn())).toBe(drawn);
+    // A wheel over the canvas zooms the camera out: frames are drawn while it moves. Fit to view
+    // then puts the camera back for the tests after this one.
+    const box = (await page.locator('#viewport canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 200);
+    await expect.poll(() => page.evaluate(() => window.__viewer.framesDrawn())).toBeGreaterThan(drawn);
+    await page.locator('#fit-button').click();
+  });
+
   it('shows the clicked element’s entity: name, type, points with live values, upstream equipment', async () => {
     await clickElement(AHU_2, 'AHU-2');
     const panel = page.locator('#entity');

@@ -25,6 +25,7 @@ export interface ViewerHook {
   error: string | null;
   screenPosition(globalId: string): Promise<{ x: number; y: number } | null>;
   selected(): Promise<string | null>;
+  framesDrawn(): number;
   alignment: {
     on(): boolean;
     status(globalId: string): string | null;

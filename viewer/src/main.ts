@@ -30,6 +30,8 @@ interface ViewerHook {
   screenPosition(globalId: string): Promise<{ x: number; y: number } | null>;
   /** The GlobalId of the highlighted element, or null. */
   selected(): Promise<string | null>;
+  /** How many frames the scene has drawn: it draws when something changed, not at every animation frame. */
+  framesDrawn(): number;
   alignment: {
     /** Whether the alignment layer is shown. */
     on(): boolean;
@@ -59,6 +61,7 @@ const hook: ViewerHook = {
   error: null,
   screenPosition: async () => null,
   selected: async () => null,
+  framesDrawn: () => 0,
   alignment: { on: () => false, status: () => null, appearance: async () => null },
 };
 window.__viewer = hook;
@@ -101,6 +104,7 @@ async function start(): Promise<void> {
   const scene = new Scene($('viewport'));
   hook.screenPosition = (globalId) => scene.screenPosition(globalId);
   hook.selected = () => scene.selectedGlobalId();
+  hook.framesDrawn = () => scene.framesDrawn;
   const list = $('model-list');
   const fragments = models.filter((m) => m.format === 'frag');
   const loaded = new Set<string>();

@@ -33,6 +33,8 @@ const solid = (colour: string): MaterialDefinition => ({
   transparent: false,
 });
 const HIGHLIGHT = solid('#ffd21f');
+/** How long after a change fragments' view updates are drawn: its worker applies a change over the next few. */
+const SETTLING_MS = 2000;
 /** The opacity of the elements a paint leaves out: their own colour, faded. */
 const DIMMED_OPACITY = 0.25;
 
@@ -48,6 +50,11 @@ export class Scene {
   /** The colours painted (GlobalId → CSS colour), and their materials per model; undefined when none. */
   private paintColours: ReadonlyMap<string, string> | undefined;
   private readonly painted = new Map<string, ModelPaint>();
+  /** Says the scene changed: the next animation frame is drawn, and the view updates of the next moments. */
+  private readonly changed: () => void;
+  /** Until when fragments' view updates are drawn (after the last change). */
+  private changedUntil = 0;
+  private drawn = 0;
 
   constructor(private readonly container: HTMLElement) {
     const worlds = this.components.get(OBC.Worlds);
@@ -55,18 +62,52 @@ export class Scene {
     this.world.scene = new OBC.SimpleScene(this.components);
     this.world.scene.setup();
     this.world.scene.three.background = new THREE.Color('#eef1f5');
-    this.world.renderer = new OBC.SimpleRenderer(this.components, container);
+    const renderer = new OBC.SimpleRenderer(this.components, container);
+    this.world.renderer = renderer;
     this.world.camera = new OBC.OrthoPerspectiveCamera(this.components);
+    // Drawn when something changed, not at every animation frame: a still view drew 60 frames a
+    // second, a core's worth of work on a machine without a GPU (software WebGL) and a laptop's battery.
+    renderer.mode = OBC.RendererMode.MANUAL;
+    const redraw = () => {
+      renderer.needsUpdate = true;
+    };
+    const changed = () => {
+      this.changedUntil = performance.now() + SETTLING_MS;
+      redraw();
+    };
+    this.changed = changed;
+    renderer.onAfterUpdate.add(() => this.drawn++);
+    renderer.onResize.add(changed);
+    this.world.camera.controls.addEventListener('update', changed);
     this.components.init();
     this.fragments = this.components.get(OBC.FragmentsManager);
     this.fragments.init(workerUrl);
     // Fragments culls and picks levels of detail for the camera: refresh when it comes to rest.
-    this.world.camera.controls.addEventListener('rest', () => void this.fragments.core.update(true));
+    this.world.camera.controls.addEventListener('rest', () => void this.refresh());
     this.fragments.list.onItemSet.add(({ value: model }) => {
       model.useCamera(this.world.camera.three);
       this.world.scene.three.add(model.object);
-      void this.fragments.core.update(true);
+      // Its tiles and materials change in the fragments worker and land over its next view updates:
+      // those are drawn for a while after a change (fragments runs one several times a second,
+      // changed or not, so not all of them).
+      model.onViewUpdated.add(() => {
+        if (performance.now() < this.changedUntil) redraw();
+      });
+      model.tiles.onItemSet.add(redraw);
+      model.tiles.onItemDeleted.add(redraw);
+      void this.refresh();
     });
+  }
+
+  /** Brings fragments' tiles and materials up to date with the camera and the changes made, then draws them. */
+  private async refresh(): Promise<void> {
+    await this.fragments.core.update(true);
+    this.changed();
+  }
+
+  /** How many frames have been drawn. */
+  get framesDrawn(): number {
+    return this.drawn;
   }
 
   /** The canvas the world renders into. */
@@ -78,7 +119,7 @@ export class Scene {
   async loadFragments(modelId: string, bytes: ArrayBuffer): Promise<void> {
     const model = await this.fragments.core.load(bytes, { modelId });
     if (this.paintColours) await this.applyPaint(modelId, model, this.paintColours);
-    await this.fragments.core.update(true);
+    await this.refresh();
   }
 
   /** Loads an OBJ or glTF binary model as `modelId` (shown, not pickable: it has no GlobalIds). */
@@ -89,6 +130,7 @@ export class Scene {
         : (await new GLTFLoader().parseAsync(bytes, '')).scene;
     this.meshes.set(modelId, object);
     this.world.scene.three.add(object);
+    this.changed();
   }
 
   /** Removes a loaded model. */
@@ -97,6 +139,7 @@ export class Scene {
     if (mesh) {
       this.world.scene.three.remove(mesh);
       this.meshes.delete(modelId);
+      this.changed();
     }
     this.painted.delete(modelId);
     if (this.selected?.model.modelId === modelId) this.selected = undefined;
@@ -124,7 +167,7 @@ export class Scene {
       await model.highlight([pick.localId], HIGHLIGHT);
       this.selected = { model, localId: pick.localId };
     }
-    await this.fragments.core.update(true);
+    await this.refresh();
   }
 
   /**
@@ -139,7 +182,7 @@ export class Scene {
       if (colours) await this.applyPaint(modelId, model, colours);
     }
     if (this.selected) await this.selected.model.highlight([this.selected.localId], HIGHLIGHT);
-    await this.fragments.core.update(true);
+    await this.refresh();
   }
 
   /** How an element is drawn now: the colour and opacity over its own material, or null when no model has it. */
@@ -169,7 +212,7 @@ export class Scene {
   /** Moves the camera so one element fills the view. */
   async frame(pick: Pick): Promise<void> {
     await this.world.camera.fitToItems({ [pick.modelId]: new Set([pick.localId]) });
-    await this.fragments.core.update(true);
+    await this.refresh();
   }
 
   /** Shows only these elements of each fragments model (by GlobalId); null shows everything. */
@@ -181,7 +224,7 @@ export class Scene {
       await model.setVisible(undefined, false);
       if (ids && ids.length > 0) await model.setVisible(await this.localIds(model, ids), true);
     }
-    await this.fragments.core.update(true);
+    await this.refresh();
   }
 
   /** Moves the camera so the visible elements fill the view. */
@@ -190,7 +233,7 @@ export class Scene {
     for (const [modelId, model] of this.fragments.list)
       visible[modelId] = new Set(await model.getItemsByVisibility(true));
     await this.world.camera.fitToItems(visible);
-    await this.fragments.core.update(true);
+    await this.refresh();
   }
 
   /** Where an element's bounding-box centre is on the page (client coordinates), or null when no model has it. */
