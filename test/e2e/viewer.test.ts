@@ -14,10 +14,12 @@ import { ensureViewerBuilt } from '../../scripts/build-viewer.ts';
 import { projectRoot } from '../../src/config/config.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { describeNeeding } from '../support/needs.ts';
-import { ARTIFACTS, launchViewerBrowser, type ViewerHook } from '../support/viewer-browser.ts';
+import { ARTIFACTS, launchViewerBrowser, pixelAt, type ViewerHook } from '../support/viewer-browser.ts';
 const AHU_2 = '07Nck6zjD1BPZbUQpI_lrO';
 const VAV_2_04 = '0PDCK_kkjD6fVQnemqqIix';
 const CH_1 = '2HWO$XNpf9huQctQuMQBVs';
+/** The scene's background, #eef1f5 (viewer/src/scene.ts). */
+const BACKGROUND = { r: 238, g: 241, b: 245 };
 const SITE_TTL = `@prefix brick: <https://brickschema.org/schema/Brick#> .
 <https://example.org/lab#AHU-9> a brick:AHU .
 `;
@@ -216,6 +218,19 @@ describeNeeding(['chromium'], 'the viewer page in headless Chromium', () => {
     expect(panel).toContain(CH_1);
     expect(panel).toMatch(/Points \(\d+\)[\s\S]*Upstream equipment[\s\S]*CWP-1/);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-upstream-ch-1.png') });
+  });
+
+  it('takes a fragments model off the view when it is unticked, and shows it again when ticked', async () => {
+    const model = page.locator('#model-list li', { hasText: 'Demo Tower.frag' }).locator('input');
+    // CH-1, selected above: its element is drawn in the highlight's yellow, nothing of the scene's background.
+    const at = (await page.evaluate((id) => window.__viewer.screenPosition(id), CH_1))!;
+    expect(await pixelAt(page, at)).not.toEqual(BACKGROUND);
+    await model.uncheck();
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('0 models shown');
+    await expect.poll(() => pixelAt(page, at), { timeout: 5_000 }).toEqual(BACKGROUND);
+    await model.check();
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('1 model shown');
+    await expect.poll(() => pixelAt(page, at), { timeout: 5_000 }).not.toEqual(BACKGROUND);
   });
 
   it('loads an OBJ model on request', async () => {

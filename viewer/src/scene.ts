@@ -139,11 +139,11 @@ export class Scene {
     if (mesh) {
       this.world.scene.three.remove(mesh);
       this.meshes.delete(modelId);
-      this.changed();
     }
     this.painted.delete(modelId);
     if (this.selected?.model.modelId === modelId) this.selected = undefined;
     if (this.fragments.list.has(modelId)) await this.fragments.core.disposeModel(modelId);
+    this.changed();
   }
 
   /** The element under a point of the page (client coordinates), if any. */
